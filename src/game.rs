@@ -1,0 +1,422 @@
+//! The one trait every ruleset implements, and what goes with it: seats, results, rule options,
+//! the random-number generator games and searches share, and generic helpers (perft, random
+//! playouts, invariant checks) that every game's tests reuse.
+//!
+//! Design: think of OpenSpiel's `State`. A value of a `Game` type is a whole game state; `play`
+//! applies a legal move in place (copy-make: searches clone). Chance is resolved inside `play` from
+//! randomness the state itself carries (e.g. the deck order and a seed for steals in tesseris), so
+//! `play` is deterministic given the state. Hidden information is handled by determinization: a
+//! seat's search plays on `determinize(observer, rng)`, a full state consistent with what that seat
+//! knows, with the hidden cards (and the state's future randomness) drawn afresh.
+
+use std::collections::BTreeMap;
+use std::fmt::Debug;
+use std::hash::Hash;
+
+/// A seat at the table: 0 is the side the rules move first ("p1" on the protocol).
+pub type Seat = usize;
+/// The most seats any ruleset has.
+pub const MAX_SEATS: usize = 4;
+
+/// The random-number generator used by games (chance, determinization) and searches.
+/// Seeded explicitly everywhere so that `Seed` + `Threads=1` reproduces a search exactly.
+pub type GameRng = rand::rngs::SmallRng;
+
+/// Makes a [`GameRng`] from a 64-bit seed.
+pub fn rng_from_seed(seed: u64) -> GameRng {
+    use rand::SeedableRng;
+    GameRng::seed_from_u64(seed)
+}
+
+/// How a finished game ended.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Outcome {
+    /// Reward of each seat (`0..players`), summing to 1: a lone winner gets 1, the others 0;
+    /// winners who tie share the 1 equally (a two-player draw is 0.5 each). Unused seats are 0.
+    pub rewards: [f32; MAX_SEATS],
+    /// A short reason a person can read: "checkmate", "stalemate", "threefold repetition",
+    /// "MaxPlies", "tesseract captured", "target reached", …
+    pub reason: &'static str,
+}
+
+impl Outcome {
+    /// `seat` wins alone in a game of `players` seats.
+    pub fn win(seat: Seat, reason: &'static str) -> Self {
+        let mut rewards = [0.0; MAX_SEATS];
+        rewards[seat] = 1.0;
+        Outcome { rewards, reason }
+    }
+    /// Every one of the `players` seats shares equally (a draw).
+    pub fn draw(players: usize, reason: &'static str) -> Self {
+        let mut rewards = [0.0; MAX_SEATS];
+        for r in rewards.iter_mut().take(players) {
+            *r = 1.0 / players as f32;
+        }
+        Outcome { rewards, reason }
+    }
+    /// The seats in `winners` share the win.
+    pub fn shared(winners: &[Seat], reason: &'static str) -> Self {
+        let mut rewards = [0.0; MAX_SEATS];
+        for &s in winners {
+            rewards[s] = 1.0 / winners.len() as f32;
+        }
+        Outcome { rewards, reason }
+    }
+    /// The lone winner, if exactly one seat has reward 1.
+    pub fn winner(&self) -> Option<Seat> {
+        self.rewards.iter().position(|&r| r >= 0.999)
+    }
+}
+
+/// Whether the game goes on. A finished game has no legal moves.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Status {
+    Ongoing,
+    Over(Outcome),
+}
+
+impl Status {
+    pub fn is_over(&self) -> bool {
+        matches!(self, Status::Over(_))
+    }
+}
+
+/// The type and range of a rule option (shown as a UCI `option` line).
+#[derive(Clone, Copy, Debug)]
+pub enum OptionKind {
+    Check { default: bool },
+    Spin { default: i64, min: i64, max: i64 },
+    Combo { default: &'static str, vars: &'static [&'static str] },
+    String { default: &'static str },
+}
+
+/// One rule option of a game (e.g. hyperchess `Boards`, rithmomachia `Victory`).
+#[derive(Clone, Copy, Debug)]
+pub struct OptionSpec {
+    /// As shown to the user (`MaxPlies`); matched case-insensitively.
+    pub name: &'static str,
+    pub kind: OptionKind,
+}
+
+impl OptionSpec {
+    pub fn default_text(&self) -> String {
+        match self.kind {
+            OptionKind::Check { default } => default.to_string(),
+            OptionKind::Spin { default, .. } => default.to_string(),
+            OptionKind::Combo { default, .. } => default.to_string(),
+            OptionKind::String { default } => default.to_string(),
+        }
+    }
+
+    /// Checks `value` against the option's type and range; returns it normalised
+    /// (`true`/`false`, a decimal integer, a combo value in its canonical spelling).
+    pub fn validate(&self, value: &str) -> Result<String, String> {
+        let v = value.trim();
+        match self.kind {
+            OptionKind::Check { .. } => match v.to_ascii_lowercase().as_str() {
+                "true" | "1" | "on" | "yes" => Ok("true".into()),
+                "false" | "0" | "off" | "no" => Ok("false".into()),
+                _ => Err(format!("option {} takes true or false, not '{}'", self.name, v)),
+            },
+            OptionKind::Spin { min, max, .. } => match v.parse::<i64>() {
+                Ok(n) if n >= min && n <= max => Ok(n.to_string()),
+                Ok(n) => Err(format!("option {} must be between {} and {}, not {}", self.name, min, max, n)),
+                Err(_) => Err(format!("option {} takes an integer, not '{}'", self.name, v)),
+            },
+            OptionKind::Combo { vars, .. } => vars
+                .iter()
+                .find(|c| c.eq_ignore_ascii_case(v))
+                .map(|c| c.to_string())
+                .ok_or_else(|| format!("option {} takes one of {}, not '{}'", self.name, vars.join(" | "), v)),
+            OptionKind::String { .. } => Ok(v.to_string()),
+        }
+    }
+}
+
+/// The rule options of one game, all present (defaults filled in) and valid.
+#[derive(Clone, Debug)]
+pub struct RuleOptions {
+    specs: &'static [OptionSpec],
+    values: BTreeMap<String, String>,
+}
+
+impl RuleOptions {
+    /// Every option at its default.
+    pub fn defaults(specs: &'static [OptionSpec]) -> Self {
+        let values = specs.iter().map(|s| (s.name.to_ascii_lowercase(), s.default_text())).collect();
+        RuleOptions { specs, values }
+    }
+
+    /// Defaults for game `G`.
+    pub fn of<G: Game>() -> Self {
+        Self::defaults(G::rule_options())
+    }
+
+    /// Sets an option by name (case-insensitive), checking the value.
+    pub fn set(&mut self, name: &str, value: &str) -> Result<(), String> {
+        let spec = self.spec(name).ok_or_else(|| format!("no rule option named '{}'", name))?;
+        let v = spec.validate(value)?;
+        self.values.insert(spec.name.to_ascii_lowercase(), v);
+        Ok(())
+    }
+
+    /// Builder form of [`set`](Self::set) for tests: panics on a bad name or value.
+    pub fn with(mut self, name: &str, value: &str) -> Self {
+        if let Err(e) = self.set(name, value) {
+            panic!("{}", e);
+        }
+        self
+    }
+
+    pub fn spec(&self, name: &str) -> Option<&'static OptionSpec> {
+        self.specs.iter().find(|s| s.name.eq_ignore_ascii_case(name))
+    }
+
+    pub fn specs(&self) -> &'static [OptionSpec] {
+        self.specs
+    }
+
+    /// The value of an option as text (its default if never set; "" for an unknown name).
+    pub fn text(&self, name: &str) -> &str {
+        self.values.get(&name.to_ascii_lowercase()).map(|s| s.as_str()).unwrap_or("")
+    }
+
+    /// The value of a spin option (0 for an unknown name).
+    pub fn int(&self, name: &str) -> i64 {
+        self.text(name).parse().unwrap_or(0)
+    }
+
+    /// The value of a check option (false for an unknown name).
+    pub fn flag(&self, name: &str) -> bool {
+        self.text(name) == "true"
+    }
+
+    /// `(name, value)` of every option, in spec order.
+    pub fn iter(&self) -> impl Iterator<Item = (&'static str, &str)> + '_ {
+        self.specs.iter().map(move |s| (s.name, self.text(s.name)))
+    }
+}
+
+/// A ruleset. Searches are generic over it and monomorphised per game.
+pub trait Game: Clone + Send + Sync + Debug + 'static {
+    /// A move, small and cheap to copy. For tesseris a move is a whole turn (discard + draw).
+    type Move: Copy + Eq + Hash + Debug + Send + Sync + 'static;
+
+    /// The name the protocol loads the ruleset by (`hyperchess`, …).
+    const NAME: &'static str;
+
+    /// The rule options, each shown as an `option` line and set with `setoption`.
+    fn rule_options() -> &'static [OptionSpec];
+
+    /// The start position under these options. For games with chance (tesseris) this deals
+    /// from a fixed default seed; see [`start_with_seed`](Self::start_with_seed).
+    fn start(opts: &RuleOptions) -> Result<Self, String>;
+
+    /// The start position, dealing/shuffling from `seed` where the game has chance.
+    fn start_with_seed(opts: &RuleOptions, _seed: u64) -> Result<Self, String> {
+        Self::start(opts)
+    }
+
+    /// Parses a position text (the game's FEN-like format; for hidden-information games a seat's
+    /// observation). Errors say what is wrong in words a person can act on.
+    fn from_text(text: &str, opts: &RuleOptions) -> Result<Self, String>;
+
+    /// The position text; `from_text(to_text())` gives back the same position and hash.
+    fn to_text(&self) -> String;
+
+    /// The position drawn for a person (several lines, no trailing newline): the `d` command.
+    fn display(&self) -> String;
+
+    /// The rule options this state was built with.
+    fn options(&self) -> &RuleOptions;
+
+    /// Number of seats (2 for the board games, 2..4 for tesseris).
+    fn players(&self) -> usize;
+
+    /// The seat to move.
+    fn to_move(&self) -> Seat;
+
+    /// Clears `out` and fills it with every legal move (none once the game is over).
+    fn legal_moves(&self, out: &mut Vec<Self::Move>);
+
+    /// Applies a legal move (the caller guarantees legality; an illegal one may corrupt the state
+    /// but must not cause undefined behaviour).
+    fn play(&mut self, mv: Self::Move);
+
+    /// Ongoing or over, with per-seat rewards. Must be cheap: searches call it at every node.
+    fn status(&self) -> Status;
+
+    /// Zobrist hash, kept incrementally by `play`.
+    fn hash(&self) -> u64;
+
+    /// The same hash computed from scratch (tests check `hash() == full_hash()`).
+    fn full_hash(&self) -> u64;
+
+    /// Parses a move string in this position's context. It need not check legality (the caller
+    /// looks the result up in `legal_moves`), but must reject malformed text with a clear error.
+    fn parse_move(&self, text: &str) -> Result<Self::Move, String>;
+
+    /// The move in the protocol's notation; `parse_move(format_move(m)) == m` for legal `m`.
+    fn format_move(&self, mv: Self::Move) -> String;
+
+    /// Heuristic value of the position for `seat`, in centipawn-like units: 100 ≈ a pawn in chess;
+    /// +400 should mean roughly 10:1 odds of winning (searches map it to a probability with
+    /// 1 / (1 + 10^(-v/400))). Positive is good for `seat`.
+    fn evaluate(&self, seat: Seat) -> i32;
+
+    /// Ordering hint for alpha-beta: higher first (captures, promotions, …).
+    fn move_priority(&self, _mv: Self::Move) -> i32 {
+        0
+    }
+
+    /// Whether alpha-beta's quiescence search should look at this move (captures and the like).
+    fn is_noisy(&self, _mv: Self::Move) -> bool {
+        false
+    }
+
+    /// One uniformly random legal move, or None if there is none. `buf` is scratch space.
+    /// Games override this when they can do it faster than generating every move.
+    fn random_move(&self, rng: &mut GameRng, buf: &mut Vec<Self::Move>) -> Option<Self::Move> {
+        use rand::Rng;
+        self.legal_moves(buf);
+        if buf.is_empty() {
+            None
+        } else {
+            Some(buf[rng.random_range(0..buf.len())])
+        }
+    }
+
+    /// True for games where seats hold hidden information (tesseris).
+    fn hidden_information() -> bool {
+        false
+    }
+
+    /// What `seat` knows, as a position text `from_text` accepts.
+    fn observation_text(&self, _seat: Seat) -> String {
+        self.to_text()
+    }
+
+    /// A full state consistent with everything `observer` knows, hidden cards and future chance
+    /// drawn from `rng`. Identity for perfect-information games. Must read nothing `observer`
+    /// cannot know (so two states that look the same to `observer` give identical results for
+    /// identical `rng` streams).
+    fn determinize(&self, _observer: Seat, _rng: &mut GameRng) -> Self {
+        self.clone()
+    }
+
+    /// A rule-based player's choice, for games that have a baseline opponent (tesseris).
+    fn baseline_move(&self, _rng: &mut GameRng) -> Option<Self::Move> {
+        None
+    }
+}
+
+/// Counts the leaf nodes of the legal-move tree to `depth` (bulk-counted at depth 1).
+pub fn perft<G: Game>(g: &G, depth: u32) -> u64 {
+    let mut moves = Vec::new();
+    g.legal_moves(&mut moves);
+    if depth == 0 {
+        return 1;
+    }
+    if depth == 1 {
+        return moves.len() as u64;
+    }
+    let mut total = 0;
+    for &m in &moves {
+        let mut c = g.clone();
+        c.play(m);
+        total += perft(&c, depth - 1);
+    }
+    total
+}
+
+/// Per-move perft: `(move text, count)` for each legal move, in generation order.
+pub fn perft_divide<G: Game>(g: &G, depth: u32) -> Vec<(String, u64)> {
+    let mut moves = Vec::new();
+    g.legal_moves(&mut moves);
+    moves
+        .iter()
+        .map(|&m| {
+            let mut c = g.clone();
+            c.play(m);
+            (g.format_move(m), if depth <= 1 { 1 } else { perft(&c, depth - 1) })
+        })
+        .collect()
+}
+
+/// Plays uniformly random moves until the game ends or `max_plies` moves were made; returns the
+/// number of moves played.
+pub fn random_playout<G: Game>(g: &mut G, rng: &mut GameRng, max_plies: usize, buf: &mut Vec<G::Move>) -> usize {
+    let mut n = 0;
+    while n < max_plies && !g.status().is_over() {
+        match g.random_move(rng, buf) {
+            Some(m) => g.play(m),
+            None => break,
+        }
+        n += 1;
+    }
+    n
+}
+
+/// The invariants every ruleset must keep, checked over `games` random games of at most
+/// `max_plies` plies from `start` (returns the first violation, for a test to report):
+/// - the incremental hash equals the from-scratch hash after every move;
+/// - every legal move's text parses back to the same move, and moves are distinct;
+/// - the position text round-trips (same text, same hash) for perfect-information games;
+/// - a finished game has no legal moves, an ongoing one has at least one;
+/// - `random_move` only returns legal moves.
+pub fn check_invariants<G: Game>(start: &G, games: usize, max_plies: usize, seed: u64) -> Result<(), String> {
+    use rand::Rng;
+    let mut rng = rng_from_seed(seed);
+    let mut moves = Vec::new();
+    let mut buf = Vec::new();
+    for game in 0..games {
+        let mut g = start.clone();
+        for ply in 0..max_plies {
+            let ctx = |what: String| format!("game {} ply {}: {} (position {})", game, ply, what, g.to_text());
+            if g.hash() != g.full_hash() {
+                return Err(ctx(format!("incremental hash {:x} != full hash {:x}", g.hash(), g.full_hash())));
+            }
+            if !G::hidden_information() {
+                let text = g.to_text();
+                let back = G::from_text(&text, g.options()).map_err(|e| ctx(format!("from_text failed: {}", e)))?;
+                if back.to_text() != text {
+                    return Err(ctx(format!("position text does not round-trip: {} -> {}", text, back.to_text())));
+                }
+                if back.hash() != g.hash() {
+                    return Err(ctx("hash differs after position text round trip".into()));
+                }
+            }
+            g.legal_moves(&mut moves);
+            let over = g.status().is_over();
+            if over && !moves.is_empty() {
+                return Err(ctx("finished game has legal moves".into()));
+            }
+            if !over && moves.is_empty() {
+                return Err(ctx("ongoing game has no legal move".into()));
+            }
+            if over {
+                break;
+            }
+            for (i, &m) in moves.iter().enumerate() {
+                let s = g.format_move(m);
+                match g.parse_move(&s) {
+                    Ok(p) if p == m => {}
+                    Ok(p) => return Err(ctx(format!("move {} parses back to a different move {:?} != {:?}", s, p, m))),
+                    Err(e) => return Err(ctx(format!("move {} does not parse back: {}", s, e))),
+                }
+                if moves[..i].contains(&m) {
+                    return Err(ctx(format!("move {} generated twice", s)));
+                }
+            }
+            if let Some(r) = g.random_move(&mut rng, &mut buf) {
+                if !moves.contains(&r) {
+                    return Err(ctx(format!("random_move gave an illegal move {}", g.format_move(r))));
+                }
+            }
+            let m = moves[rng.random_range(0..moves.len())];
+            g.play(m);
+        }
+    }
+    Ok(())
+}
+

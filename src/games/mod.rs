@@ -1,0 +1,1 @@
+//! The registry: the only place that knows every ruleset.
