@@ -1,4 +1,8 @@
 //! quatre: a headless game-AI engine for four unusual games, speaking a UCI/UGI-style protocol.
+pub mod arena;
+pub mod bench;
 pub mod game;
 pub mod games;
+pub mod protocol;
+pub mod search;
 pub mod zobrist;

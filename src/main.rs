@@ -1,1 +1,204 @@
-fn main() {}
+//! The `quatre` command: the protocol loop by default; `analyse`, `perft`, `bench` and `match`.
+
+use clap::{Args, Parser, Subcommand};
+use quatre::games::{self, AnyGame};
+use quatre::protocol;
+use quatre::search::{Algorithm, Limits, SearchParams};
+use std::process::ExitCode;
+use std::sync::atomic::AtomicBool;
+
+#[derive(Parser)]
+#[command(
+    name = "quatre",
+    version,
+    about = "A game-AI engine for hyperchess, rithmomachia, tesseract and tesseris.\n\
+With no subcommand it speaks the UCI/UGI-style protocol on stdin/stdout (see protocol.md)."
+)]
+struct Cli {
+    /// The ruleset to load (hyperchess, rithmomachia, tesseract, tesseris).
+    #[arg(long, global = true)]
+    game: Option<String>,
+    #[command(subcommand)]
+    command: Option<Cmd>,
+}
+
+#[derive(Subcommand)]
+enum Cmd {
+    /// Analyse a position: prints the search's info lines and the best move.
+    Analyse(AnalyseArgs),
+    /// Count the leaves of the legal-move tree.
+    Perft(PerftArgs),
+    /// Fixed benchmark: perft, random playouts, MCTS and alpha-beta on each game.
+    Bench(BenchArgs),
+    /// Play engines against each other with a referee (see `quatre match --help`).
+    Match(quatre::arena::MatchArgs),
+}
+
+#[derive(Args)]
+struct PositionArgs {
+    /// Position text (the game's FEN-like format); the start position when absent.
+    #[arg(long)]
+    fen: Option<String>,
+    /// Moves to play from the position, space-separated.
+    #[arg(long, default_value = "")]
+    moves: String,
+    /// Seed for the deal of games with chance (tesseris).
+    #[arg(long)]
+    deal: Option<u64>,
+    /// A rule option, `Name=Value` (repeatable), e.g. `--option Boards=1x1`.
+    #[arg(long = "option", value_name = "NAME=VALUE")]
+    options: Vec<String>,
+}
+
+#[derive(Args)]
+struct AnalyseArgs {
+    #[command(flatten)]
+    position: PositionArgs,
+    /// Milliseconds to think (default 1000 when no other limit is given).
+    #[arg(long)]
+    movetime: Option<u64>,
+    #[arg(long)]
+    depth: Option<u32>,
+    #[arg(long)]
+    nodes: Option<u64>,
+    /// Search threads (default: every core).
+    #[arg(long)]
+    threads: Option<usize>,
+    /// mcts or alphabeta.
+    #[arg(long, default_value = "mcts")]
+    algorithm: String,
+    #[arg(long, default_value_t = 1)]
+    multipv: usize,
+    #[arg(long, default_value_t = 0)]
+    seed: u64,
+    /// Memory for the search, MiB.
+    #[arg(long, default_value_t = 64)]
+    hash: usize,
+}
+
+#[derive(Args)]
+struct PerftArgs {
+    #[command(flatten)]
+    position: PositionArgs,
+    /// Depth in plies.
+    depth: u32,
+    /// One line per root move.
+    #[arg(long)]
+    divide: bool,
+}
+
+#[derive(Args)]
+struct BenchArgs {
+    /// Search threads for the MCTS and alpha-beta items.
+    #[arg(long, default_value_t = 1)]
+    threads: usize,
+    /// MCTS playouts per search item.
+    #[arg(long, default_value_t = 20_000)]
+    playouts: u64,
+    /// Also measure MCTS playouts/s with 1 and with --threads threads (at least 2) for this many ms.
+    #[arg(long)]
+    scaling: Option<u64>,
+}
+
+fn load(game: &Option<String>, p: &PositionArgs) -> Result<Box<dyn AnyGame>, String> {
+    let entry = match game {
+        Some(g) => games::find(g)
+            .ok_or_else(|| format!("unknown game '{}'; games: {}", g, games::names().join(", ")))?,
+        None => *games::all().first().ok_or("no game compiled in")?,
+    };
+    let mut opts = entry.default_options();
+    for o in &p.options {
+        let (n, v) = o
+            .split_once('=')
+            .ok_or_else(|| format!("--option takes NAME=VALUE, not '{}'", o))?;
+        opts.set(n.trim(), v.trim())?;
+    }
+    let mut g = match &p.fen {
+        Some(t) => entry
+            .from_text(t, &opts)
+            .map_err(|e| format!("bad position: {}", e))?,
+        None => entry.start(&opts, p.deal)?,
+    };
+    for m in p.moves.split_whitespace() {
+        g.play_text(m)?;
+    }
+    Ok(g)
+}
+
+fn analyse(game: &Option<String>, a: &AnalyseArgs) -> Result<(), String> {
+    let g = load(game, &a.position)?;
+    let algorithm = Algorithm::parse(&a.algorithm)
+        .ok_or_else(|| format!("--algorithm takes mcts or alphabeta, not '{}'", a.algorithm))?;
+    let params = SearchParams {
+        threads: a
+            .threads
+            .unwrap_or_else(protocol::options::default_threads)
+            .max(1),
+        hash_mb: a.hash.max(1),
+        algorithm,
+        multipv: a.multipv.max(1),
+        seed: a.seed,
+        ..Default::default()
+    };
+    let mut limits = Limits {
+        movetime: a.movetime,
+        depth: a.depth,
+        nodes: a.nodes,
+        ..Default::default()
+    };
+    if limits.movetime.is_none() && limits.depth.is_none() && limits.nodes.is_none() {
+        limits.movetime = Some(1000);
+    }
+    if let quatre::game::Status::Over(o) = g.status() {
+        println!("info string game over ({})", o.reason);
+    }
+    let stop = AtomicBool::new(false);
+    let r = g.search(&params, &limits, &stop, &|s: &str| println!("{}", s));
+    println!("bestmove {}", r.best.unwrap_or_else(|| "0000".into()));
+    Ok(())
+}
+
+fn perft(game: &Option<String>, a: &PerftArgs) -> Result<(), String> {
+    let g = load(game, &a.position)?;
+    let t0 = std::time::Instant::now();
+    let total = if a.divide {
+        let mut t = 0;
+        for (m, n) in g.perft_divide(a.depth.max(1)) {
+            println!("{}: {}", m, n);
+            t += n;
+        }
+        t
+    } else {
+        g.perft(a.depth)
+    };
+    let ms = t0.elapsed().as_millis().max(1) as u64;
+    println!("nodes {}", total);
+    eprintln!("time {} ms, {} nodes/s", ms, total * 1000 / ms);
+    Ok(())
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let r = match &cli.command {
+        None => protocol::run_stdio(cli.game.as_deref()),
+        Some(Cmd::Analyse(a)) => analyse(&cli.game, a),
+        Some(Cmd::Perft(a)) => perft(&cli.game, a),
+        Some(Cmd::Bench(b)) => {
+            let print = |s: &str| println!("{}", s);
+            quatre::bench::run(cli.game.as_deref(), b.threads.max(1), b.playouts, &print).and_then(
+                |_| match b.scaling {
+                    Some(ms) => quatre::bench::scaling(cli.game.as_deref(), b.threads, ms, &print),
+                    None => Ok(()),
+                },
+            )
+        }
+        Some(Cmd::Match(m)) => quatre::arena::run(cli.game.as_deref(), m),
+    };
+    match r {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {}", e);
+            ExitCode::from(2)
+        }
+    }
+}

@@ -1,1 +1,235 @@
-//! The registry: the only place that knows every ruleset.
+//! The registry: the only place that knows every ruleset. It turns a game's name into an
+//! [`AnyGame`] — an object-safe, text-level view of a [`Game`] that the protocol and the arena use,
+//! while searches stay generic and monomorphised per game behind it.
+
+use crate::game::{perft, perft_divide, Game, GameRng, OptionSpec, RuleOptions, Seat, Status};
+use crate::search::{self, Context, Limits, Report, SearchParams};
+use std::sync::atomic::AtomicBool;
+use std::time::Instant;
+
+/// What a search hands back, in text.
+#[derive(Clone, Debug)]
+pub struct SearchSummary {
+    /// The move chosen, or None when there is no legal move.
+    pub best: Option<String>,
+    pub nodes: u64,
+    pub report: Option<Report>,
+}
+
+/// A game state of any ruleset, seen through text: what the protocol and the arena need.
+pub trait AnyGame: Send + Sync {
+    fn name(&self) -> &'static str;
+    fn clone_box(&self) -> Box<dyn AnyGame>;
+    fn options(&self) -> &RuleOptions;
+    fn to_text(&self) -> String;
+    fn display(&self) -> String;
+    fn hash(&self) -> u64;
+    fn players(&self) -> usize;
+    fn to_move(&self) -> Seat;
+    fn status(&self) -> Status;
+    fn hidden_information(&self) -> bool;
+    fn observation_text(&self, seat: Seat) -> String;
+    /// Every legal move in the protocol's notation.
+    fn legal_moves(&self) -> Vec<String>;
+    /// Plays a move given as text, if it is legal; otherwise says why and changes nothing.
+    fn play_text(&mut self, mv: &str) -> Result<(), String>;
+    fn perft(&self, depth: u32) -> u64;
+    fn perft_divide(&self, depth: u32) -> Vec<(String, u64)>;
+    fn evaluate(&self, seat: Seat) -> i32;
+    fn random_move(&self, rng: &mut GameRng) -> Option<String>;
+    fn baseline_move(&self, rng: &mut GameRng) -> Option<String>;
+    /// Searches this position (blocking) and returns the chosen move.
+    fn search(
+        &self,
+        params: &SearchParams,
+        limits: &Limits,
+        stop: &AtomicBool,
+        out: &(dyn Fn(&str) + Sync),
+    ) -> SearchSummary;
+    /// Random playout throughput: plays `games` random games of at most `max_plies` plies from
+    /// this position, returning the number of moves played.
+    fn random_playouts(&self, games: usize, max_plies: usize, seed: u64) -> u64;
+}
+
+impl Clone for Box<dyn AnyGame> {
+    fn clone(&self) -> Self {
+        self.clone_box()
+    }
+}
+
+impl<G: Game> AnyGame for G {
+    fn name(&self) -> &'static str {
+        G::NAME
+    }
+    fn clone_box(&self) -> Box<dyn AnyGame> {
+        Box::new(self.clone())
+    }
+    fn options(&self) -> &RuleOptions {
+        Game::options(self)
+    }
+    fn to_text(&self) -> String {
+        Game::to_text(self)
+    }
+    fn display(&self) -> String {
+        Game::display(self)
+    }
+    fn hash(&self) -> u64 {
+        Game::hash(self)
+    }
+    fn players(&self) -> usize {
+        Game::players(self)
+    }
+    fn to_move(&self) -> Seat {
+        Game::to_move(self)
+    }
+    fn status(&self) -> Status {
+        Game::status(self)
+    }
+    fn hidden_information(&self) -> bool {
+        G::hidden_information()
+    }
+    fn observation_text(&self, seat: Seat) -> String {
+        Game::observation_text(self, seat)
+    }
+    fn legal_moves(&self) -> Vec<String> {
+        let mut v = Vec::new();
+        Game::legal_moves(self, &mut v);
+        v.into_iter().map(|m| self.format_move(m)).collect()
+    }
+    fn play_text(&mut self, text: &str) -> Result<(), String> {
+        if let Status::Over(o) = Game::status(self) {
+            return Err(format!(
+                "move {} after the end of the game ({})",
+                text, o.reason
+            ));
+        }
+        let m = self
+            .parse_move(text)
+            .map_err(|e| format!("bad move '{}': {}", text, e))?;
+        let mut v = Vec::new();
+        Game::legal_moves(self, &mut v);
+        if !v.contains(&m) {
+            return Err(format!(
+                "illegal move '{}' in this position ({} legal moves; 'moves' lists them)",
+                text,
+                v.len()
+            ));
+        }
+        self.play(m);
+        Ok(())
+    }
+    fn perft(&self, depth: u32) -> u64 {
+        perft(self, depth)
+    }
+    fn perft_divide(&self, depth: u32) -> Vec<(String, u64)> {
+        perft_divide(self, depth)
+    }
+    fn evaluate(&self, seat: Seat) -> i32 {
+        Game::evaluate(self, seat)
+    }
+    fn random_move(&self, rng: &mut GameRng) -> Option<String> {
+        let mut buf = Vec::new();
+        Game::random_move(self, rng, &mut buf).map(|m| self.format_move(m))
+    }
+    fn baseline_move(&self, rng: &mut GameRng) -> Option<String> {
+        Game::baseline_move(self, rng).map(|m| self.format_move(m))
+    }
+    fn search(
+        &self,
+        params: &SearchParams,
+        limits: &Limits,
+        stop: &AtomicBool,
+        out: &(dyn Fn(&str) + Sync),
+    ) -> SearchSummary {
+        let ctx = Context {
+            params,
+            limits,
+            stop,
+            out,
+            start: Instant::now(),
+        };
+        let o = search::search(self, &ctx);
+        SearchSummary {
+            best: o.best.map(|m| self.format_move(m)),
+            nodes: o.nodes,
+            report: o.report,
+        }
+    }
+    fn random_playouts(&self, games: usize, max_plies: usize, seed: u64) -> u64 {
+        let mut rng = crate::game::rng_from_seed(seed);
+        let mut buf = Vec::new();
+        let mut total = 0;
+        for _ in 0..games {
+            let mut g = if G::hidden_information() {
+                self.determinize(Game::to_move(self), &mut rng)
+            } else {
+                self.clone()
+            };
+            total += crate::game::random_playout(&mut g, &mut rng, max_plies, &mut buf) as u64;
+        }
+        total
+    }
+}
+
+/// One ruleset in the registry.
+#[derive(Clone, Copy)]
+pub struct Entry {
+    pub name: &'static str,
+    pub rule_options: fn() -> &'static [OptionSpec],
+    start: fn(&RuleOptions, Option<u64>) -> Result<Box<dyn AnyGame>, String>,
+    from_text: fn(&str, &RuleOptions) -> Result<Box<dyn AnyGame>, String>,
+}
+
+impl Entry {
+    /// The start position (dealt from `seed` where the game has chance).
+    pub fn start(&self, opts: &RuleOptions, seed: Option<u64>) -> Result<Box<dyn AnyGame>, String> {
+        (self.start)(opts, seed)
+    }
+    /// A position from its text.
+    pub fn from_text(&self, text: &str, opts: &RuleOptions) -> Result<Box<dyn AnyGame>, String> {
+        (self.from_text)(text, opts)
+    }
+    /// Every rule option at its default.
+    pub fn default_options(&self) -> RuleOptions {
+        RuleOptions::defaults((self.rule_options)())
+    }
+}
+
+fn entry<G: Game>() -> Entry {
+    Entry {
+        name: G::NAME,
+        rule_options: G::rule_options,
+        start: |o, seed| {
+            let g = match seed {
+                Some(s) => G::start_with_seed(o, s)?,
+                None => G::start(o)?,
+            };
+            Ok(Box::new(g) as Box<dyn AnyGame>)
+        },
+        from_text: |t, o| Ok(Box::new(G::from_text(t, o)?) as Box<dyn AnyGame>),
+    }
+}
+
+/// Every ruleset, in the order the protocol lists them (the first is the default).
+pub fn all() -> Vec<Entry> {
+    vec![]
+}
+
+/// The ruleset named `name` (case-insensitive).
+pub fn find(name: &str) -> Option<Entry> {
+    all()
+        .into_iter()
+        .find(|e| e.name.eq_ignore_ascii_case(name))
+}
+
+/// Names of every ruleset.
+pub fn names() -> Vec<&'static str> {
+    all().iter().map(|e| e.name).collect()
+}
+
+#[allow(dead_code)]
+fn _uses(_: fn() -> Entry) {}
+#[allow(dead_code)]
+fn _keep_entry_generic<G: Game>() -> Entry {
+    entry::<G>()
+}

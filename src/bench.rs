@@ -1,0 +1,200 @@
+//! `quatre bench`: a fixed set of positions and limits per game, printing what each costs.
+//! With one thread every node count is deterministic (a signature to compare builds with).
+
+use crate::games::{self, AnyGame, Entry};
+use crate::search::{Algorithm, Limits, SearchParams};
+use std::sync::atomic::AtomicBool;
+use std::time::Instant;
+
+/// One measured item.
+pub struct Item {
+    pub game: &'static str,
+    pub what: String,
+    pub nodes: u64,
+    pub ms: u64,
+}
+
+impl Item {
+    pub fn per_second(&self) -> u64 {
+        self.nodes * 1000 / self.ms.max(1)
+    }
+    pub fn line(&self) -> String {
+        format!(
+            "{:<13} {:<44} {:>12} nodes {:>8} ms {:>12} /s",
+            self.game,
+            self.what,
+            self.nodes,
+            self.ms,
+            self.per_second()
+        )
+    }
+}
+
+fn timed(game: &'static str, what: String, f: impl FnOnce() -> u64) -> Item {
+    let t0 = Instant::now();
+    let nodes = f();
+    Item {
+        game,
+        what,
+        nodes,
+        ms: t0.elapsed().as_millis() as u64,
+    }
+}
+
+/// Positions benched for a game: its start, plus any extra texts the game lists here.
+fn positions(e: &Entry) -> Vec<(String, Box<dyn AnyGame>)> {
+    let mut v = Vec::new();
+    let opts = e.default_options();
+    if let Ok(g) = e.start(&opts, Some(1)) {
+        v.push(("start".to_string(), g));
+    }
+    if e.name == "hyperchess" {
+        let o1 = opts.clone().with("Boards", "1x1");
+        if let Ok(g) = e.from_text("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1", &o1) {
+            v.push(("1x1 start".to_string(), g));
+        }
+    }
+    v
+}
+
+/// Perft depth for a bench: the deepest whose estimated count stays under `budget` leaves.
+fn perft_depth(g: &dyn AnyGame, budget: u64) -> u32 {
+    let mut d = 1;
+    let mut prev = 1u64;
+    loop {
+        let n = g.perft(d);
+        let branching = (n / prev.max(1)).max(1);
+        if n == 0 || n.saturating_mul(branching) > budget || d >= 8 {
+            return d;
+        }
+        prev = n;
+        d += 1;
+    }
+}
+
+/// Runs the bench for `game` (every game when None) with `threads` search threads.
+pub fn run(
+    game: Option<&str>,
+    threads: usize,
+    playouts: u64,
+    print: &dyn Fn(&str),
+) -> Result<Vec<Item>, String> {
+    let entries: Vec<Entry> = match game {
+        Some(g) => vec![games::find(g).ok_or_else(|| format!("unknown game '{}'", g))?],
+        None => games::all(),
+    };
+    let mut items = Vec::new();
+    for e in entries {
+        for (label, g) in positions(&e) {
+            let depth = perft_depth(g.as_ref(), 3_000_000);
+            let it = timed(e.name, format!("perft {} depth {}", label, depth), || {
+                g.perft(depth)
+            });
+            print(&it.line());
+            items.push(it);
+            if label != "start" {
+                continue;
+            }
+            let it = timed(
+                e.name,
+                format!("random playouts {} (200 games)", label),
+                || g.random_playouts(200, 1000, 7),
+            );
+            print(&it.line());
+            items.push(it);
+            let stop = AtomicBool::new(false);
+            let sink = |_: &str| {};
+            let mut params = SearchParams {
+                threads,
+                seed: 1,
+                hash_mb: 64,
+                ..Default::default()
+            };
+            let limits = Limits {
+                nodes: Some(playouts),
+                ..Default::default()
+            };
+            let it = timed(
+                e.name,
+                format!("mcts {} playouts, {} thread(s)", playouts, threads),
+                || g.search(&params, &limits, &stop, &sink).nodes,
+            );
+            print(&it.line());
+            items.push(it);
+            if g.players() == 2 && !g.hidden_information() {
+                params.algorithm = Algorithm::AlphaBeta;
+                let limits = Limits {
+                    depth: Some(if e.name == "hyperchess" { 3 } else { 4 }),
+                    ..Default::default()
+                };
+                let it = timed(
+                    e.name,
+                    format!(
+                        "alphabeta depth {}, {} thread(s)",
+                        limits.depth.unwrap_or(0),
+                        threads
+                    ),
+                    || g.search(&params, &limits, &stop, &sink).nodes,
+                );
+                print(&it.line());
+                items.push(it);
+            }
+        }
+    }
+    let nodes: u64 = items.iter().map(|i| i.nodes).sum();
+    let ms: u64 = items.iter().map(|i| i.ms).sum();
+    print(&format!(
+        "total nodes {} time {} ms nodes/s {}",
+        nodes,
+        ms,
+        nodes * 1000 / ms.max(1)
+    ));
+    Ok(items)
+}
+
+/// MCTS playouts per second on each game's start with 1 and with `threads` threads, for
+/// `movetime` ms each: how search throughput scales with cores.
+pub fn scaling(
+    game: Option<&str>,
+    threads: usize,
+    movetime: u64,
+    print: &dyn Fn(&str),
+) -> Result<(), String> {
+    let entries: Vec<Entry> = match game {
+        Some(g) => vec![games::find(g).ok_or_else(|| format!("unknown game '{}'", g))?],
+        None => games::all(),
+    };
+    for e in entries {
+        let g = e.start(&e.default_options(), Some(1))?;
+        let stop = AtomicBool::new(false);
+        let sink = |_: &str| {};
+        let mut rates = Vec::new();
+        for t in [1, threads.max(2)] {
+            let params = SearchParams {
+                threads: t,
+                seed: 1,
+                hash_mb: 256,
+                ..Default::default()
+            };
+            let limits = Limits {
+                movetime: Some(movetime),
+                ..Default::default()
+            };
+            let t0 = Instant::now();
+            let n = g.search(&params, &limits, &stop, &sink).nodes;
+            let rate = n * 1000 / (t0.elapsed().as_millis() as u64).max(1);
+            print(&format!(
+                "{:<13} mcts {} thread(s): {} playouts/s",
+                e.name, t, rate
+            ));
+            rates.push(rate as f64);
+        }
+        print(&format!(
+            "{:<13} scaling 1 -> {} threads: {:.2}x",
+            e.name,
+            threads.max(2),
+            rates[1] / rates[0].max(1.0)
+        ));
+    }
+    Ok(())
+}

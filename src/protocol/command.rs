@@ -1,0 +1,361 @@
+//! Parsing a protocol line into a [`Command`]. Every malformed line becomes an `Err` with a
+//! message a person can act on; nothing here panics.
+
+use crate::search::Limits;
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum PositionSpec {
+    /// `startpos`, optionally dealt from a seed (games with chance).
+    Start { seed: Option<u64> },
+    /// `fen <text>`: the game's position text.
+    Text(String),
+}
+
+#[derive(Clone, Debug)]
+pub enum Command {
+    Uci,
+    Ugi,
+    IsReady,
+    NewGame,
+    SetOption {
+        name: String,
+        value: String,
+    },
+    Position {
+        spec: PositionSpec,
+        moves: Vec<String>,
+    },
+    /// `go`; `warnings` are tokens that were not understood and were ignored.
+    Go {
+        limits: Limits,
+        warnings: Vec<String>,
+    },
+    Stop,
+    PonderHit,
+    Quit,
+    Display,
+    Moves,
+    Perft {
+        depth: u32,
+    },
+    Eval,
+    Query(Query),
+    Help,
+    Nothing,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Query {
+    GameOver,
+    /// `query p<k>turn`: is it seat k-1's turn?
+    Turn(usize),
+    Result,
+}
+
+/// Parses one line (already stripped of its line ending).
+pub fn parse(line: &str) -> Result<Command, String> {
+    let tokens: Vec<&str> = line.split_whitespace().collect();
+    let Some(&first) = tokens.first() else {
+        return Ok(Command::Nothing);
+    };
+    let rest = &tokens[1..];
+    let cmd = first.to_ascii_lowercase();
+    let no_args = |c: Command| {
+        if rest.is_empty() {
+            Ok(c)
+        } else {
+            Err(format!(
+                "'{}' takes no arguments, got '{}'",
+                first,
+                rest.join(" ")
+            ))
+        }
+    };
+    match cmd.as_str() {
+        "uci" => no_args(Command::Uci),
+        "ugi" => no_args(Command::Ugi),
+        "isready" => no_args(Command::IsReady),
+        "ucinewgame" | "uginewgame" => no_args(Command::NewGame),
+        "setoption" => parse_setoption(rest),
+        "position" => parse_position(rest),
+        "go" => Ok(parse_go(rest)),
+        "stop" => no_args(Command::Stop),
+        "ponderhit" => no_args(Command::PonderHit),
+        "quit" | "exit" => no_args(Command::Quit),
+        "d" | "display" => no_args(Command::Display),
+        "moves" => no_args(Command::Moves),
+        "eval" => no_args(Command::Eval),
+        "help" => Ok(Command::Help),
+        "perft" => match rest {
+            [d] => d
+                .parse::<u32>()
+                .ok()
+                .filter(|&d| d <= 20)
+                .map(|depth| Command::Perft { depth })
+                .ok_or_else(|| format!("perft takes a depth from 0 to 20, not '{}'", d)),
+            _ => Err("usage: perft <depth>".into()),
+        },
+        "query" => parse_query(rest),
+        _ => Err(format!(
+            "unknown command '{}' (try 'help')",
+            truncate(first)
+        )),
+    }
+}
+
+fn truncate(s: &str) -> String {
+    if s.chars().count() > 40 {
+        format!("{}…", s.chars().take(40).collect::<String>())
+    } else {
+        s.to_string()
+    }
+}
+
+fn parse_setoption(rest: &[&str]) -> Result<Command, String> {
+    if rest.first().map(|t| t.to_ascii_lowercase()) != Some("name".into()) {
+        return Err("usage: setoption name <name> [value <value>]".into());
+    }
+    let vpos = rest.iter().position(|t| t.eq_ignore_ascii_case("value"));
+    let name_tokens = &rest[1..vpos.unwrap_or(rest.len())];
+    if name_tokens.is_empty() {
+        return Err("setoption: the option name is missing".into());
+    }
+    let value = match vpos {
+        Some(p) => rest[p + 1..].join(" "),
+        None => String::new(),
+    };
+    Ok(Command::SetOption {
+        name: name_tokens.join(" "),
+        value,
+    })
+}
+
+fn parse_position(rest: &[&str]) -> Result<Command, String> {
+    let usage = "usage: position startpos [seed <n>] [moves <m1> <m2> …] | position fen <text> [moves <m1> …]";
+    let Some(kind) = rest.first() else {
+        return Err(usage.into());
+    };
+    let mpos = rest.iter().position(|t| t.eq_ignore_ascii_case("moves"));
+    let body = &rest[1..mpos.unwrap_or(rest.len())];
+    let moves: Vec<String> = match mpos {
+        Some(p) => rest[p + 1..].iter().map(|s| s.to_string()).collect(),
+        None => Vec::new(),
+    };
+    let spec = match kind.to_ascii_lowercase().as_str() {
+        "startpos" => match body {
+            [] => PositionSpec::Start { seed: None },
+            [s, n] if s.eq_ignore_ascii_case("seed") => PositionSpec::Start {
+                seed: Some(n.parse().map_err(|_| {
+                    format!("position startpos seed takes an integer, not '{}'", n)
+                })?),
+            },
+            _ => {
+                return Err(format!(
+                    "unexpected '{}' after startpos; {}",
+                    body.join(" "),
+                    usage
+                ))
+            }
+        },
+        "fen" => {
+            if body.is_empty() {
+                return Err("position fen: the position text is missing".into());
+            }
+            PositionSpec::Text(body.join(" "))
+        }
+        other => {
+            return Err(format!(
+                "position: expected 'startpos' or 'fen', not '{}'; {}",
+                truncate(other),
+                usage
+            ))
+        }
+    };
+    Ok(Command::Position { spec, moves })
+}
+
+/// Parses `go` arguments; never fails — tokens it cannot use are returned as warnings.
+pub fn parse_go(rest: &[&str]) -> Command {
+    let mut limits = Limits::default();
+    let mut warnings = Vec::new();
+    let mut i = 0;
+    while i < rest.len() {
+        let key = rest[i].to_ascii_lowercase();
+        let takes_value = matches!(
+            key.as_str(),
+            "wtime"
+                | "btime"
+                | "winc"
+                | "binc"
+                | "movestogo"
+                | "movetime"
+                | "depth"
+                | "nodes"
+                | "mate"
+        ) || seat_field(&key).is_some();
+        if takes_value {
+            let Some(v) = rest.get(i + 1) else {
+                warnings.push(format!("'{}' needs a value", key));
+                break;
+            };
+            // Clocks can go negative in some GUIs when a flag falls; treat that as 0.
+            let parsed = v.parse::<i64>().ok().map(|n| n.max(0) as u64);
+            match parsed {
+                None => warnings.push(format!("'{} {}': not an integer", key, v)),
+                Some(n) => match key.as_str() {
+                    "wtime" => limits.time[0] = Some(n),
+                    "btime" => limits.time[1] = Some(n),
+                    "winc" => limits.inc[0] = Some(n),
+                    "binc" => limits.inc[1] = Some(n),
+                    "movestogo" => limits.movestogo = Some(n.max(1)),
+                    "movetime" => limits.movetime = Some(n),
+                    "depth" => limits.depth = Some(n.clamp(1, 127) as u32),
+                    "nodes" => limits.nodes = Some(n.max(1)),
+                    "mate" => warnings
+                        .push("'mate' searches are not supported; searching normally".into()),
+                    _ => match seat_field(&key) {
+                        Some((seat, true)) => limits.inc[seat] = Some(n),
+                        Some((seat, false)) => limits.time[seat] = Some(n),
+                        None => {}
+                    },
+                },
+            }
+            i += 2;
+        } else {
+            match key.as_str() {
+                "infinite" => limits.infinite = true,
+                "ponder" => warnings.push("'ponder' is not supported; searching normally".into()),
+                "searchmoves" => {
+                    warnings.push("'searchmoves' is not supported; searching every move".into());
+                    // Skip the move list that follows.
+                    i = rest.len();
+                    continue;
+                }
+                _ => warnings.push(format!("unknown go parameter '{}'", truncate(&key))),
+            }
+            i += 1;
+        }
+    }
+    Command::Go { limits, warnings }
+}
+
+/// `p<k>time` → (k-1, false), `p<k>inc` → (k-1, true), for k in 1..=4.
+fn seat_field(key: &str) -> Option<(usize, bool)> {
+    let rest = key.strip_prefix('p')?;
+    let digit = rest.chars().next()?.to_digit(10)? as usize;
+    if !(1..=4).contains(&digit) {
+        return None;
+    }
+    match &rest[1..] {
+        "time" => Some((digit - 1, false)),
+        "inc" => Some((digit - 1, true)),
+        _ => None,
+    }
+}
+
+fn parse_query(rest: &[&str]) -> Result<Command, String> {
+    let usage = "usage: query gameover | query p1turn (… p4turn) | query result";
+    match rest {
+        [q] => {
+            let q = q.to_ascii_lowercase();
+            match q.as_str() {
+                "gameover" => Ok(Command::Query(Query::GameOver)),
+                "result" => Ok(Command::Query(Query::Result)),
+                _ => {
+                    let seat = q
+                        .strip_prefix('p')
+                        .and_then(|r| r.strip_suffix("turn"))
+                        .and_then(|d| d.parse::<usize>().ok());
+                    match seat {
+                        Some(k) if (1..=4).contains(&k) => Ok(Command::Query(Query::Turn(k - 1))),
+                        _ => Err(format!("unknown query '{}'; {}", truncate(&q), usage)),
+                    }
+                }
+            }
+        }
+        _ => Err(usage.into()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn go_reads_uci_and_ugi_clock_fields() {
+        let Command::Go { limits, warnings } =
+            parse("go wtime 1000 btime 2000 winc 10 binc 20 p3time 5 p4inc 7 movestogo 9").unwrap()
+        else {
+            panic!()
+        };
+        assert!(warnings.is_empty());
+        assert_eq!(limits.time, [Some(1000), Some(2000), Some(5), None]);
+        assert_eq!(limits.inc, [Some(10), Some(20), None, Some(7)]);
+        assert_eq!(limits.movestogo, Some(9));
+    }
+
+    #[test]
+    fn go_reports_what_it_ignores() {
+        let Command::Go { warnings, limits } = parse("go movetime abc depth 3 frobnicate").unwrap()
+        else {
+            panic!()
+        };
+        assert_eq!(warnings.len(), 2);
+        assert_eq!(limits.depth, Some(3));
+    }
+
+    #[test]
+    fn setoption_names_may_have_spaces_and_values_may_be_empty() {
+        match parse("setoption name Clear Hash").unwrap() {
+            Command::SetOption { name, value } => {
+                assert_eq!((name.as_str(), value.as_str()), ("Clear Hash", ""))
+            }
+            _ => panic!(),
+        }
+        match parse("SETOPTION name threads VALUE 2").unwrap() {
+            Command::SetOption { name, value } => {
+                assert_eq!((name.as_str(), value.as_str()), ("threads", "2"))
+            }
+            _ => panic!(),
+        }
+    }
+
+    #[test]
+    fn position_forms() {
+        match parse("position fen a b c moves x y").unwrap() {
+            Command::Position {
+                spec: PositionSpec::Text(t),
+                moves,
+            } => {
+                assert_eq!(t, "a b c");
+                assert_eq!(moves, vec!["x", "y"]);
+            }
+            _ => panic!(),
+        }
+        assert!(matches!(
+            parse("position startpos seed 7").unwrap(),
+            Command::Position {
+                spec: PositionSpec::Start { seed: Some(7) },
+                ..
+            }
+        ));
+        assert!(parse("position").is_err());
+        assert!(parse("position fen").is_err());
+        assert!(parse("position startpos seed x").is_err());
+        assert!(parse("position bogus").is_err());
+    }
+
+    #[test]
+    fn queries_and_errors() {
+        assert!(matches!(
+            parse("query p2turn").unwrap(),
+            Command::Query(Query::Turn(1))
+        ));
+        assert!(parse("query p5turn").is_err());
+        assert!(parse("query").is_err());
+        assert!(parse("frobnicate").is_err());
+        assert!(parse("isready now").is_err());
+        assert!(parse("perft x").is_err());
+        assert!(matches!(parse("   ").unwrap(), Command::Nothing));
+    }
+}

@@ -1,0 +1,123 @@
+//! Engine options (not rules): shown as `option` lines, set with `setoption`.
+
+use crate::game::{OptionKind, OptionSpec};
+use crate::search::{Algorithm, SearchParams};
+
+/// The options every game shares. `Game` is added by the protocol with the registry's names.
+pub fn engine_specs() -> Vec<OptionSpec> {
+    vec![
+        OptionSpec {
+            name: "Threads",
+            kind: OptionKind::Spin {
+                default: default_threads() as i64,
+                min: 1,
+                max: 256,
+            },
+        },
+        OptionSpec {
+            name: "Hash",
+            kind: OptionKind::Spin {
+                default: 64,
+                min: 1,
+                max: 65536,
+            },
+        },
+        OptionSpec {
+            name: "Algorithm",
+            kind: OptionKind::Combo {
+                default: "mcts",
+                vars: &["mcts", "alphabeta"],
+            },
+        },
+        OptionSpec {
+            name: "MultiPV",
+            kind: OptionKind::Spin {
+                default: 1,
+                min: 1,
+                max: 256,
+            },
+        },
+        OptionSpec {
+            name: "Seed",
+            kind: OptionKind::Spin {
+                default: 0,
+                min: 0,
+                max: i64::MAX,
+            },
+        },
+        OptionSpec {
+            name: "MoveOverhead",
+            kind: OptionKind::Spin {
+                default: 30,
+                min: 0,
+                max: 10_000,
+            },
+        },
+        OptionSpec {
+            name: "RolloutPlies",
+            kind: OptionKind::Spin {
+                default: SearchParams::default().rollout_plies as i64,
+                min: 0,
+                max: 10_000,
+            },
+        },
+    ]
+}
+
+/// Every core this machine has: the engine's mission is to use them all unless told otherwise.
+pub fn default_threads() -> usize {
+    std::thread::available_parallelism()
+        .map(|n| n.get())
+        .unwrap_or(1)
+        .min(256)
+}
+
+/// Applies one validated engine option to the search parameters. Returns false for a name that
+/// is not an engine option.
+pub fn apply(params: &mut SearchParams, name: &str, value: &str) -> bool {
+    let int = || value.parse::<i64>().unwrap_or(0);
+    match name.to_ascii_lowercase().as_str() {
+        "threads" => params.threads = int().max(1) as usize,
+        "hash" => params.hash_mb = int().max(1) as usize,
+        "algorithm" => params.algorithm = Algorithm::parse(value).unwrap_or(Algorithm::Mcts),
+        "multipv" => params.multipv = int().max(1) as usize,
+        "seed" => params.seed = int() as u64,
+        "moveoverhead" => params.move_overhead_ms = int() as u64,
+        "rolloutplies" => params.rollout_plies = int() as usize,
+        _ => return false,
+    }
+    true
+}
+
+/// The `option` line of a spec, as UCI prints it.
+pub fn option_line(spec: &OptionSpec) -> String {
+    match spec.kind {
+        OptionKind::Check { default } => {
+            format!("option name {} type check default {}", spec.name, default)
+        }
+        OptionKind::Spin { default, min, max } => format!(
+            "option name {} type spin default {} min {} max {}",
+            spec.name, default, min, max
+        ),
+        OptionKind::Combo { default, vars } => {
+            let v: Vec<String> = vars.iter().map(|v| format!("var {}", v)).collect();
+            format!(
+                "option name {} type combo default {} {}",
+                spec.name,
+                default,
+                v.join(" ")
+            )
+        }
+        OptionKind::String { default } => {
+            format!(
+                "option name {} type string default {}",
+                spec.name,
+                if default.is_empty() {
+                    "<empty>"
+                } else {
+                    default
+                }
+            )
+        }
+    }
+}

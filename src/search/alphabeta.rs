@@ -1,0 +1,527 @@
+//! Alpha-beta for two-player games of perfect information: iterative-deepening principal-variation
+//! search (negamax) with a zobrist transposition table, quiescence on the game's noisy moves, move
+//! ordering (table move, `move_priority`, killers) and MultiPV. More than one thread runs Lazy SMP:
+//! every thread searches the same tree, sharing the table, and the first thread's result is used.
+
+use super::{time, Context, Line, Outcome, Report, Score};
+use crate::game::{Game, Status};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::Instant;
+
+pub const MATE: i32 = 30_000;
+const MATE_BOUND: i32 = MATE - 1000;
+const INF: i32 = 32_000;
+const MAX_PLY: usize = 128;
+const QS_MAX: usize = 8;
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Bound {
+    Exact = 0,
+    Lower = 1,
+    Upper = 2,
+}
+
+#[derive(Clone, Copy)]
+struct Entry {
+    score: i32,
+    depth: u8,
+    bound: Bound,
+    /// Index of the best move in the position's `legal_moves` order (0xFFFF = none).
+    move_index: u16,
+}
+
+/// Lockless table: each slot holds (key ^ data, data) so that a torn write is detected.
+struct Table {
+    slots: Vec<[AtomicU64; 2]>,
+    mask: usize,
+}
+
+impl Table {
+    fn new(mb: usize) -> Self {
+        let n = ((mb.max(1) * 1024 * 1024) / 16).next_power_of_two() / 2;
+        let n = n.max(1024);
+        let mut slots = Vec::with_capacity(n);
+        slots.resize_with(n, || [AtomicU64::new(0), AtomicU64::new(0)]);
+        Table { slots, mask: n - 1 }
+    }
+    fn pack(e: Entry) -> u64 {
+        (e.score as i16 as u16 as u64)
+            | (e.depth as u64) << 16
+            | (e.bound as u64) << 24
+            | (e.move_index as u64) << 32
+            | 1 << 63
+    }
+    fn probe(&self, key: u64) -> Option<Entry> {
+        let s = &self.slots[key as usize & self.mask];
+        let data = s[1].load(Ordering::Relaxed);
+        if data == 0 || s[0].load(Ordering::Relaxed) ^ data != key {
+            return None;
+        }
+        let bound = match (data >> 24) & 3 {
+            0 => Bound::Exact,
+            1 => Bound::Lower,
+            _ => Bound::Upper,
+        };
+        Some(Entry {
+            score: data as u16 as i16 as i32,
+            depth: (data >> 16) as u8,
+            bound,
+            move_index: (data >> 32) as u16,
+        })
+    }
+    fn store(&self, key: u64, e: Entry) {
+        let s = &self.slots[key as usize & self.mask];
+        // Depth-preferred with always-replace for a different position.
+        let old = s[1].load(Ordering::Relaxed);
+        if old != 0
+            && s[0].load(Ordering::Relaxed) ^ old == key
+            && ((old >> 16) as u8) > e.depth
+            && e.bound != Bound::Exact
+        {
+            return;
+        }
+        let data = Self::pack(e);
+        s[0].store(key ^ data, Ordering::Relaxed);
+        s[1].store(data, Ordering::Relaxed);
+    }
+    fn hashfull(&self) -> u32 {
+        let n = self.slots.len().min(1000);
+        (self.slots[..n]
+            .iter()
+            .filter(|s| s[1].load(Ordering::Relaxed) != 0)
+            .count()
+            * 1000
+            / n) as u32
+    }
+}
+
+/// A stored score is relative to the node; mates are stored as distance from that node.
+fn to_tt(score: i32, ply: usize) -> i32 {
+    if score > MATE_BOUND {
+        score + ply as i32
+    } else if score < -MATE_BOUND {
+        score - ply as i32
+    } else {
+        score
+    }
+}
+fn from_tt(score: i32, ply: usize) -> i32 {
+    if score > MATE_BOUND {
+        score - ply as i32
+    } else if score < -MATE_BOUND {
+        score + ply as i32
+    } else {
+        score
+    }
+}
+
+struct Shared<'a> {
+    table: Table,
+    nodes: AtomicU64,
+    abort: AtomicBool,
+    ctx: &'a Context<'a>,
+    hard: Option<Instant>,
+}
+
+struct Worker<'a, 'b, G: Game> {
+    sh: &'b Shared<'a>,
+    nodes: u64,
+    flushed: u64,
+    seldepth: usize,
+    killers: Vec<[Option<G::Move>; 2]>,
+    pv: Vec<Vec<G::Move>>,
+    move_bufs: Vec<Vec<G::Move>>,
+    root_excluded: Vec<G::Move>,
+}
+
+/// Runs alpha-beta on `root`.
+pub fn search<G: Game>(root: &G, ctx: &Context) -> Outcome<G::Move> {
+    let dl = time::deadlines(
+        ctx.limits,
+        root.to_move(),
+        ctx.params.move_overhead_ms,
+        ctx.start,
+    );
+    let sh = Shared {
+        table: Table::new(ctx.params.hash_mb),
+        nodes: AtomicU64::new(0),
+        abort: AtomicBool::new(false),
+        ctx,
+        hard: dl.hard,
+    };
+    let threads = ctx.params.threads.max(1);
+    let result = if threads == 1 {
+        iterative_deepening(root, &sh, true, 0, dl.soft)
+    } else {
+        let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build();
+        match pool {
+            Ok(pool) => {
+                let mut results = pool.broadcast(|b| {
+                    let r = iterative_deepening(root, &sh, b.index() == 0, b.index(), dl.soft);
+                    if b.index() == 0 {
+                        sh.abort.store(true, Ordering::Relaxed);
+                    }
+                    r
+                });
+                results.swap_remove(0)
+            }
+            Err(_) => iterative_deepening(root, &sh, true, 0, dl.soft),
+        }
+    };
+    result
+}
+
+fn iterative_deepening<G: Game>(
+    root: &G,
+    sh: &Shared,
+    main: bool,
+    index: usize,
+    soft: Option<Instant>,
+) -> Outcome<G::Move> {
+    let ctx = sh.ctx;
+    let mut w: Worker<G> = Worker {
+        sh,
+        nodes: 0,
+        flushed: 0,
+        seldepth: 0,
+        killers: vec![[None, None]; MAX_PLY + QS_MAX + 2],
+        pv: vec![Vec::new(); MAX_PLY + QS_MAX + 2],
+        move_bufs: vec![Vec::new(); MAX_PLY + QS_MAX + 2],
+        root_excluded: Vec::new(),
+    };
+    let mut root_moves = Vec::new();
+    root.legal_moves(&mut root_moves);
+    let max_depth = ctx
+        .limits
+        .depth
+        .unwrap_or(MAX_PLY as u32 - 1)
+        .clamp(1, MAX_PLY as u32 - 1);
+    let multipv = ctx.params.multipv.clamp(1, root_moves.len().max(1));
+    let mut best: Option<G::Move> = root_moves.first().copied();
+    let mut last_report: Option<Report> = None;
+    let mut depth = 1 + (index as u32 % 2).min(max_depth - 1);
+    while depth <= max_depth {
+        let mut lines: Vec<Line> = Vec::new();
+        w.root_excluded.clear();
+        let mut complete = true;
+        for _ in 0..multipv {
+            w.seldepth = 0;
+            let score = w.negamax(root, depth as i32, -INF, INF, 0);
+            if w.aborted() {
+                complete = false;
+                // A partial first line still gives a move better than the previous depth's when
+                // its first root move was fully searched.
+                break;
+            }
+            let pv = w.pv[0].clone();
+            let Some(&first) = pv.first() else { break };
+            w.root_excluded.push(first);
+            let mut s = root.clone();
+            let mut texts = Vec::new();
+            for &m in &pv {
+                texts.push(s.format_move(m));
+                s.play(m);
+            }
+            lines.push(Line {
+                pv: texts,
+                score: score_of(score),
+                wdl: None,
+            });
+            if w.root_excluded.len() >= root_moves.len() {
+                break;
+            }
+        }
+        if !complete && lines.is_empty() {
+            break;
+        }
+        if let Some(&m) = w.root_excluded.first() {
+            best = Some(m);
+        }
+        w.flush();
+        if main {
+            let report = Report {
+                depth,
+                seldepth: w.seldepth as u32,
+                nodes: sh.nodes.load(Ordering::Relaxed),
+                elapsed: ctx.start.elapsed(),
+                hashfull: sh.table.hashfull(),
+                lines,
+            };
+            for l in report.info_lines() {
+                (ctx.out)(&l);
+            }
+            last_report = Some(report);
+        }
+        if !complete || w.aborted() {
+            break;
+        }
+        // A forced mate found: deeper search will not change the move.
+        if let Some(Line {
+            score: Score::Mate(_),
+            ..
+        }) = last_report.as_ref().and_then(|r| r.lines.first())
+        {
+            if ctx.limits.depth.is_none() && !ctx.limits.infinite {
+                break;
+            }
+        }
+        // Do not start an iteration that will not finish: the next one costs several times this one.
+        if let Some(s) = soft {
+            let now = Instant::now();
+            let spent = now.duration_since(ctx.start);
+            if now >= s || (s - now) < spent {
+                break;
+            }
+        }
+        depth += 1;
+    }
+    // `go infinite` waits for stop even when the search is exhausted (UCI manners).
+    if main && ctx.limits.infinite {
+        while !ctx.stopped() {
+            std::thread::sleep(std::time::Duration::from_millis(2));
+        }
+    }
+    w.flush();
+    Outcome {
+        best,
+        nodes: sh.nodes.load(Ordering::Relaxed),
+        report: last_report,
+    }
+}
+
+fn score_of(s: i32) -> Score {
+    if s > MATE_BOUND {
+        Score::Mate((MATE - s + 1) / 2)
+    } else if s < -MATE_BOUND {
+        Score::Mate(-((MATE + s + 1) / 2))
+    } else {
+        Score::Cp(s)
+    }
+}
+
+impl<G: Game> Worker<'_, '_, G> {
+    fn flush(&mut self) {
+        self.sh
+            .nodes
+            .fetch_add(self.nodes - self.flushed, Ordering::Relaxed);
+        self.flushed = self.nodes;
+    }
+
+    fn aborted(&self) -> bool {
+        self.sh.abort.load(Ordering::Relaxed)
+    }
+
+    /// Counts a node and checks the limits every 1024 nodes.
+    fn tick(&mut self) {
+        self.nodes += 1;
+        if self.nodes & 1023 == 0 {
+            self.flush();
+            let ctx = self.sh.ctx;
+            let stop = ctx.stopped()
+                || self.sh.hard.is_some_and(|h| Instant::now() >= h)
+                || ctx
+                    .limits
+                    .nodes
+                    .is_some_and(|n| self.sh.nodes.load(Ordering::Relaxed) >= n);
+            if stop {
+                self.sh.abort.store(true, Ordering::Relaxed);
+            }
+        }
+    }
+
+    fn terminal_score(g: &G, ply: usize) -> Option<i32> {
+        match g.status() {
+            Status::Ongoing => None,
+            Status::Over(o) => {
+                let r = o.rewards[g.to_move()];
+                Some(if r > 0.99 {
+                    MATE - ply as i32
+                } else if r < 0.01 {
+                    -(MATE - ply as i32)
+                } else {
+                    0
+                })
+            }
+        }
+    }
+
+    /// Move indices, best first: table move, then noisy moves by priority, killers, the rest.
+    fn order(&self, g: &G, moves: &[G::Move], tt_move: Option<G::Move>, ply: usize) -> Vec<u16> {
+        let killers = self.killers[ply];
+        let mut keyed: Vec<(i32, u16)> = moves
+            .iter()
+            .enumerate()
+            .map(|(i, &m)| {
+                let k = if Some(m) == tt_move {
+                    1 << 30
+                } else if killers[0] == Some(m) {
+                    1 << 20
+                } else if killers[1] == Some(m) {
+                    (1 << 20) - 1
+                } else {
+                    0
+                };
+                let p = g.move_priority(m);
+                (
+                    k.max(p.saturating_add(if p > 0 { 1 << 21 } else { 0 })),
+                    i as u16,
+                )
+            })
+            .collect();
+        keyed.sort_by(|a, b| b.0.cmp(&a.0));
+        keyed.into_iter().map(|(_, i)| i).collect()
+    }
+
+    fn negamax(&mut self, g: &G, depth: i32, mut alpha: i32, beta: i32, ply: usize) -> i32 {
+        self.pv[ply].clear();
+        self.tick();
+        if self.aborted() {
+            return 0;
+        }
+        self.seldepth = self.seldepth.max(ply);
+        if let Some(s) = Self::terminal_score(g, ply) {
+            return s;
+        }
+        if depth <= 0 || ply >= MAX_PLY {
+            return self.quiesce(g, alpha, beta, ply, 0);
+        }
+        let key = g.hash();
+        let mut moves = std::mem::take(&mut self.move_bufs[ply]);
+        g.legal_moves(&mut moves);
+        let mut tt_move = None;
+        if let Some(e) = self.sh.table.probe(key) {
+            if (e.move_index as usize) < moves.len() {
+                tt_move = Some(moves[e.move_index as usize]);
+            }
+            if ply > 0 && e.depth as i32 >= depth {
+                let s = from_tt(e.score, ply);
+                let cut = match e.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => s >= beta,
+                    Bound::Upper => s <= alpha,
+                };
+                if cut {
+                    self.move_bufs[ply] = moves;
+                    return s;
+                }
+            }
+        }
+        let order = self.order(g, &moves, tt_move, ply);
+        let alpha0 = alpha;
+        let mut best = -INF;
+        let mut best_index = None;
+        let mut searched = 0;
+        for &i in &order {
+            let m = moves[i as usize];
+            if ply == 0 && self.root_excluded.contains(&m) {
+                continue;
+            }
+            let mut c = g.clone();
+            c.play(m);
+            let score = if searched == 0 {
+                -self.negamax(&c, depth - 1, -beta, -alpha, ply + 1)
+            } else {
+                let s = -self.negamax(&c, depth - 1, -alpha - 1, -alpha, ply + 1);
+                if s > alpha && s < beta {
+                    -self.negamax(&c, depth - 1, -beta, -alpha, ply + 1)
+                } else {
+                    s
+                }
+            };
+            searched += 1;
+            if self.aborted() {
+                self.move_bufs[ply] = moves;
+                return best.max(alpha0);
+            }
+            if score > best {
+                best = score;
+                best_index = Some(i);
+                if score > alpha {
+                    alpha = score;
+                    let (head, tail) = self.pv.split_at_mut(ply + 1);
+                    head[ply].clear();
+                    head[ply].push(m);
+                    head[ply].extend_from_slice(&tail[0]);
+                }
+            }
+            if alpha >= beta {
+                if !g.is_noisy(m) && self.killers[ply][0] != Some(m) {
+                    self.killers[ply][1] = self.killers[ply][0];
+                    self.killers[ply][0] = Some(m);
+                }
+                break;
+            }
+        }
+        // The table keeps the move as its index in `legal_moves` order, which any visitor of the
+        // same position regenerates. MultiPV's later root searches (some moves excluded) are not
+        // stored: their best is not the position's.
+        if let Some(idx) = best_index {
+            let bound = if best >= beta {
+                Bound::Lower
+            } else if best > alpha0 {
+                Bound::Exact
+            } else {
+                Bound::Upper
+            };
+            if ply > 0 || self.root_excluded.is_empty() {
+                self.sh.table.store(
+                    key,
+                    Entry {
+                        score: to_tt(best, ply),
+                        depth: depth.clamp(0, 255) as u8,
+                        bound,
+                        move_index: idx,
+                    },
+                );
+            }
+        }
+        self.move_bufs[ply] = moves;
+        best
+    }
+
+    fn quiesce(&mut self, g: &G, mut alpha: i32, beta: i32, ply: usize, qdepth: usize) -> i32 {
+        self.pv[ply].clear();
+        self.tick();
+        if self.aborted() {
+            return 0;
+        }
+        self.seldepth = self.seldepth.max(ply);
+        if let Some(s) = Self::terminal_score(g, ply) {
+            return s;
+        }
+        let stand = g.evaluate(g.to_move());
+        if stand >= beta || qdepth >= QS_MAX || ply >= MAX_PLY + QS_MAX {
+            return stand;
+        }
+        alpha = alpha.max(stand);
+        let mut moves = std::mem::take(&mut self.move_bufs[ply]);
+        g.legal_moves(&mut moves);
+        moves.retain(|&m| g.is_noisy(m));
+        let order = self.order(g, &moves, None, ply);
+        let mut best = stand;
+        for &i in &order {
+            let m = moves[i as usize];
+            let mut c = g.clone();
+            c.play(m);
+            let s = -self.quiesce(&c, -beta, -alpha, ply + 1, qdepth + 1);
+            if self.aborted() {
+                break;
+            }
+            if s > best {
+                best = s;
+                if s > alpha {
+                    alpha = s;
+                    let (head, tail) = self.pv.split_at_mut(ply + 1);
+                    head[ply].clear();
+                    head[ply].push(m);
+                    head[ply].extend_from_slice(&tail[0]);
+                }
+            }
+            if alpha >= beta {
+                break;
+            }
+        }
+        self.move_bufs[ply] = moves;
+        best
+    }
+}

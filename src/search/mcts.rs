@@ -1,0 +1,554 @@
+//! Parallel Monte-Carlo tree search over one shared tree.
+//!
+//! - The tree lives in a node arena allocated up front and bounded by `Hash`; when it is full the
+//!   search goes on without growing the tree (leaves are still scored).
+//! - Statistics are atomics (visits, fixed-point reward sum, virtual loss), so worker threads
+//!   (a rayon pool, one per `Threads`) descend the same tree without locks; a node's child list is
+//!   a linked list that is only appended to, under a per-node flag that a busy thread never waits
+//!   for in perfect-information games.
+//! - A new leaf is scored by a cut-off rollout: `rollout_plies` random moves, then the game's
+//!   evaluation turned into per-seat win probabilities (or the real result if the game ended).
+//! - Rewards are per seat; each node keeps the reward of the seat that made the move into it, so
+//!   2–4 seats each maximise their own.
+//! - Hidden information (tesseris): single-observer ISMCTS (Cowling, Powley & Whitehouse 2012).
+//!   Every iteration plays on a fresh determinization of the root for the seat to move; a node's
+//!   children are the moves seen so far, selection only considers those legal in the current
+//!   determinization, and UCB uses their availability counts instead of the parent's visits.
+
+use super::{centipawns, heuristic_rewards, time, Context, Line, Outcome, Report, Score};
+use crate::game::{rng_from_seed, Game, GameRng, Seat, Status};
+use std::cell::UnsafeCell;
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, AtomicUsize, Ordering};
+use std::time::Instant;
+
+const NONE: u32 = u32::MAX;
+/// Fixed-point scale of reward sums.
+const SCALE: f64 = 65536.0;
+
+struct Node<M> {
+    /// The move into this node and the seat that made it; written once by the thread that
+    /// allocated the node, before the node is linked into its parent (Release) — read only after
+    /// the link is seen (Acquire).
+    mv: UnsafeCell<Option<M>>,
+    mover: UnsafeCell<u8>,
+    visits: AtomicU32,
+    virtual_loss: AtomicU32,
+    availability: AtomicU32,
+    reward_sum: AtomicU64,
+    first_child: AtomicU32,
+    next_sibling: AtomicU32,
+    expanded: AtomicBool,
+    lock: AtomicBool,
+}
+
+// SAFETY: the UnsafeCell fields are written only before the node is published (see above).
+unsafe impl<M: Send + Sync> Sync for Node<M> {}
+
+impl<M: Copy> Node<M> {
+    fn new() -> Self {
+        Node {
+            mv: UnsafeCell::new(None),
+            mover: UnsafeCell::new(0),
+            visits: AtomicU32::new(0),
+            virtual_loss: AtomicU32::new(0),
+            availability: AtomicU32::new(0),
+            reward_sum: AtomicU64::new(0),
+            first_child: AtomicU32::new(NONE),
+            next_sibling: AtomicU32::new(NONE),
+            expanded: AtomicBool::new(false),
+            lock: AtomicBool::new(false),
+        }
+    }
+    fn mv(&self) -> Option<M> {
+        unsafe { *self.mv.get() }
+    }
+    fn mover(&self) -> usize {
+        unsafe { *self.mover.get() as usize }
+    }
+    fn mean(&self) -> f64 {
+        let n = self.visits.load(Ordering::Relaxed);
+        if n == 0 {
+            0.5
+        } else {
+            self.reward_sum.load(Ordering::Relaxed) as f64 / SCALE / n as f64
+        }
+    }
+    fn try_lock(&self) -> bool {
+        self.lock
+            .compare_exchange(false, true, Ordering::Acquire, Ordering::Relaxed)
+            .is_ok()
+    }
+    fn unlock(&self) {
+        self.lock.store(false, Ordering::Release);
+    }
+}
+
+/// The shared tree: an arena of nodes, node 0 the root.
+struct Tree<M> {
+    nodes: Vec<Node<M>>,
+    used: AtomicUsize,
+}
+
+impl<M: Copy> Tree<M> {
+    fn new(hash_mb: usize) -> Self {
+        let bytes = hash_mb.max(1) * 1024 * 1024;
+        let cap = (bytes / std::mem::size_of::<Node<M>>()).clamp(1024, (NONE - 1) as usize);
+        let mut nodes = Vec::with_capacity(cap);
+        nodes.resize_with(cap, Node::new);
+        Tree {
+            nodes,
+            used: AtomicUsize::new(1),
+        }
+    }
+
+    fn alloc(&self, mv: M, mover: Seat) -> Option<u32> {
+        let i = self.used.fetch_add(1, Ordering::Relaxed);
+        if i >= self.nodes.len() {
+            self.used.store(self.nodes.len(), Ordering::Relaxed);
+            return None;
+        }
+        let n = &self.nodes[i];
+        // SAFETY: index i was handed to this thread alone and is not linked anywhere yet.
+        unsafe {
+            *n.mv.get() = Some(mv);
+            *n.mover.get() = mover as u8;
+        }
+        Some(i as u32)
+    }
+
+    /// Links a fresh node as the first child of `parent` (caller holds parent's lock).
+    fn link(&self, parent: u32, child: u32) {
+        let p = &self.nodes[parent as usize];
+        self.nodes[child as usize]
+            .next_sibling
+            .store(p.first_child.load(Ordering::Relaxed), Ordering::Relaxed);
+        p.first_child.store(child, Ordering::Release);
+    }
+
+    fn children(&self, parent: u32) -> Children<'_, M> {
+        Children {
+            tree: self,
+            next: self.nodes[parent as usize]
+                .first_child
+                .load(Ordering::Acquire),
+        }
+    }
+
+    fn hashfull(&self) -> u32 {
+        (self.used.load(Ordering::Relaxed).min(self.nodes.len()) * 1000 / self.nodes.len()) as u32
+    }
+}
+
+struct Children<'a, M> {
+    tree: &'a Tree<M>,
+    next: u32,
+}
+
+impl<M> Iterator for Children<'_, M> {
+    type Item = u32;
+    fn next(&mut self) -> Option<u32> {
+        if self.next == NONE {
+            return None;
+        }
+        let i = self.next;
+        self.next = self.tree.nodes[i as usize]
+            .next_sibling
+            .load(Ordering::Acquire);
+        Some(i)
+    }
+}
+
+/// Shared state of one search.
+struct Shared<'a, G: Game> {
+    root: &'a G,
+    tree: Tree<G::Move>,
+    ctx: &'a Context<'a>,
+    iterations: AtomicU64,
+    depth_sum: AtomicU64,
+    seldepth: AtomicU32,
+    done: AtomicBool,
+    soft: Option<Instant>,
+    hard: Option<Instant>,
+}
+
+/// Runs MCTS (ISMCTS for hidden-information games) on `root` within the context's limits.
+pub fn search<G: Game>(root: &G, ctx: &Context) -> Outcome<G::Move> {
+    let dl = time::deadlines(
+        ctx.limits,
+        root.to_move(),
+        ctx.params.move_overhead_ms,
+        ctx.start,
+    );
+    let shared = Shared {
+        root,
+        tree: Tree::new(ctx.params.hash_mb),
+        ctx,
+        iterations: AtomicU64::new(0),
+        depth_sum: AtomicU64::new(0),
+        seldepth: AtomicU32::new(0),
+        done: AtomicBool::new(false),
+        soft: dl.soft,
+        hard: dl.hard,
+    };
+    let threads = ctx.params.threads.max(1);
+    if threads == 1 {
+        worker(&shared, 0);
+    } else {
+        match rayon::ThreadPoolBuilder::new().num_threads(threads).build() {
+            Ok(pool) => {
+                pool.broadcast(|b| worker(&shared, b.index()));
+            }
+            Err(e) => {
+                (ctx.out)(&format!(
+                    "info string error: cannot start {} threads ({}); searching with one",
+                    threads, e
+                ));
+                worker(&shared, 0);
+            }
+        }
+    }
+    let report = report(&shared);
+    for l in report.info_lines() {
+        (ctx.out)(&l);
+    }
+    if G::hidden_information() {
+        candidates(&shared);
+    }
+    Outcome {
+        best: best_child(&shared.tree).and_then(|c| shared.tree.nodes[c as usize].mv()),
+        nodes: shared.iterations.load(Ordering::Relaxed),
+        report: Some(report),
+    }
+}
+
+fn worker<G: Game>(sh: &Shared<G>, index: usize) {
+    let params = sh.ctx.params;
+    let mut rng = rng_from_seed(params.seed.wrapping_add(0x9E37_79B9 * index as u64));
+    let mut moves: Vec<G::Move> = Vec::new();
+    let mut buf: Vec<G::Move> = Vec::new();
+    let mut path: Vec<u32> = Vec::with_capacity(256);
+    let mut last_report = Instant::now();
+    let observer = sh.root.to_move();
+    loop {
+        if sh.done.load(Ordering::Relaxed) || sh.ctx.stopped() {
+            break;
+        }
+        let it = sh.iterations.load(Ordering::Relaxed);
+        if let Some(n) = sh.ctx.limits.nodes {
+            if it >= n {
+                sh.done.store(true, Ordering::Relaxed);
+                break;
+            }
+        }
+        if it % 32 == 0 || sh.ctx.params.threads > 1 {
+            let now = Instant::now();
+            if sh.hard.is_some_and(|h| now >= h) || sh.soft.is_some_and(|s| now >= s) {
+                sh.done.store(true, Ordering::Relaxed);
+                break;
+            }
+            if index == 0 && now.duration_since(last_report).as_millis() >= 1000 {
+                last_report = now;
+                for l in report(sh).info_lines() {
+                    (sh.ctx.out)(&l);
+                }
+                if G::hidden_information() {
+                    candidates(sh);
+                }
+            }
+        }
+        if let Some(d) = sh.ctx.limits.depth {
+            let n = sh.iterations.load(Ordering::Relaxed);
+            if n >= 64 && sh.depth_sum.load(Ordering::Relaxed) / n >= d as u64 {
+                sh.done.store(true, Ordering::Relaxed);
+                break;
+            }
+        }
+        iterate(sh, observer, &mut rng, &mut moves, &mut buf, &mut path);
+    }
+}
+
+/// One descent, leaf evaluation and backup.
+fn iterate<G: Game>(
+    sh: &Shared<G>,
+    observer: Seat,
+    rng: &mut GameRng,
+    moves: &mut Vec<G::Move>,
+    buf: &mut Vec<G::Move>,
+    path: &mut Vec<u32>,
+) {
+    let tree = &sh.tree;
+    let hidden = G::hidden_information();
+    let c = sh.ctx.params.exploration as f64;
+    let mut state = if hidden {
+        sh.root.determinize(observer, rng)
+    } else {
+        sh.root.clone()
+    };
+    path.clear();
+    path.push(0);
+    let mut node = 0u32;
+    let rewards = loop {
+        if let Status::Over(o) = state.status() {
+            break o.rewards;
+        }
+        let nd = &tree.nodes[node as usize];
+        if node != 0 && nd.visits.load(Ordering::Relaxed) == 0 {
+            break rollout(&mut state, sh.ctx.params.rollout_plies, rng, buf);
+        }
+        // Make sure the node's children cover this state's legal moves.
+        if hidden {
+            state.legal_moves(moves);
+            add_missing_children(tree, node, &state, moves, true);
+        } else if !nd.expanded.load(Ordering::Acquire) {
+            if nd.try_lock() {
+                if !nd.expanded.load(Ordering::Acquire) {
+                    state.legal_moves(moves);
+                    add_missing_children(tree, node, &state, moves, false);
+                    nd.expanded.store(true, Ordering::Release);
+                }
+                nd.unlock();
+            } else {
+                // Another thread is expanding this node: score it as a leaf rather than wait.
+                break rollout(&mut state, sh.ctx.params.rollout_plies, rng, buf);
+            }
+        }
+        let Some(child) = select(tree, node, hidden.then_some(moves.as_slice()), c) else {
+            // No child (tree full): score the position from here.
+            break rollout(&mut state, sh.ctx.params.rollout_plies, rng, buf);
+        };
+        let ch = &tree.nodes[child as usize];
+        ch.virtual_loss.fetch_add(1, Ordering::Relaxed);
+        if let Some(m) = ch.mv() {
+            state.play(m);
+        }
+        path.push(child);
+        node = child;
+    };
+    // Backup.
+    for (i, &n) in path.iter().enumerate() {
+        let nd = &tree.nodes[n as usize];
+        if i > 0 {
+            nd.virtual_loss.fetch_sub(1, Ordering::Relaxed);
+            let r = rewards[nd.mover()].clamp(0.0, 1.0) as f64;
+            nd.reward_sum
+                .fetch_add((r * SCALE).round() as u64, Ordering::Relaxed);
+        }
+        nd.visits.fetch_add(1, Ordering::Relaxed);
+    }
+    let depth = path.len() as u32 - 1;
+    sh.depth_sum.fetch_add(depth as u64, Ordering::Relaxed);
+    sh.seldepth.fetch_max(depth, Ordering::Relaxed);
+    sh.iterations.fetch_add(1, Ordering::Relaxed);
+}
+
+/// Adds a child for every move of `moves` that `node` lacks (all of them on first expansion),
+/// highest `move_priority` first in the list. With `lock`, waits for the node's flag.
+fn add_missing_children<G: Game>(
+    tree: &Tree<G::Move>,
+    node: u32,
+    state: &G,
+    moves: &[G::Move],
+    lock: bool,
+) {
+    let nd = &tree.nodes[node as usize];
+    let have_all = |tree: &Tree<G::Move>| {
+        moves.iter().all(|m| {
+            tree.children(node)
+                .any(|c| tree.nodes[c as usize].mv() == Some(*m))
+        })
+    };
+    if lock {
+        if have_all(tree) {
+            return;
+        }
+        while !nd.try_lock() {
+            std::hint::spin_loop();
+        }
+    }
+    let mut missing: Vec<(i32, G::Move)> = moves
+        .iter()
+        .filter(|m| {
+            !lock
+                || !tree
+                    .children(node)
+                    .any(|c| tree.nodes[c as usize].mv() == Some(**m))
+        })
+        .map(|&m| (state.move_priority(m), m))
+        .collect();
+    // Linking prepends, so link the lowest priority first.
+    missing.sort_by_key(|&(p, _)| p);
+    let mover = state.to_move();
+    for (_, m) in missing {
+        match tree.alloc(m, mover) {
+            Some(ch) => tree.link(node, ch),
+            None => break,
+        }
+    }
+    if lock {
+        nd.unlock();
+    }
+}
+
+/// UCB1 with virtual loss; with `available` (ISMCTS), only children whose move is in it, with
+/// availability counts in place of the parent's visits.
+fn select<M: Copy + PartialEq>(
+    tree: &Tree<M>,
+    node: u32,
+    available: Option<&[M]>,
+    c: f64,
+) -> Option<u32> {
+    let parent = &tree.nodes[node as usize];
+    let parent_n = (parent.visits.load(Ordering::Relaxed)
+        + parent.virtual_loss.load(Ordering::Relaxed))
+    .max(1) as f64;
+    let mut best = None;
+    let mut best_v = f64::NEG_INFINITY;
+    for ch in tree.children(node) {
+        let cn = &tree.nodes[ch as usize];
+        let n_total = match available {
+            Some(moves) => {
+                let Some(m) = cn.mv() else { continue };
+                if !moves.contains(&m) {
+                    continue;
+                }
+                cn.availability.fetch_add(1, Ordering::Relaxed) as f64 + 1.0
+            }
+            None => parent_n,
+        };
+        let vl = cn.virtual_loss.load(Ordering::Relaxed) as f64;
+        let n = cn.visits.load(Ordering::Relaxed) as f64 + vl;
+        let v = if n == 0.0 {
+            1e9
+        } else {
+            let sum = cn.reward_sum.load(Ordering::Relaxed) as f64 / SCALE;
+            sum / n + c * (n_total.ln() / n).sqrt()
+        };
+        if v > best_v {
+            best_v = v;
+            best = Some(ch);
+        }
+    }
+    best
+}
+
+/// Scores a new leaf: random plies, then the real result or the evaluation.
+fn rollout<G: Game>(
+    state: &mut G,
+    plies: usize,
+    rng: &mut GameRng,
+    buf: &mut Vec<G::Move>,
+) -> [f32; crate::game::MAX_SEATS] {
+    crate::game::random_playout(state, rng, plies, buf);
+    match state.status() {
+        Status::Over(o) => o.rewards,
+        Status::Ongoing => heuristic_rewards(state),
+    }
+}
+
+fn best_child<M: Copy>(tree: &Tree<M>) -> Option<u32> {
+    tree.children(0).max_by(|&a, &b| {
+        let (na, nb) = (&tree.nodes[a as usize], &tree.nodes[b as usize]);
+        (na.visits.load(Ordering::Relaxed), na.mean())
+            .partial_cmp(&(nb.visits.load(Ordering::Relaxed), nb.mean()))
+            .unwrap_or(std::cmp::Ordering::Equal)
+    })
+}
+
+/// Root children sorted by visits, most first.
+fn ranked<M: Copy>(tree: &Tree<M>) -> Vec<u32> {
+    let mut v: Vec<u32> = tree.children(0).collect();
+    v.sort_by(|&a, &b| {
+        let (na, nb) = (&tree.nodes[a as usize], &tree.nodes[b as usize]);
+        (nb.visits.load(Ordering::Relaxed), nb.mean())
+            .partial_cmp(&(na.visits.load(Ordering::Relaxed), na.mean()))
+            .unwrap_or(std::cmp::Ordering::Equal)
+    });
+    v
+}
+
+fn report<G: Game>(sh: &Shared<G>) -> Report {
+    let tree = &sh.tree;
+    let iterations = sh.iterations.load(Ordering::Relaxed);
+    let mut lines = Vec::new();
+    for &ch in ranked(tree).iter().take(sh.ctx.params.multipv.max(1)) {
+        let cn = &tree.nodes[ch as usize];
+        if cn.visits.load(Ordering::Relaxed) == 0 && !lines.is_empty() {
+            break;
+        }
+        // Principal variation: follow the most-visited child while the state can format moves.
+        let mut pv = Vec::new();
+        let mut state = sh.root.clone();
+        let mut n = ch;
+        loop {
+            let nd = &tree.nodes[n as usize];
+            let Some(m) = nd.mv() else { break };
+            pv.push(state.format_move(m));
+            if G::hidden_information() || pv.len() >= 64 {
+                break;
+            }
+            state.play(m);
+            let next = tree
+                .children(n)
+                .max_by_key(|&c| tree.nodes[c as usize].visits.load(Ordering::Relaxed))
+                .filter(|&c| tree.nodes[c as usize].visits.load(Ordering::Relaxed) > 0);
+            match next {
+                Some(c) => n = c,
+                None => break,
+            }
+        }
+        let p = cn.mean() as f32;
+        let score = match terminal_score(sh.root, cn) {
+            Some(s) => s,
+            None => Score::Cp(centipawns(p)),
+        };
+        lines.push(Line {
+            pv,
+            score,
+            wdl: None,
+        });
+    }
+    let depth = if iterations > 0 {
+        (sh.depth_sum.load(Ordering::Relaxed) / iterations) as u32
+    } else {
+        0
+    };
+    Report {
+        depth,
+        seldepth: sh.seldepth.load(Ordering::Relaxed),
+        nodes: iterations,
+        elapsed: sh.ctx.start.elapsed(),
+        hashfull: tree.hashfull(),
+        lines,
+    }
+}
+
+/// A root move that ends the game at once is reported as mate 1 (win) / mate -1 (loss).
+fn terminal_score<G: Game>(root: &G, node: &Node<G::Move>) -> Option<Score> {
+    let m = node.mv()?;
+    let mut s = root.clone();
+    if G::hidden_information() {
+        return None;
+    }
+    s.play(m);
+    match s.status() {
+        Status::Over(o) if o.winner() == Some(root.to_move()) => Some(Score::Mate(1)),
+        _ => None,
+    }
+}
+
+/// ISMCTS: one `info string` line per root candidate with visits, availability and mean reward.
+fn candidates<G: Game>(sh: &Shared<G>) {
+    let tree = &sh.tree;
+    for ch in ranked(tree) {
+        let n = &tree.nodes[ch as usize];
+        if let Some(m) = n.mv() {
+            (sh.ctx.out)(&format!(
+                "info string candidate {} visits {} availability {} reward {:.4}",
+                sh.root.format_move(m),
+                n.visits.load(Ordering::Relaxed),
+                n.availability.load(Ordering::Relaxed),
+                n.mean()
+            ));
+        }
+    }
+}

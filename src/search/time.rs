@@ -1,0 +1,103 @@
+//! Time management: turns the clock fields of `go` into a soft deadline (do not start more work
+//! after it) and a hard one (stop at once), keeping `MoveOverhead` in hand.
+
+use super::Limits;
+use crate::game::Seat;
+use std::time::{Duration, Instant};
+
+/// When a search should stop. `None` = no time limit.
+#[derive(Clone, Copy, Debug)]
+pub struct Deadlines {
+    pub soft: Option<Instant>,
+    pub hard: Option<Instant>,
+}
+
+/// Moves assumed still to play when `movestogo` is absent: these games are long.
+const DEFAULT_MOVES_TO_GO: u64 = 30;
+
+/// Deadlines for `seat` to move under `limits`, counted from `start`.
+pub fn deadlines(limits: &Limits, seat: Seat, overhead_ms: u64, start: Instant) -> Deadlines {
+    if limits.infinite {
+        return Deadlines {
+            soft: None,
+            hard: None,
+        };
+    }
+    let at = |ms: u64| Some(start + Duration::from_millis(ms));
+    if let Some(mt) = limits.movetime {
+        let budget = mt.saturating_sub(overhead_ms).max(1);
+        return Deadlines {
+            soft: at(budget),
+            hard: at(budget),
+        };
+    }
+    match limits.time.get(seat).copied().flatten() {
+        Some(remaining) => {
+            let inc = limits.inc.get(seat).copied().flatten().unwrap_or(0);
+            let (soft, hard) = budget(remaining, inc, limits.movestogo, overhead_ms);
+            Deadlines {
+                soft: at(soft),
+                hard: at(hard),
+            }
+        }
+        None => Deadlines {
+            soft: None,
+            hard: None,
+        },
+    }
+}
+
+/// (soft, hard) milliseconds for a clock of `remaining` ms with `inc` ms increment.
+pub fn budget(remaining: u64, inc: u64, movestogo: Option<u64>, overhead_ms: u64) -> (u64, u64) {
+    let avail = remaining.saturating_sub(overhead_ms).max(1);
+    let mtg = movestogo.unwrap_or(DEFAULT_MOVES_TO_GO).clamp(1, 100);
+    // With movestogo 1 the whole remaining time is this move's, less the safety margin.
+    let soft = (avail / mtg + inc * 3 / 4).min(avail * 2 / 5).max(1);
+    let hard = (soft * 5 / 2)
+        .min(if mtg == 1 {
+            avail * 4 / 5
+        } else {
+            avail * 3 / 5
+        })
+        .max(soft);
+    (soft, hard)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn movetime_keeps_the_overhead() {
+        let l = Limits {
+            movetime: Some(1000),
+            ..Default::default()
+        };
+        let t0 = Instant::now();
+        let d = deadlines(&l, 0, 30, t0);
+        assert_eq!(d.hard.unwrap() - t0, Duration::from_millis(970));
+    }
+
+    #[test]
+    fn a_sixty_move_game_never_runs_out_of_a_ten_second_clock() {
+        // Spend the hard budget on every move (the worst case) and add the increment.
+        let mut clock = 10_000u64;
+        for _ in 0..60 {
+            let (_, hard) = budget(clock, 100, None, 30);
+            assert!(
+                hard + 30 < clock,
+                "hard budget {} leaves no room on a clock of {}",
+                hard,
+                clock
+            );
+            clock = clock - hard - 30 + 100;
+        }
+        assert!(clock > 500, "clock ran down to {}", clock);
+    }
+
+    #[test]
+    fn no_clock_no_deadline() {
+        let d = deadlines(&Limits::default(), 1, 30, Instant::now());
+        assert!(d.soft.is_none() && d.hard.is_none());
+    }
+}
