@@ -50,8 +50,8 @@ fn pick<T: Copy>(v: &[T], rng: &mut GameRng) -> Option<T> {
 /// The rule-based baseline: complete an objective when possible; otherwise discard a card that
 /// matches none of my open objectives, preferably one no opponent needs, onto a pile whose top
 /// I do not need (preferably burying a top an opponent needs); then take a pile top that matches
-/// one of my open objectives not yet covered by my hand, else the deck. Never steals. Reads only
-/// the mover's hand and public information.
+/// one of my open objectives not yet covered by my hand, else steal from a seat known to hold such
+/// a card, else the deck. Reads only the mover's hand and what it knows.
 pub fn baseline_move(g: &Tesseris, rng: &mut GameRng) -> Option<TMove> {
     let n = g.n as usize;
     let s = g.to_move as usize;
@@ -86,9 +86,14 @@ pub fn baseline_move(g: &Tesseris, rng: &mut GameRng) -> Option<TMove> {
             .copied()
             .filter(|&c| c != UNKNOWN && theirs >> c & 1 == 0)
             .collect();
-        let c = pick(&safe, rng)
-            .or_else(|| pick(&hand, rng))
-            .unwrap_or(hand[0]);
+        // Denial is only a preference (1 time in 5 any card goes), or two seats hoarding each
+        // other's cards would stall the round forever.
+        let c = if rng.random_range(0..5) == 0 {
+            None
+        } else {
+            pick(&safe, rng)
+        };
+        let c = c.or_else(|| pick(&hand, rng)).unwrap_or(hand[0]);
         let bury: Vec<u8> = (0..4u8)
             .filter(|&p| {
                 top(p as usize).is_some_and(|t| theirs >> t & 1 == 1 && mine >> t & 1 == 0)
@@ -125,7 +130,24 @@ pub fn baseline_move(g: &Tesseris, rng: &mut GameRng) -> Option<TMove> {
             top(q as usize).is_some_and(|t| still_open >> t & 1 == 1 && covered >> t & 1 == 0)
         })
         .collect();
-    let draw = pick(&wanted, rng).map(|q| q + 1).unwrap_or(0);
+    // Else steal from a seat known to hold a card I still need (most such cards first).
+    let mut best_v = None;
+    let mut best_k = 0;
+    for v in (0..n).filter(|&v| v != s) {
+        let k = g
+            .known_cards(s, v)
+            .iter()
+            .filter(|&&x| still_open >> x & 1 == 1 && covered >> x & 1 == 0)
+            .count();
+        if k > best_k {
+            best_k = k;
+            best_v = Some(v);
+        }
+    }
+    let draw = pick(&wanted, rng)
+        .map(|q| q + 1)
+        .or(best_v.map(|v| 5 + v as u8))
+        .unwrap_or(0);
     let mv = TMove {
         card,
         discard,

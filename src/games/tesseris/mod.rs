@@ -738,6 +738,7 @@ impl Tesseris {
             0 => {
                 let new = self.pop_deck().unwrap_or(c);
                 self.set_slot(s, i, new, 1 << s);
+                self.settle();
             }
             1..=4 => {
                 let q = (m.draw - 1) as usize;
