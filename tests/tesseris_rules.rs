@@ -1077,10 +1077,10 @@ fn speed_report() {
     for p in [2, 4] {
         let g = Tesseris::start_with_seed(&opts(p), 1).unwrap();
         let t = Instant::now();
-        let nodes = perft(&g, 3);
+        let nodes = perft(&g, 4);
         let dt = t.elapsed().as_secs_f64();
         println!(
-            "{} players: perft(3) = {} in {:.2}s: {:.0} nodes/s",
+            "{} players: perft(4) = {} (bulk-counted leaves) in {:.2}s: {:.0} nodes/s",
             p,
             nodes,
             dt,
@@ -1088,6 +1088,18 @@ fn speed_report() {
         );
         let mut rng = rng_from_seed(2);
         let mut buf = Vec::new();
+        let t = Instant::now();
+        let mut k = 0u64;
+        for _ in 0..200_000 {
+            k = k.wrapping_add(g.determinize(1, &mut rng).hash());
+        }
+        let dt = t.elapsed().as_secs_f64();
+        println!(
+            "{} players: {:.0} determinizations/s ({})",
+            p,
+            200_000.0 / dt,
+            k & 1
+        );
         let t = Instant::now();
         let (mut moves, mut games) = (0usize, 0usize);
         while t.elapsed().as_secs_f64() < 2.0 {

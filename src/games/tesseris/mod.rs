@@ -410,12 +410,11 @@ impl Tesseris {
             self.deck_len += 1;
         }
         self.shuffle_deck();
-        for _k in 0..4 {
+        for slot in 0..4 {
             for i in 0..n {
                 let t = (self.first as usize + i) % n;
                 self.deck_len -= 1;
                 let c = self.deck[self.deck_len as usize];
-                let slot = _k;
                 self.hand[t][slot] = c;
                 self.mask[t][slot] = 1 << t;
             }
@@ -562,15 +561,12 @@ impl Tesseris {
                 }
             }
         }
-        let mut d = 0;
         for pos in 0..self.deck_len as usize {
             if self.deck[pos] == UNKNOWN && k < len {
                 self.deck[pos] = pool[k];
                 k += 1;
-                d += 1;
             }
         }
-        let _ = d;
         if let Some((s, card)) = force {
             if !self.hand[s].contains(&card) {
                 if let Some(i) = (0..4).find(|&i| was_unknown[s] >> i & 1 == 1) {
