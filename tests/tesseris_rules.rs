@@ -1074,17 +1074,19 @@ fn evaluate_prefers_points_and_progress() {
 #[ignore]
 fn speed_report() {
     use std::time::Instant;
-    for p in [2, 4] {
+    for p in [2, 3, 4] {
         let g = Tesseris::start_with_seed(&opts(p), 1).unwrap();
         let t = Instant::now();
         let nodes = perft(&g, 4);
         let dt = t.elapsed().as_secs_f64();
+        let inner = perft(&g, 3);
         println!(
-            "{} players: perft(4) = {} (bulk-counted leaves) in {:.2}s: {:.0} nodes/s",
+            "{} players: perft(4) = {} leaves (bulk-counted) in {:.2}s: {:.0} leaves/s, {:.0} clone+play+movegen/s",
             p,
             nodes,
             dt,
-            nodes as f64 / dt
+            nodes as f64 / dt,
+            inner as f64 / dt
         );
         let mut rng = rng_from_seed(2);
         let mut buf = Vec::new();
@@ -1101,20 +1103,52 @@ fn speed_report() {
             k & 1
         );
         let t = Instant::now();
-        let (mut moves, mut games) = (0usize, 0usize);
+        let (mut moves, mut games, mut capped) = (0usize, 0usize, 0usize);
         while t.elapsed().as_secs_f64() < 2.0 {
-            let d = g.determinize(0, &mut rng);
-            let mut h = d;
+            let mut h = g.determinize(0, &mut rng);
             moves += random_playout(&mut h, &mut rng, 100_000, &mut buf);
+            games += 1;
+            if let Status::Over(o) = h.status() {
+                capped += (o.reason == "MaxPlies") as usize;
+            }
+        }
+        let dt = t.elapsed().as_secs_f64();
+        println!(
+            "{} players: determinized random playouts (whole games): {:.0} games/s, {:.0} moves/s ({:.0} plies/game, {:.1}% hit MaxPlies 2000)",
+            p,
+            games as f64 / dt,
+            moves as f64 / dt,
+            moves as f64 / games as f64,
+            100.0 * capped as f64 / games as f64
+        );
+        let t = Instant::now();
+        let (mut moves, mut games) = (0usize, 0usize);
+        while t.elapsed().as_secs_f64() < 1.0 {
+            let mut h = g.determinize(0, &mut rng);
+            while !h.status().is_over() {
+                let m = h.baseline_move(&mut rng).unwrap();
+                h.play(m);
+                moves += 1;
+            }
             games += 1;
         }
         let dt = t.elapsed().as_secs_f64();
         println!(
-            "{} players: determinized random playouts: {:.0} games/s, {:.0} moves/s ({:.0} plies/game)",
+            "{} players: baseline self-play playouts: {:.0} games/s, {:.0} moves/s ({:.0} plies/game)",
             p,
             games as f64 / dt,
             moves as f64 / dt,
             moves as f64 / games as f64
         );
+    }
+}
+
+#[test]
+#[ignore]
+fn random_game_invariants_long() {
+    for (p, full) in [(2, false), (2, true), (3, false), (4, false)] {
+        let o = opts(p).with("FullDeck", if full { "true" } else { "false" });
+        let g = Tesseris::start_with_seed(&o, 100 + p as u64).unwrap();
+        check_invariants(&g, 40, 2000, 99 + p as u64).unwrap();
     }
 }

@@ -459,6 +459,7 @@ impl Tesseris {
     pub fn observe(&self, o: Seat) -> Self {
         let mut g = self.clone();
         let n = self.n as usize;
+        let o = o.min(n - 1);
         if self.observer != NO_SEAT && self.observer as usize != o {
             // Seat `o` sees less than this observation's own observer in most respects; keep
             // this observation (documented: an observation is only re-observed for its observer).
@@ -772,14 +773,14 @@ impl Tesseris {
         if self.done[s] == 15 {
             self.triggered = true;
         }
-        self.ply += 1;
+        self.ply = self.ply.saturating_add(1);
         let last = (self.first as usize + n - 1) % n;
         let mut dealt = false;
         if self.triggered && s == last {
             for t in 0..n {
-                self.scores[t] += self.done[t].count_ones() as u16;
+                self.scores[t] = self.scores[t].saturating_add(self.done[t].count_ones() as u16);
             }
-            self.rounds_done += 1;
+            self.rounds_done = self.rounds_done.saturating_add(1);
             self.status = self.game_end_status();
             if self.status.is_over() {
                 self.to_move = ((s + 1) % n) as u8;

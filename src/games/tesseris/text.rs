@@ -295,7 +295,7 @@ pub fn parse_position(text: &str, opts: &RuleOptions) -> Result<Tesseris, String
         }
         usize::MAX
     };
-    g.rounds_done = parse_num("rounds", get("rounds")?, 0, 100_000)? as u16;
+    g.rounds_done = parse_num("rounds", get("rounds")?, 0, 60_000)? as u16;
     g.first = parse_num("first", get("first")?, 1, n as i64)? as u8 - 1;
     g.to_move = parse_num("turn", get("turn")?, 1, n as i64)? as u8 - 1;
     g.ply = parse_num("ply", get("ply")?, 0, 1_000_000_000)? as u32;
