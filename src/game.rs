@@ -84,21 +84,10 @@ impl Status {
 /// The type and range of a rule option (shown as a UCI `option` line).
 #[derive(Clone, Copy, Debug)]
 pub enum OptionKind {
-    Check {
-        default: bool,
-    },
-    Spin {
-        default: i64,
-        min: i64,
-        max: i64,
-    },
-    Combo {
-        default: &'static str,
-        vars: &'static [&'static str],
-    },
-    String {
-        default: &'static str,
-    },
+    Check { default: bool },
+    Spin { default: i64, min: i64, max: i64 },
+    Combo { default: &'static str, vars: &'static [&'static str] },
+    String { default: &'static str },
 }
 
 /// One rule option of a game (e.g. hyperchess `Boards`, rithmomachia `Victory`).
@@ -127,34 +116,18 @@ impl OptionSpec {
             OptionKind::Check { .. } => match v.to_ascii_lowercase().as_str() {
                 "true" | "1" | "on" | "yes" => Ok("true".into()),
                 "false" | "0" | "off" | "no" => Ok("false".into()),
-                _ => Err(format!(
-                    "option {} takes true or false, not '{}'",
-                    self.name, v
-                )),
+                _ => Err(format!("option {} takes true or false, not '{}'", self.name, v)),
             },
             OptionKind::Spin { min, max, .. } => match v.parse::<i64>() {
                 Ok(n) if n >= min && n <= max => Ok(n.to_string()),
-                Ok(n) => Err(format!(
-                    "option {} must be between {} and {}, not {}",
-                    self.name, min, max, n
-                )),
-                Err(_) => Err(format!(
-                    "option {} takes an integer, not '{}'",
-                    self.name, v
-                )),
+                Ok(n) => Err(format!("option {} must be between {} and {}, not {}", self.name, min, max, n)),
+                Err(_) => Err(format!("option {} takes an integer, not '{}'", self.name, v)),
             },
             OptionKind::Combo { vars, .. } => vars
                 .iter()
                 .find(|c| c.eq_ignore_ascii_case(v))
                 .map(|c| c.to_string())
-                .ok_or_else(|| {
-                    format!(
-                        "option {} takes one of {}, not '{}'",
-                        self.name,
-                        vars.join(" | "),
-                        v
-                    )
-                }),
+                .ok_or_else(|| format!("option {} takes one of {}, not '{}'", self.name, vars.join(" | "), v)),
             OptionKind::String { .. } => Ok(v.to_string()),
         }
     }
@@ -170,10 +143,7 @@ pub struct RuleOptions {
 impl RuleOptions {
     /// Every option at its default.
     pub fn defaults(specs: &'static [OptionSpec]) -> Self {
-        let values = specs
-            .iter()
-            .map(|s| (s.name.to_ascii_lowercase(), s.default_text()))
-            .collect();
+        let values = specs.iter().map(|s| (s.name.to_ascii_lowercase(), s.default_text())).collect();
         RuleOptions { specs, values }
     }
 
@@ -184,9 +154,7 @@ impl RuleOptions {
 
     /// Sets an option by name (case-insensitive), checking the value.
     pub fn set(&mut self, name: &str, value: &str) -> Result<(), String> {
-        let spec = self
-            .spec(name)
-            .ok_or_else(|| format!("no rule option named '{}'", name))?;
+        let spec = self.spec(name).ok_or_else(|| format!("no rule option named '{}'", name))?;
         let v = spec.validate(value)?;
         self.values.insert(spec.name.to_ascii_lowercase(), v);
         Ok(())
@@ -201,9 +169,7 @@ impl RuleOptions {
     }
 
     pub fn spec(&self, name: &str) -> Option<&'static OptionSpec> {
-        self.specs
-            .iter()
-            .find(|s| s.name.eq_ignore_ascii_case(name))
+        self.specs.iter().find(|s| s.name.eq_ignore_ascii_case(name))
     }
 
     pub fn specs(&self) -> &'static [OptionSpec] {
@@ -212,10 +178,7 @@ impl RuleOptions {
 
     /// The value of an option as text (its default if never set; "" for an unknown name).
     pub fn text(&self, name: &str) -> &str {
-        self.values
-            .get(&name.to_ascii_lowercase())
-            .map(|s| s.as_str())
-            .unwrap_or("")
+        self.values.get(&name.to_ascii_lowercase()).map(|s| s.as_str()).unwrap_or("")
     }
 
     /// The value of a spin option (0 for an unknown name).
@@ -375,22 +338,14 @@ pub fn perft_divide<G: Game>(g: &G, depth: u32) -> Vec<(String, u64)> {
         .map(|&m| {
             let mut c = g.clone();
             c.play(m);
-            (
-                g.format_move(m),
-                if depth <= 1 { 1 } else { perft(&c, depth - 1) },
-            )
+            (g.format_move(m), if depth <= 1 { 1 } else { perft(&c, depth - 1) })
         })
         .collect()
 }
 
 /// Plays uniformly random moves until the game ends or `max_plies` moves were made; returns the
 /// number of moves played.
-pub fn random_playout<G: Game>(
-    g: &mut G,
-    rng: &mut GameRng,
-    max_plies: usize,
-    buf: &mut Vec<G::Move>,
-) -> usize {
+pub fn random_playout<G: Game>(g: &mut G, rng: &mut GameRng, max_plies: usize, buf: &mut Vec<G::Move>) -> usize {
     let mut n = 0;
     while n < max_plies && !g.status().is_over() {
         match g.random_move(rng, buf) {
@@ -409,12 +364,7 @@ pub fn random_playout<G: Game>(
 /// - the position text round-trips (same text, same hash) for perfect-information games;
 /// - a finished game has no legal moves, an ongoing one has at least one;
 /// - `random_move` only returns legal moves.
-pub fn check_invariants<G: Game>(
-    start: &G,
-    games: usize,
-    max_plies: usize,
-    seed: u64,
-) -> Result<(), String> {
+pub fn check_invariants<G: Game>(start: &G, games: usize, max_plies: usize, seed: u64) -> Result<(), String> {
     use rand::Rng;
     let mut rng = rng_from_seed(seed);
     let mut moves = Vec::new();
@@ -422,32 +372,15 @@ pub fn check_invariants<G: Game>(
     for game in 0..games {
         let mut g = start.clone();
         for ply in 0..max_plies {
-            let ctx = |what: String| {
-                format!(
-                    "game {} ply {}: {} (position {})",
-                    game,
-                    ply,
-                    what,
-                    g.to_text()
-                )
-            };
+            let ctx = |what: String| format!("game {} ply {}: {} (position {})", game, ply, what, g.to_text());
             if g.hash() != g.full_hash() {
-                return Err(ctx(format!(
-                    "incremental hash {:x} != full hash {:x}",
-                    g.hash(),
-                    g.full_hash()
-                )));
+                return Err(ctx(format!("incremental hash {:x} != full hash {:x}", g.hash(), g.full_hash())));
             }
             if !G::hidden_information() {
                 let text = g.to_text();
-                let back = G::from_text(&text, g.options())
-                    .map_err(|e| ctx(format!("from_text failed: {}", e)))?;
+                let back = G::from_text(&text, g.options()).map_err(|e| ctx(format!("from_text failed: {}", e)))?;
                 if back.to_text() != text {
-                    return Err(ctx(format!(
-                        "position text does not round-trip: {} -> {}",
-                        text,
-                        back.to_text()
-                    )));
+                    return Err(ctx(format!("position text does not round-trip: {} -> {}", text, back.to_text())));
                 }
                 if back.hash() != g.hash() {
                     return Err(ctx("hash differs after position text round trip".into()));
@@ -468,12 +401,7 @@ pub fn check_invariants<G: Game>(
                 let s = g.format_move(m);
                 match g.parse_move(&s) {
                     Ok(p) if p == m => {}
-                    Ok(p) => {
-                        return Err(ctx(format!(
-                            "move {} parses back to a different move {:?} != {:?}",
-                            s, p, m
-                        )))
-                    }
+                    Ok(p) => return Err(ctx(format!("move {} parses back to a different move {:?} != {:?}", s, p, m))),
                     Err(e) => return Err(ctx(format!("move {} does not parse back: {}", s, e))),
                 }
                 if moves[..i].contains(&m) {
@@ -482,10 +410,7 @@ pub fn check_invariants<G: Game>(
             }
             if let Some(r) = g.random_move(&mut rng, &mut buf) {
                 if !moves.contains(&r) {
-                    return Err(ctx(format!(
-                        "random_move gave an illegal move {}",
-                        g.format_move(r)
-                    )));
+                    return Err(ctx(format!("random_move gave an illegal move {}", g.format_move(r))));
                 }
             }
             let m = moves[rng.random_range(0..moves.len())];
@@ -494,3 +419,4 @@ pub fn check_invariants<G: Game>(
     }
     Ok(())
 }
+
