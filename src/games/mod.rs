@@ -228,4 +228,3 @@ pub fn find(name: &str) -> Option<Entry> {
 pub fn names() -> Vec<&'static str> {
     all().iter().map(|e| e.name).collect()
 }
-

@@ -17,6 +17,7 @@
 
 use super::{centipawns, heuristic_rewards, time, Context, Line, Outcome, Report, Score};
 use crate::game::{rng_from_seed, Game, GameRng, Seat, Status};
+use fxhash::FxHashSet;
 use std::cell::UnsafeCell;
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, AtomicUsize, Ordering};
 use std::time::Instant;
@@ -227,6 +228,7 @@ fn worker<G: Game>(sh: &Shared<G>, index: usize) {
     let mut moves: Vec<G::Move> = Vec::new();
     let mut buf: Vec<G::Move> = Vec::new();
     let mut path: Vec<u32> = Vec::with_capacity(256);
+    let mut legal: FxHashSet<G::Move> = FxHashSet::default();
     let mut last_report = Instant::now();
     let observer = sh.root.to_move();
     loop {
@@ -251,9 +253,6 @@ fn worker<G: Game>(sh: &Shared<G>, index: usize) {
                 for l in report(sh).info_lines() {
                     (sh.ctx.out)(&l);
                 }
-                if G::hidden_information() {
-                    candidates(sh);
-                }
             }
         }
         if let Some(d) = sh.ctx.limits.depth {
@@ -263,7 +262,9 @@ fn worker<G: Game>(sh: &Shared<G>, index: usize) {
                 break;
             }
         }
-        iterate(sh, observer, &mut rng, &mut moves, &mut buf, &mut path);
+        iterate(
+            sh, observer, &mut rng, &mut moves, &mut buf, &mut path, &mut legal,
+        );
     }
 }
 
@@ -275,6 +276,7 @@ fn iterate<G: Game>(
     moves: &mut Vec<G::Move>,
     buf: &mut Vec<G::Move>,
     path: &mut Vec<u32>,
+    legal: &mut FxHashSet<G::Move>,
 ) {
     let tree = &sh.tree;
     let hidden = G::hidden_information();
@@ -298,7 +300,19 @@ fn iterate<G: Game>(
         // Make sure the node's children cover this state's legal moves.
         if hidden {
             state.legal_moves(moves);
-            add_missing_children(tree, node, &state, moves, true);
+            legal.clear();
+            legal.extend(moves.iter().copied());
+            let present = tree
+                .children(node)
+                .filter(|&c| {
+                    tree.nodes[c as usize]
+                        .mv()
+                        .is_some_and(|m| legal.contains(&m))
+                })
+                .count();
+            if present < moves.len() {
+                add_missing_children(tree, node, &state, moves, true);
+            }
         } else if !nd.expanded.load(Ordering::Acquire) {
             if nd.try_lock() {
                 if !nd.expanded.load(Ordering::Acquire) {
@@ -312,7 +326,7 @@ fn iterate<G: Game>(
                 break rollout(&mut state, sh.ctx.params.rollout_plies, rng, buf);
             }
         }
-        let Some(child) = select(tree, node, hidden.then_some(moves.as_slice()), c) else {
+        let Some(child) = select(tree, node, hidden.then_some(&*legal), c) else {
             // No child (tree full): score the position from here.
             break rollout(&mut state, sh.ctx.params.rollout_plies, rng, buf);
         };
@@ -351,28 +365,21 @@ fn add_missing_children<G: Game>(
     lock: bool,
 ) {
     let nd = &tree.nodes[node as usize];
-    let have_all = |tree: &Tree<G::Move>| {
-        moves.iter().all(|m| {
-            tree.children(node)
-                .any(|c| tree.nodes[c as usize].mv() == Some(*m))
-        })
-    };
     if lock {
-        if have_all(tree) {
-            return;
-        }
         while !nd.try_lock() {
             std::hint::spin_loop();
         }
     }
+    let existing: FxHashSet<G::Move> = if lock {
+        tree.children(node)
+            .filter_map(|c| tree.nodes[c as usize].mv())
+            .collect()
+    } else {
+        FxHashSet::default()
+    };
     let mut missing: Vec<(i32, G::Move)> = moves
         .iter()
-        .filter(|m| {
-            !lock
-                || !tree
-                    .children(node)
-                    .any(|c| tree.nodes[c as usize].mv() == Some(**m))
-        })
+        .filter(|m| !existing.contains(m))
         .map(|&m| (state.move_priority(m), m))
         .collect();
     // Linking prepends, so link the lowest priority first.
@@ -391,10 +398,10 @@ fn add_missing_children<G: Game>(
 
 /// UCB1 with virtual loss; with `available` (ISMCTS), only children whose move is in it, with
 /// availability counts in place of the parent's visits.
-fn select<M: Copy + PartialEq>(
+fn select<M: Copy + Eq + std::hash::Hash>(
     tree: &Tree<M>,
     node: u32,
-    available: Option<&[M]>,
+    available: Option<&FxHashSet<M>>,
     c: f64,
 ) -> Option<u32> {
     let parent = &tree.nodes[node as usize];
