@@ -208,18 +208,37 @@ pub fn search<G: Game>(root: &G, ctx: &Context) -> Outcome<G::Move> {
             }
         }
     }
-    let report = report(&shared);
+    let win = immediate_win(root);
+    let report = report(&shared, win);
     for l in report.info_lines() {
         (ctx.out)(&l);
     }
     if G::hidden_information() {
         candidates(&shared);
     }
+    // A move that wins on the spot is played, whatever the visit counts say (a slower win can
+    // gather as many visits).
+    let best = immediate_win(root)
+        .or_else(|| best_child(&shared.tree).and_then(|c| shared.tree.nodes[c as usize].mv()));
     Outcome {
-        best: best_child(&shared.tree).and_then(|c| shared.tree.nodes[c as usize].mv()),
+        best,
         nodes: shared.iterations.load(Ordering::Relaxed),
         report: Some(report),
     }
+}
+
+/// A legal move after which the mover has won, for perfect-information games.
+fn immediate_win<G: Game>(root: &G) -> Option<G::Move> {
+    if G::hidden_information() {
+        return None;
+    }
+    let mut moves = Vec::new();
+    root.legal_moves(&mut moves);
+    moves.into_iter().find(|&m| {
+        let mut s = root.clone();
+        s.play(m);
+        matches!(s.status(), Status::Over(o) if o.winner() == Some(root.to_move()))
+    })
 }
 
 fn worker<G: Game>(sh: &Shared<G>, index: usize) {
@@ -250,7 +269,7 @@ fn worker<G: Game>(sh: &Shared<G>, index: usize) {
             }
             if index == 0 && now.duration_since(last_report).as_millis() >= 1000 {
                 last_report = now;
-                for l in report(sh).info_lines() {
+                for l in report(sh, None).info_lines() {
                     (sh.ctx.out)(&l);
                 }
             }
@@ -473,11 +492,21 @@ fn ranked<M: Copy>(tree: &Tree<M>) -> Vec<u32> {
     v
 }
 
-fn report<G: Game>(sh: &Shared<G>) -> Report {
+/// The report; `first`, when given, is listed as the best line (an immediate win).
+fn report<G: Game>(sh: &Shared<G>, first: Option<G::Move>) -> Report {
     let tree = &sh.tree;
     let iterations = sh.iterations.load(Ordering::Relaxed);
     let mut lines = Vec::new();
-    for &ch in ranked(tree).iter().take(sh.ctx.params.multipv.max(1)) {
+    let mut order = ranked(tree);
+    if let Some(pos) = first.and_then(|m| {
+        order
+            .iter()
+            .position(|&c| tree.nodes[c as usize].mv() == Some(m))
+    }) {
+        let c = order.remove(pos);
+        order.insert(0, c);
+    }
+    for &ch in order.iter().take(sh.ctx.params.multipv.max(1)) {
         let cn = &tree.nodes[ch as usize];
         if cn.visits.load(Ordering::Relaxed) == 0 && !lines.is_empty() {
             break;
