@@ -171,6 +171,12 @@ fn setup_positions_must_match_the_setup_step() {
         &opts()
     )
     .is_ok());
+    // No piece under a cross footprint during setup (e3 is an arm end of a cross centred e4).
+    let ok = "b setup:13 13 Th2,Sb2,Pc2,sd2h,se3v,Xe5,Xk8 Th14,Sb14,Pc14,sd14h,se13v,Xe11 SRCLLsss SRCLLsssX";
+    if let Err(e) = Tesseract::from_text(ok, &opts()) {
+        panic!("{}", e);
+    }
+    assert!(Tesseract::from_text(&ok.replace("Xe5", "Xe4"), &opts()).is_err());
     // Crosses first: at ply 2 both sides have placed crosses, not men.
     let o = opts().with("CrossesFirst", "true");
     assert!(
@@ -763,17 +769,17 @@ fn evaluation_setup_keeps_the_tesseract_out_of_danger() {
 #[test]
 fn random_games_keep_invariants_default_order() {
     let g = Tesseract::start(&opts()).unwrap();
-    check_invariants(&g, 12, 400, 1).unwrap();
+    check_invariants(&g, 40, 400, 1).unwrap();
 }
 
 #[test]
 fn random_games_keep_invariants_crosses_first() {
     let g = Tesseract::start(&opts().with("CrossesFirst", "true")).unwrap();
-    check_invariants(&g, 12, 400, 2).unwrap();
+    check_invariants(&g, 40, 400, 2).unwrap();
 }
 
 #[test]
-fn random_games_reach_every_kind_of_end() {
+fn random_games_end_by_tesseract_capture_or_max_plies() {
     let mut reasons = std::collections::BTreeMap::new();
     let mut rng = rng_from_seed(7);
     let mut buf = Vec::new();
@@ -783,13 +789,31 @@ fn random_games_reach_every_kind_of_end() {
         } else {
             opts().with("CrossesFirst", "true")
         };
-        let mut g = Tesseract::start(&o.with("MaxPlies", "3000")).unwrap();
+        let o = if i % 3 == 0 {
+            o.with("MaxPlies", "0")
+        } else {
+            o
+        };
+        let mut g = Tesseract::start(&o).unwrap();
         random_playout(&mut g, &mut rng, 100_000, &mut buf);
-        if let Status::Over(o) = g.status() {
-            *reasons.entry(o.reason).or_insert(0) += 1;
+        match g.status() {
+            Status::Over(o) => *reasons.entry(o.reason).or_insert(0) += 1,
+            Status::Ongoing => panic!("random game did not end: {}", g.to_text()),
         }
     }
-    assert!(reasons.contains_key("tesseract captured"), "{:?}", reasons);
+    assert!(
+        reasons.contains_key("tesseract captured") && reasons.contains_key("MaxPlies"),
+        "{:?}",
+        reasons
+    );
+}
+
+#[test]
+fn random_long_games_keep_invariants_without_ply_limit() {
+    let g = Tesseract::start(&opts().with("MaxPlies", "0")).unwrap();
+    check_invariants(&g, 6, 3000, 5).unwrap();
+    let g = Tesseract::start(&opts().with("MaxPlies", "0").with("CrossesFirst", "true")).unwrap();
+    check_invariants(&g, 6, 3000, 6).unwrap();
 }
 
 #[test]
@@ -817,21 +841,28 @@ fn speed_report() {
         dt,
         n as f64 / dt
     );
-    // a mid-game position: reached by random play from the start
+    // mid-game positions reached by random play from the start: one early (reserves still full,
+    // ~1500 moves a position, mostly drops), one late (reserves used up).
     let mut rng = rng_from_seed(11);
     let mut buf = Vec::new();
+    for (plies, depth) in [(24usize, 3u32), (60, 3)] {
+        let mut mid = Tesseract::start(&opts().with("MaxPlies", "0")).unwrap();
+        random_playout(&mut mid, &mut rng, plies, &mut buf);
+        let t = Instant::now();
+        let n = perft(&mid, depth);
+        let dt = t.elapsed().as_secs_f64();
+        println!(
+            "perft({}) at ply {} ({}): {} nodes in {:.2}s = {:.0} nodes/s",
+            depth,
+            plies,
+            mid.to_text(),
+            n,
+            dt,
+            n as f64 / dt
+        );
+    }
     let mut mid = Tesseract::start(&opts().with("MaxPlies", "0")).unwrap();
-    random_playout(&mut mid, &mut rng, 40, &mut buf);
-    println!("mid-game position: {}", mid.to_text());
-    let t = Instant::now();
-    let n = perft(&mid, 3);
-    let dt = t.elapsed().as_secs_f64();
-    println!(
-        "perft(3) mid-game: {} nodes in {:.2}s = {:.0} nodes/s",
-        n,
-        dt,
-        n as f64 / dt
-    );
+    random_playout(&mut mid, &mut rng, 24, &mut buf);
     let t = Instant::now();
     let mut moves = 0usize;
     let mut games = 0;

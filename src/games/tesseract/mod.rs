@@ -912,7 +912,7 @@ impl Game for Tesseract {
                         point_name(q)
                     ));
                 }
-                if c & ARM != 0 && is_man(kind) {
+                if c & ARM != 0 && (is_man(kind) || g.step < SETUP_PLIES) {
                     return Err(format!(
                         "{} man on the cross arm end {} (men never stand on a cross)",
                         name,

@@ -362,6 +362,16 @@ impl Tesseract {
                 }
             }
         }
+        if self.in_play() {
+            // A small slider off the arm ends can always pivot.
+            let me = (side as u8) << 4;
+            if self.board.iter().any(|&c| {
+                let k = c & KM;
+                (k == K_SH || k == K_SV) && c & (BLK | ARM) == me
+            }) {
+                return true;
+            }
+        }
         let mut any = false;
         self.gen_all(&mut |_, _| any = true);
         any
