@@ -1,6 +1,7 @@
 //! Tesseract (1983): a 15 x 15 board, six men per side (Tesseract, two Stars, Pyramid,
 //! Rectangle, Cylinder), seven sliders (two large, five small), two crosses, reserves and drops.
 //! Rules as the engine plays them: `docs/rules/tesseract.md`.
+#![allow(clippy::needless_range_loop)]
 //!
 //! State: one byte per intersection (`board`), holding the piece (kind + colour) in the low five
 //! bits and the cross footprint (arm end, centre, centre owner) in the high three; reserve counts,
@@ -802,7 +803,7 @@ impl Game for Tesseract {
                     g.step, g.ply
                 ));
             }
-            if g.side as u8 != g.step % 2 {
+            if g.side != g.step % 2 {
                 return Err(format!(
                     "at setup ply {} it is {} to place",
                     g.step,
@@ -1175,10 +1176,7 @@ impl Game for Tesseract {
                 for &q in &caps[..n] {
                     self.take(q);
                 }
-                if is_man(k) {
-                    self.take(mv.from);
-                    self.put(mv.to, k, me);
-                } else if k == K_SH || k == K_SV {
+                if is_man(k) || k == K_SH || k == K_SV {
                     self.take(mv.from);
                     self.put(mv.to, k, me);
                 } else if k == K_LHA || k == K_LVA {
@@ -1321,5 +1319,43 @@ impl Game for Tesseract {
 
     fn random_move(&self, rng: &mut GameRng, buf: &mut Vec<Move>) -> Option<Move> {
         self.random_move_fast(rng, buf)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn geometry_tables() {
+        let h8 = Tesseract::square("h8").unwrap();
+        assert_eq!(point_name(NB[h8 as usize][0]), "h9");
+        assert_eq!(point_name(NB[h8 as usize][5]), "i7");
+        assert_eq!(NB[0][2], NONE);
+        assert_eq!(perps(0), [1, 3]);
+        assert_eq!(perps(4), [5, 7]);
+        assert_eq!(perps(6), [7, 5]);
+    }
+
+    #[test]
+    fn setup_stages_in_both_orders() {
+        let d: Vec<Stage> = (0..15).map(|s| stage_of(s, false)).collect();
+        assert_eq!(d.iter().filter(|&&s| s == Stage::Men).count(), 6);
+        assert_eq!(d[6], Stage::Sliders);
+        assert_eq!(d[10], Stage::Crosses);
+        assert_eq!(d[14], Stage::Play);
+        assert_eq!(stage_of(0, true), Stage::Crosses);
+        assert_eq!(stage_of(4, true), Stage::Men);
+        assert_eq!(stage_of(13, true), Stage::Sliders);
+    }
+
+    #[test]
+    fn state_is_compact() {
+        assert!(
+            std::mem::size_of::<Tesseract>() <= 320,
+            "{}",
+            std::mem::size_of::<Tesseract>()
+        );
+        assert_eq!(std::mem::size_of::<Move>(), 4);
     }
 }
