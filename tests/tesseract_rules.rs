@@ -389,6 +389,13 @@ fn men_blocked_by_own_men_sliders_and_crosses() {
             && !m.contains(&"h8f8".to_string())
             && !m.contains(&"h8e8".to_string())
     );
+    // a cross centre blocks a diagonal path (g7 -> h8 is the centre of the cross at h8)
+    let g = pos("w play 20 Tg7,Sa3,Xh8 Ta14 - -");
+    assert!(!is_legal(&g, "g7h8") && !is_legal(&g, "g7i9") && is_legal(&g, "g7f6"));
+    // a Star's diagonal leg stops at a centre too (h8 -> i9 -> j10: i9 is a centre)
+    let g = pos("w play 20 Ta1,Sh8,Xi9 Ta14 - -");
+    assert!(!moves_from(&g, "h8").iter().any(|m| m.starts_with("h8j10")));
+    assert!(is_legal(&g, "h8f10g11"));
     // sliders are never jumped by men (no capture of sliders)
     let g = pos("w play 20 Rb1,Th8 Ta14,sh9v - -");
     assert!(!is_legal(&g, "h8h9") && !is_legal(&g, "h8h10") && is_legal(&g, "h8h7"));
