@@ -63,12 +63,33 @@ pub fn evaluate_white(g: &Hyperchess) -> i32 {
                 PAWN => {
                     let y = geo.coord[s][1] as usize;
                     let adv = if col == 0 { y } else { 7 - y };
-                    score += if col == 0 { PAWN_ADVANCE[adv] } else { -PAWN_ADVANCE[adv] };
+                    score += if col == 0 {
+                        PAWN_ADVANCE[adv]
+                    } else {
+                        -PAWN_ADVANCE[adv]
+                    };
                 }
-                KNIGHT => mob[col] += geo.knight.get(s).iter().filter(|&&q| free(b[q as usize])).count() as i32,
+                KNIGHT => {
+                    mob[col] += geo
+                        .knight
+                        .get(s)
+                        .iter()
+                        .filter(|&&q| free(b[q as usize]))
+                        .count() as i32
+                }
                 GUARD => {
-                    mob[col] += geo.king.get(s).iter().filter(|&&q| free(b[q as usize])).count() as i32;
-                    mob[col] += geo.zw.get(s).iter().filter(|&&q| free(b[q as usize])).count() as i32;
+                    mob[col] += geo
+                        .king
+                        .get(s)
+                        .iter()
+                        .filter(|&&q| free(b[q as usize]))
+                        .count() as i32;
+                    mob[col] += geo
+                        .zw
+                        .get(s)
+                        .iter()
+                        .filter(|&&q| free(b[q as usize]))
+                        .count() as i32;
                 }
                 BISHOP | ROOK | QUEEN => {
                     let mut n = 0;
@@ -104,7 +125,12 @@ pub fn evaluate_white(g: &Hyperchess) -> i32 {
     // King safety: own pieces on the (up to 8) squares around the king, and check.
     for col in 0..2 {
         let k = g.king[col] as usize;
-        let shelter = geo.king.get(k).iter().filter(|&&q| b[q as usize] != 0 && (b[q as usize] >> 3) as usize == col).count() as i32;
+        let shelter = geo
+            .king
+            .get(k)
+            .iter()
+            .filter(|&&q| b[q as usize] != 0 && (b[q as usize] >> 3) as usize == col)
+            .count() as i32;
         let mut safety = 6 * shelter.min(5);
         if g.in_check && g.side as usize == col {
             safety -= 30;

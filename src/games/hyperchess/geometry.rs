@@ -80,7 +80,12 @@ pub struct Geometry {
 impl Geometry {
     #[inline(always)]
     pub fn sq(&self, x: i32, y: i32, z: i32, w: i32) -> Option<usize> {
-        if (0..8).contains(&x) && (0..8).contains(&y) && z >= 0 && (z as usize) < self.rows && w >= 0 && (w as usize) < self.cols
+        if (0..8).contains(&x)
+            && (0..8).contains(&y)
+            && z >= 0
+            && (z as usize) < self.rows
+            && w >= 0
+            && (w as usize) < self.cols
         {
             Some(x as usize + 8 * y as usize + 64 * (w as usize + self.cols * z as usize))
         } else {
@@ -100,7 +105,8 @@ impl Geometry {
             for w in 0..cols {
                 for y in 0..8 {
                     for x in 0..8 {
-                        coord[x + 8 * y + 64 * (w + cols * z)] = [x as i8, y as i8, z as i8, w as i8];
+                        coord[x + 8 * y + 64 * (w + cols * z)] =
+                            [x as i8, y as i8, z as i8, w as i8];
                     }
                 }
             }
@@ -111,14 +117,38 @@ impl Geometry {
             nsq,
             coord,
             ray_sqs: Vec::new(),
-            rook: Lists { start: vec![], items: vec![] },
-            bishop: Lists { start: vec![], items: vec![] },
-            knight: Lists { start: vec![], items: vec![] },
-            king: Lists { start: vec![], items: vec![] },
-            zw: Lists { start: vec![], items: vec![] },
+            rook: Lists {
+                start: vec![],
+                items: vec![],
+            },
+            bishop: Lists {
+                start: vec![],
+                items: vec![],
+            },
+            knight: Lists {
+                start: vec![],
+                items: vec![],
+            },
+            king: Lists {
+                start: vec![],
+                items: vec![],
+            },
+            zw: Lists {
+                start: vec![],
+                items: vec![],
+            },
             pawn_push: [vec![], vec![]],
             pawn_double: [vec![], vec![]],
-            pawn_cap: [Lists { start: vec![], items: vec![] }, Lists { start: vec![], items: vec![] }],
+            pawn_cap: [
+                Lists {
+                    start: vec![],
+                    items: vec![],
+                },
+                Lists {
+                    start: vec![],
+                    items: vec![],
+                },
+            ],
             avg_mobility: [0.0; 8],
             values: [0; 8],
         };
@@ -168,7 +198,12 @@ impl Geometry {
         }
         let step = |g: &Geometry, s: usize, d: [i32; 4]| {
             let c = g.coord[s];
-            g.sq(c[0] as i32 + d[0], c[1] as i32 + d[1], c[2] as i32 + d[2], c[3] as i32 + d[3])
+            g.sq(
+                c[0] as i32 + d[0],
+                c[1] as i32 + d[1],
+                c[2] as i32 + d[2],
+                c[3] as i32 + d[3],
+            )
         };
         // Rays.
         let mut ray_sqs = Vec::new();
@@ -208,9 +243,17 @@ impl Geometry {
         for colour in 0..2 {
             let fwd = if colour == 0 { 1 } else { -1 };
             let start_rank = if colour == 0 { 1 } else { 6 };
-            g.pawn_push[colour] = (0..nsq).map(|s| step(&g, s, [0, fwd, 0, 0]).map_or(NONE, |n| n as u16)).collect();
+            g.pawn_push[colour] = (0..nsq)
+                .map(|s| step(&g, s, [0, fwd, 0, 0]).map_or(NONE, |n| n as u16))
+                .collect();
             g.pawn_double[colour] = (0..nsq)
-                .map(|s| if g.coord[s][1] == start_rank { step(&g, s, [0, 2 * fwd, 0, 0]).map_or(NONE, |n| n as u16) } else { NONE })
+                .map(|s| {
+                    if g.coord[s][1] == start_rank {
+                        step(&g, s, [0, 2 * fwd, 0, 0]).map_or(NONE, |n| n as u16)
+                    } else {
+                        NONE
+                    }
+                })
                 .collect();
             let caps: Vec<[i32; 4]> = (0..3)
                 .flat_map(|a| {

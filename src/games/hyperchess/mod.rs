@@ -57,12 +57,26 @@ impl Move {
 }
 
 const BOARDS_VARS: &[&str] = &[
-    "1x1", "1x2", "1x3", "1x4", "2x1", "2x2", "2x3", "2x4", "3x1", "3x2", "3x3", "3x4", "4x1", "4x2", "4x3", "4x4",
+    "1x1", "1x2", "1x3", "1x4", "2x1", "2x2", "2x3", "2x4", "3x1", "3x2", "3x3", "3x4", "4x1",
+    "4x2", "4x3", "4x4",
 ];
 
 static OPTIONS: &[OptionSpec] = &[
-    OptionSpec { name: "Boards", kind: OptionKind::Combo { default: "3x3", vars: BOARDS_VARS } },
-    OptionSpec { name: "MaxPlies", kind: OptionKind::Spin { default: 0, min: 0, max: 100000 } },
+    OptionSpec {
+        name: "Boards",
+        kind: OptionKind::Combo {
+            default: "3x3",
+            vars: BOARDS_VARS,
+        },
+    },
+    OptionSpec {
+        name: "MaxPlies",
+        kind: OptionKind::Spin {
+            default: 0,
+            min: 0,
+            max: 100000,
+        },
+    },
 ];
 
 /// Rule options are interned (leaked once per distinct value set) so that cloning a state
@@ -71,19 +85,37 @@ fn intern_options(opts: &RuleOptions) -> Result<(&'static RuleOptions, usize, us
     let boards = opts.text("Boards");
     let (c, r) = boards
         .split_once(['x', 'X'])
-        .and_then(|(a, b)| Some((a.trim().parse::<usize>().ok()?, b.trim().parse::<usize>().ok()?)))
+        .and_then(|(a, b)| {
+            Some((
+                a.trim().parse::<usize>().ok()?,
+                b.trim().parse::<usize>().ok()?,
+            ))
+        })
         .filter(|&(c, r)| (1..=4).contains(&c) && (1..=4).contains(&r))
-        .ok_or_else(|| format!("option Boards must be CxR with C and R from 1 to 4, not '{}'", boards))?;
+        .ok_or_else(|| {
+            format!(
+                "option Boards must be CxR with C and R from 1 to 4, not '{}'",
+                boards
+            )
+        })?;
     let mp = opts.int("MaxPlies");
     if !(0..=100000).contains(&mp) {
-        return Err(format!("option MaxPlies must be between 0 and 100000, not {}", mp));
+        return Err(format!(
+            "option MaxPlies must be between 0 and 100000, not {}",
+            mp
+        ));
     }
     static CACHE: Mutex<Vec<(usize, usize, u32, &'static RuleOptions)>> = Mutex::new(Vec::new());
     let mut cache = CACHE.lock().unwrap_or_else(|e| e.into_inner());
-    if let Some(&(_, _, _, o)) = cache.iter().find(|e| e.0 == c && e.1 == r && e.2 == mp as u32) {
+    if let Some(&(_, _, _, o)) = cache
+        .iter()
+        .find(|e| e.0 == c && e.1 == r && e.2 == mp as u32)
+    {
         return Ok((o, c, r, mp as u32));
     }
-    let canon = RuleOptions::defaults(OPTIONS).with("Boards", &format!("{}x{}", c, r)).with("MaxPlies", &mp.to_string());
+    let canon = RuleOptions::defaults(OPTIONS)
+        .with("Boards", &format!("{}x{}", c, r))
+        .with("MaxPlies", &mp.to_string());
     let o: &'static RuleOptions = Box::leak(Box::new(canon));
     cache.push((c, r, mp as u32, o));
     Ok((o, c, r, mp as u32))
@@ -208,13 +240,25 @@ fn ep_victim(to: usize, us: u8) -> usize {
 /// Whether the king of `us` (on `ksq` unless it is the moving piece) is safe after the move.
 /// `b` is restored before returning.
 #[inline]
-fn safe_after(geo: &Geometry, b: &mut [u8; MAX_SQ], from: usize, to: usize, kind: u8, ksq: usize, us: u8) -> bool {
+fn safe_after(
+    geo: &Geometry,
+    b: &mut [u8; MAX_SQ],
+    from: usize,
+    to: usize,
+    kind: u8,
+    ksq: usize,
+    us: u8,
+) -> bool {
     let p = b[from];
     let cap = b[to];
     b[to] = p;
     b[from] = 0;
     let mut victim = 0;
-    let vsq = ep_victim(to, us);
+    let vsq = if kind == EN_PASSANT {
+        ep_victim(to, us)
+    } else {
+        0
+    };
     if kind == EN_PASSANT {
         victim = b[vsq];
         b[vsq] = 0;
@@ -289,7 +333,10 @@ impl Hyperchess {
         let mut scratch: Option<[u8; MAX_SQ]> = None;
         let mut emit = |from: usize, to: usize, kind: u8| -> bool {
             if LEGAL
-                && (in_check || from == ksq || kind == EN_PASSANT || pinned[from >> 6] & (1 << (from & 63)) != 0)
+                && (in_check
+                    || from == ksq
+                    || kind == EN_PASSANT
+                    || pinned[from >> 6] & (1 << (from & 63)) != 0)
                 && !safe_after(geo, scratch.get_or_insert(*board), from, to, kind, ksq, us)
             {
                 return false;
@@ -324,7 +371,11 @@ impl Hyperchess {
                         let push = geo.pawn_push[us as usize][s];
                         if push != NONE && board[push as usize] == 0 {
                             let push = push as usize;
-                            let kind = if geo.coord[push][1] == last_rank { PROMOTION } else { NORMAL };
+                            let kind = if geo.coord[push][1] == last_rank {
+                                PROMOTION
+                            } else {
+                                NORMAL
+                            };
                             if emit(s, push, kind) {
                                 return true;
                             }
@@ -338,7 +389,11 @@ impl Hyperchess {
                             let q = board[t];
                             if q != 0 {
                                 if q >> 3 == them {
-                                    let kind = if geo.coord[t][1] == last_rank { PROMOTION } else { NORMAL };
+                                    let kind = if geo.coord[t][1] == last_rank {
+                                        PROMOTION
+                                    } else {
+                                        NORMAL
+                                    };
                                     if emit(s, t, kind) {
                                         return true;
                                     }
@@ -418,7 +473,9 @@ impl Hyperchess {
         let ksq = self.king[us as usize] as usize;
         let mut b = self.board;
         for &s in self.geo.pawn_cap[(us ^ 1) as usize].get(ep) {
-            if b[s as usize] == PAWN | us << 3 && safe_after(self.geo, &mut b, s as usize, ep, EN_PASSANT, ksq, us) {
+            if b[s as usize] == PAWN | us << 3
+                && safe_after(self.geo, &mut b, s as usize, ep, EN_PASSANT, ksq, us)
+            {
                 return true;
             }
         }
@@ -548,7 +605,11 @@ impl Hyperchess {
                     if side == 0 { "White" } else { "Black" }
                 ));
             }
-            let (pawn_sq, start_sq) = if side == 0 { (e - 8, e + 8) } else { (e + 8, e - 8) };
+            let (pawn_sq, start_sq) = if side == 0 {
+                (e - 8, e + 8)
+            } else {
+                (e + 8, e - 8)
+            };
             if board[e] != 0 || board[start_sq] != 0 || board[pawn_sq] != PAWN | them << 3 {
                 return Err(format!(
                     "en-passant square {} does not follow a double pawn step (it and the square behind must be empty, with a {} pawn in front)",
@@ -591,7 +652,12 @@ impl Hyperchess {
             let bname = format!("board {}{}", (b'A' + w as u8) as char, notation::roman(z));
             let ranks: Vec<&str> = part.split('/').collect();
             if ranks.len() != 8 {
-                return Err(format!("{} ('{}') has {} ranks, not 8", bname, part, ranks.len()));
+                return Err(format!(
+                    "{} ('{}') has {} ranks, not 8",
+                    bname,
+                    part,
+                    ranks.len()
+                ));
             }
             for (ri, rank) in ranks.iter().enumerate() {
                 let y = 7 - ri;
@@ -599,12 +665,22 @@ impl Hyperchess {
                 for ch in rank.chars() {
                     if let Some(d) = ch.to_digit(10) {
                         if d == 0 || d > 8 {
-                            return Err(format!("{} rank {}: bad empty count '{}'", bname, y + 1, ch));
+                            return Err(format!(
+                                "{} rank {}: bad empty count '{}'",
+                                bname,
+                                y + 1,
+                                ch
+                            ));
                         }
                         x += d as usize;
                     } else if let Some(p) = char_piece(ch) {
                         if x >= 8 {
-                            return Err(format!("{} rank {} ('{}') has more than 8 squares", bname, y + 1, rank));
+                            return Err(format!(
+                                "{} rank {} ('{}') has more than 8 squares",
+                                bname,
+                                y + 1,
+                                rank
+                            ));
                         }
                         board[x + 8 * y + 64 * bi] = p;
                         x += 1;
@@ -617,11 +693,22 @@ impl Hyperchess {
                         ));
                     }
                     if x > 8 {
-                        return Err(format!("{} rank {} ('{}') has more than 8 squares", bname, y + 1, rank));
+                        return Err(format!(
+                            "{} rank {} ('{}') has more than 8 squares",
+                            bname,
+                            y + 1,
+                            rank
+                        ));
                     }
                 }
                 if x != 8 {
-                    return Err(format!("{} rank {} ('{}') has {} squares, not 8", bname, y + 1, rank, x));
+                    return Err(format!(
+                        "{} rank {} ('{}') has {} squares, not 8",
+                        bname,
+                        y + 1,
+                        rank,
+                        x
+                    ));
                 }
             }
         }
@@ -641,7 +728,8 @@ impl Hyperchess {
         let ep = match fields.get(3) {
             None | Some(&"-") => NONE,
             Some(s) => {
-                let (sq, used) = parse_square(geo, s).map_err(|e| format!("en-passant square: {}", e))?;
+                let (sq, used) =
+                    parse_square(geo, s).map_err(|e| format!("en-passant square: {}", e))?;
                 if used != s.len() {
                     return Err(format!("en-passant square '{}' has extra characters", s));
                 }
@@ -729,7 +817,11 @@ impl Game for Hyperchess {
                 }
             }
         }
-        let ep = if self.ep == NONE { "-".to_string() } else { square_name(geo, self.ep as usize) };
+        let ep = if self.ep == NONE {
+            "-".to_string()
+        } else {
+            square_name(geo, self.ep as usize)
+        };
         format!(
             "{} {} - {} {} {}",
             s,
@@ -750,7 +842,11 @@ impl Game for Hyperchess {
         lines.push(head.trim_end().to_string());
         for z in (0..geo.rows).rev() {
             for y in (0..8).rev() {
-                let mut l = if y == 7 { format!("{:<4}", notation::roman(z)) } else { "    ".to_string() };
+                let mut l = if y == 7 {
+                    format!("{:<4}", notation::roman(z))
+                } else {
+                    "    ".to_string()
+                };
                 l.push_str(&format!("{}  ", y + 1));
                 for w in 0..geo.cols {
                     if w > 0 {
@@ -881,8 +977,13 @@ impl Game for Hyperchess {
             return Err(format!("move '{}' has characters that are not ASCII", t));
         }
         let geo = self.geo;
-        let example = if geo.cols == 1 && geo.rows == 1 { "e2e4 or e7e8q" } else { "AeII2AeII4 or CbI7CbI8q" };
-        let (from, n1) = parse_square(geo, t).map_err(|e| format!("move '{}': {} (moves look like {})", t, e, example))?;
+        let example = if geo.cols == 1 && geo.rows == 1 {
+            "e2e4 or e7e8q"
+        } else {
+            "AeII2AeII4 or CbI7CbI8q"
+        };
+        let (from, n1) = parse_square(geo, t)
+            .map_err(|e| format!("move '{}': {} (moves look like {})", t, e, example))?;
         let (to, n2) = parse_square(geo, &t[n1..])
             .map_err(|e| format!("move '{}': {} (moves look like {})", t, e, example))?;
         let rest = &t[n1 + n2..];
@@ -919,7 +1020,10 @@ impl Game for Hyperchess {
             }
         }
         if promo != 0 && p & 7 != PAWN {
-            return Err(format!("move '{}': only a pawn reaching its last rank can promote", t));
+            return Err(format!(
+                "move '{}': only a pawn reaching its last rank can promote",
+                t
+            ));
         }
         Ok(Move::new(from, to, promo))
     }
@@ -976,7 +1080,11 @@ impl Game for Hyperchess {
         let mut b = self.board;
         for _ in 0..32 {
             let m = buf[rng.random_range(0..buf.len())];
-            let kind = if self.board[m.from()] & 7 == PAWN && m.to() == self.ep as usize { EN_PASSANT } else { NORMAL };
+            let kind = if self.board[m.from()] & 7 == PAWN && m.to() == self.ep as usize {
+                EN_PASSANT
+            } else {
+                NORMAL
+            };
             if safe_after(self.geo, &mut b, m.from(), m.to(), kind, ksq, us) {
                 return Some(m);
             }

@@ -19,14 +19,26 @@ pub fn square_name(geo: &Geometry, sq: usize) -> String {
     if geo.cols == 1 && geo.rows == 1 {
         format!("{}{}", file, rank)
     } else {
-        format!("{}{}{}{}", (b'A' + w as u8) as char, file, ROMAN[z as usize], rank)
+        format!(
+            "{}{}{}{}",
+            (b'A' + w as u8) as char,
+            file,
+            ROMAN[z as usize],
+            rank
+        )
     }
 }
 
 /// The four-dimensional name of `sq` whatever the grid (`AeI4` on 1x1).
 pub fn square_name_4d(geo: &Geometry, sq: usize) -> String {
     let [x, y, z, w] = geo.coord[sq];
-    format!("{}{}{}{}", (b'A' + w as u8) as char, (b'a' + x as u8) as char, ROMAN[z as usize], (b'1' + y as u8) as char)
+    format!(
+        "{}{}{}{}",
+        (b'A' + w as u8) as char,
+        (b'a' + x as u8) as char,
+        ROMAN[z as usize],
+        (b'1' + y as u8) as char
+    )
 }
 
 /// Reads one square at the start of `s`; returns the square and the number of bytes used.
@@ -46,10 +58,15 @@ pub fn parse_square(geo: &Geometry, s: &str) -> Result<(usize, usize), String> {
         }
         let file = b[0];
         if !(b'a'..=b'h').contains(&file) {
-            return Err(format!("bad file '{}' in '{}': files are a to h", file as char, s));
+            return Err(format!(
+                "bad file '{}' in '{}': files are a to h",
+                file as char, s
+            ));
         }
         match b.get(1) {
-            Some(r @ b'1'..=b'8') => return Ok(((file - b'a') as usize + 8 * (r - b'1') as usize, 2)),
+            Some(r @ b'1'..=b'8') => {
+                return Ok(((file - b'a') as usize + 8 * (r - b'1') as usize, 2))
+            }
             _ => return Err(format!("'{}' needs a rank 1 to 8 after the file", s)),
         }
     }
@@ -69,7 +86,12 @@ pub fn parse_square(geo: &Geometry, s: &str) -> Result<(usize, usize), String> {
     }
     let file = match b.get(1) {
         Some(f @ b'a'..=b'h') => f - b'a',
-        _ => return Err(format!("'{}' needs a file a to h after the board column", s)),
+        _ => {
+            return Err(format!(
+                "'{}' needs a file a to h after the board column",
+                s
+            ))
+        }
     };
     let mut i = 2;
     while i < b.len() && (b[i] == b'I' || b[i] == b'V') {
@@ -98,7 +120,10 @@ pub fn parse_square(geo: &Geometry, s: &str) -> Result<(usize, usize), String> {
         Some(r @ b'1'..=b'8') => r - b'1',
         _ => return Err(format!("'{}' needs a rank 1 to 8 after the board row", s)),
     };
-    Ok((file as usize + 8 * rank as usize + 64 * (w + geo.cols * z), i + 1))
+    Ok((
+        file as usize + 8 * rank as usize + 64 * (w + geo.cols * z),
+        i + 1,
+    ))
 }
 
 pub fn piece_char(pc: u8) -> char {
