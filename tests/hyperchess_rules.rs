@@ -1194,10 +1194,41 @@ fn perft_1x1_start_position() {
 }
 
 #[test]
-#[ignore]
 fn perft_1x1_start_position_depth_5() {
     let g = Hyperchess::from_text(START_1X1, &opts("1x1")).unwrap();
     assert_eq!(perft(&g, 5), 4865609);
+}
+
+/// 3x3 perft 3 from the start: the engine's total, with the move lists of a sample of the
+/// 51984 depth-2 positions (every 400th) checked against the naive reference.
+#[test]
+fn perft_3x3_start_depth_3_with_sampled_reference_checks() {
+    let g = Hyperchess::start(&RuleOptions::of::<Hyperchess>()).unwrap();
+    let mut ms1 = Vec::new();
+    let mut ms2 = Vec::new();
+    let mut total = 0;
+    let mut index = 0;
+    let mut sampled = 0;
+    g.legal_moves(&mut ms1);
+    for &m1 in &ms1 {
+        let mut g1 = g.clone();
+        g1.play(m1);
+        g1.legal_moves(&mut ms2);
+        for &m2 in &ms2 {
+            let mut g2 = g1.clone();
+            g2.play(m2);
+            total += perft(&g2, 1);
+            if index % 400 == 0 {
+                let r = RefPos::from_text(&g2.to_text(), "3x3");
+                assert_eq!(engine_move_names(&g2), r.move_names(), "{}", g2.to_text());
+                sampled += 1;
+            }
+            index += 1;
+        }
+    }
+    assert_eq!(index, 51984);
+    assert!(sampled > 100);
+    assert_eq!(total, 12194106);
 }
 
 #[test]
@@ -1431,6 +1462,7 @@ fn speed_report() {
             moves as f64 / s
         );
     }
+    println!("state size: {} bytes", std::mem::size_of::<Hyperchess>());
     let t = Instant::now();
     let mut x = 0i64;
     for _ in 0..2000 {

@@ -906,20 +906,24 @@ impl Game for Hyperchess {
         self.hash ^= zp(z, p, from);
         if cap != 0 {
             self.hash ^= zp(z, cap, to);
-            self.counts[them as usize][(cap & 7) as usize] -= 1;
+            let c = &mut self.counts[them as usize][(cap & 7) as usize];
+            *c = c.wrapping_sub(1);
             irreversible = true;
         } else if t == PAWN && to == self.ep as usize {
             let v = ep_victim(to, us);
             let vp = self.board[v];
             if vp != 0 {
                 self.hash ^= zp(z, vp, v);
-                self.counts[them as usize][(vp & 7) as usize] -= 1;
+                let c = &mut self.counts[them as usize][(vp & 7) as usize];
+                *c = c.wrapping_sub(1);
                 self.board[v] = 0;
             }
         }
         let newp = if promo != 0 {
-            self.counts[us as usize][PAWN as usize] -= 1;
-            self.counts[us as usize][promo as usize] += 1;
+            let c = &mut self.counts[us as usize][PAWN as usize];
+            *c = c.wrapping_sub(1);
+            let c = &mut self.counts[us as usize][promo as usize];
+            *c = c.wrapping_add(1);
             promo | us << 3
         } else {
             p
