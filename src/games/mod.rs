@@ -2,6 +2,7 @@
 //! [`AnyGame`] — an object-safe, text-level view of a [`Game`] that the protocol and the arena use,
 //! while searches stay generic and monomorphised per game behind it.
 
+pub mod hyperchess;
 pub mod tesseract;
 pub mod tesseris;
 
@@ -215,7 +216,7 @@ fn entry<G: Game>() -> Entry {
 
 /// Every ruleset, in the order the protocol lists them (the first is the default).
 pub fn all() -> Vec<Entry> {
-    vec![entry::<tesseract::Tesseract>(), entry::<tesseris::Tesseris>()]
+    vec![entry::<hyperchess::Hyperchess>(), entry::<tesseract::Tesseract>(), entry::<tesseris::Tesseris>()]
 }
 
 /// The ruleset named `name` (case-insensitive).
