@@ -1174,12 +1174,31 @@ fn ismcts_search_is_identical_on_deals_that_look_the_same_to_the_seat() {
                 let o = g.to_move();
                 let h = reshuffle_hidden(&g, o, &mut rng);
                 assert_ne!(h.to_text(), g.to_text(), "the two deals must differ");
-                let params = SearchParams { threads: 1, seed: 11, hash_mb: 16, ..Default::default() };
-                let limits = Limits { nodes: Some(3000), ..Default::default() };
+                let params = SearchParams {
+                    threads: 1,
+                    seed: 11,
+                    hash_mb: 16,
+                    ..Default::default()
+                };
+                let limits = Limits {
+                    nodes: Some(3000),
+                    ..Default::default()
+                };
                 let run = |s: &Tesseris| {
                     let lines = Mutex::new(Vec::new());
-                    let sink = |l: &str| lines.lock().unwrap().push(l.split(" nps ").next().unwrap().to_string());
-                    let r = quatre::games::AnyGame::search(s, &params, &limits, &AtomicBool::new(false), &sink);
+                    let sink = |l: &str| {
+                        lines
+                            .lock()
+                            .unwrap()
+                            .push(l.split(" nps ").next().unwrap().to_string())
+                    };
+                    let r = quatre::games::AnyGame::search(
+                        s,
+                        &params,
+                        &limits,
+                        &AtomicBool::new(false),
+                        &sink,
+                    );
                     (r.best, r.nodes, lines.into_inner().unwrap())
                 };
                 let (a, b) = (run(&g), run(&h));

@@ -216,7 +216,11 @@ fn entry<G: Game>() -> Entry {
 
 /// Every ruleset, in the order the protocol lists them (the first is the default).
 pub fn all() -> Vec<Entry> {
-    vec![entry::<hyperchess::Hyperchess>(), entry::<tesseract::Tesseract>(), entry::<tesseris::Tesseris>()]
+    vec![
+        entry::<hyperchess::Hyperchess>(),
+        entry::<tesseract::Tesseract>(),
+        entry::<tesseris::Tesseris>(),
+    ]
 }
 
 /// The ruleset named `name` (case-insensitive).

@@ -45,6 +45,8 @@ impl Output {
 
 struct Running {
     stop: Arc<AtomicBool>,
+    /// Set by the search thread just before it prints `bestmove`.
+    done: Arc<AtomicBool>,
     handle: JoinHandle<()>,
 }
 
@@ -122,8 +124,16 @@ impl Engine {
                 return false;
             }
             Ok(c) => {
-                if let Err(e) = self.execute(c) {
-                    self.out.error(&e);
+                // A bug in a ruleset must not take the engine down: report it and carry on.
+                let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| self.execute(c)));
+                match r {
+                    Ok(Ok(())) => {}
+                    Ok(Err(e)) => self.out.error(&e),
+                    Err(p) => self.out.error(&format!(
+                        "internal error while handling '{}': {}",
+                        line.trim(),
+                        panic_text(&p)
+                    )),
                 }
             }
         }
@@ -135,9 +145,10 @@ impl Engine {
     }
 
     fn searching(&self) -> bool {
+        // True until the search has printed its `bestmove`.
         self.search
             .as_ref()
-            .is_some_and(|s| !s.handle.is_finished())
+            .is_some_and(|s| !s.done.load(Ordering::Acquire))
     }
 
     fn execute(&mut self, c: Command) -> Result<(), String> {
@@ -361,22 +372,35 @@ impl Engine {
         let params = self.params.clone();
         let out = self.out.clone();
         let stop2 = stop.clone();
+        let done = Arc::new(AtomicBool::new(false));
+        let done2 = done.clone();
         let handle = std::thread::Builder::new()
             .name("search".into())
             .spawn(move || {
                 let sink = |s: &str| out.line(s);
-                let r = position.search(&params, &limits, &stop2, &sink);
+                let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                    position.search(&params, &limits, &stop2, &sink)
+                }));
+                let best = match r {
+                    Ok(r) => r.best,
+                    Err(p) => {
+                        // Still answer, with a legal move, so that a GUI is not left waiting.
+                        out.error(&format!("internal error in the search: {}", panic_text(&p)));
+                        position.legal_moves().into_iter().next()
+                    }
+                };
                 // `go infinite` must not print bestmove before `stop` (UCI).
                 while limits.infinite && !stop2.load(Ordering::Relaxed) {
                     std::thread::sleep(std::time::Duration::from_millis(1));
                 }
+                done2.store(true, Ordering::Release);
                 out.line(&format!(
                     "bestmove {}",
-                    r.best.unwrap_or_else(|| "0000".into())
+                    best.unwrap_or_else(|| "0000".into())
                 ));
             })
             .map_err(|e| format!("cannot start the search thread: {}", e))?;
-        self.search = Some(Running { stop, handle });
+        self.search = Some(Running { stop, done, handle });
         Ok(())
     }
 
@@ -394,7 +418,11 @@ impl Engine {
     }
 
     fn reap_search(&mut self) {
-        if self.search.as_ref().is_some_and(|s| s.handle.is_finished()) {
+        if self
+            .search
+            .as_ref()
+            .is_some_and(|s| s.done.load(Ordering::Acquire))
+        {
             self.wait_search();
         }
     }
@@ -412,6 +440,13 @@ impl Engine {
         };
         self.out.line(&format!("response {}", answer));
     }
+}
+
+fn panic_text(p: &Box<dyn std::any::Any + Send>) -> String {
+    p.downcast_ref::<&str>()
+        .map(|s| s.to_string())
+        .or_else(|| p.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "panic".into())
 }
 
 /// `p1win`, `p2win`, `draw` (every seat shares), or for a partial tie among N seats
