@@ -1,1 +1,2 @@
 //! The registry: the only place that knows every ruleset.
+pub mod rithmomachia;
