@@ -1086,7 +1086,7 @@ impl Rithmomachia {
             Victory::CorpsBien => p.count >= c.n && p.sum >= c.s,
             Victory::Honore => p.count >= c.n && p.sum >= c.s && p.digits == c.c,
             Victory::Grande => self.formation_kinds(s, 3) != 0,
-            Victory::Majeure => self.formation_kinds(s, 4) == 2,
+            Victory::Majeure => self.formation_kinds(s, 4) >= 2,
             Victory::Excellente => self.formation_kinds(s, 4) == 3,
         }
     }
@@ -1269,6 +1269,11 @@ impl Rithmomachia {
         }
         let after = c.pris[c.stm as usize];
         (after.count - before.count, after.sum - before.sum)
+    }
+
+    /// The piece on `sq` as position text (`S289`, `c3`, `P:S36/S25/T16/T9/C4/C1`), if any.
+    pub fn piece_at(&self, sq: usize) -> Option<String> {
+        self.piece_specs().into_iter().find(|p| p.sq == sq).map(|p| text::piece_text(&p))
     }
 
     /// What side `s` has captured.
