@@ -168,7 +168,14 @@ fn forward_layout_shifts_both_armies_two_ranks() {
     // between them, 12 x 6 = 72 (assault).
     assert_eq!(at(&g, "b5"), None);
     assert_eq!(g.piece_specs().len(), 47);
-    assert_eq!(g.prisoners(0), Prisoners { count: 1, sum: 72, digits: 2 });
+    assert_eq!(
+        g.prisoners(0),
+        Prisoners {
+            count: 1,
+            sum: 72,
+            digits: 2
+        }
+    );
 }
 
 #[test]
@@ -858,6 +865,19 @@ fn random_games_end_properly() {
     assert!(wins > 20, "{} of 40", wins);
 }
 
+/// CPU time of this thread in seconds (the machine may be shared: wall time would lie).
+fn cpu_seconds() -> f64 {
+    let stat = std::fs::read_to_string("/proc/thread-self/stat").unwrap_or_default();
+    let after = stat.rsplit(')').next().unwrap_or("");
+    let f: Vec<f64> = after.split_whitespace().map(|x| x.parse().unwrap_or(0.0)).collect();
+    // Fields 14 and 15 (utime, stime) are at 11 and 12 after the command name; clock ticks of 1/100 s.
+    if f.len() > 12 {
+        (f[11] + f[12]) / 100.0
+    } else {
+        0.0
+    }
+}
+
 #[test]
 #[ignore]
 fn speed_report() {
@@ -876,6 +896,7 @@ fn speed_report() {
         let mut rng = rng_from_seed(1);
         let mut buf = Vec::new();
         let t = Instant::now();
+        let cpu0 = cpu_seconds();
         let mut moves = 0usize;
         let mut games = 0;
         while t.elapsed().as_secs_f64() < 2.0 {
@@ -884,14 +905,16 @@ fn speed_report() {
             games += 1;
         }
         let dt = t.elapsed().as_secs_f64();
+        let cpu = cpu_seconds() - cpu0;
         println!(
-            "random playouts ({}): {} games, {} moves in {:.2}s: {:.0} moves/s",
+            "random playouts ({}): {} games, {} moves in {:.2}s wall / {:.2}s cpu: {:.0} moves/s wall, {:.0} moves/cpu-s",
             name,
             games,
             moves,
             dt,
-            moves as f64 / dt
+            cpu,
+            moves as f64 / dt,
+            moves as f64 / cpu
         );
     }
 }
-

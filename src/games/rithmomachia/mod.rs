@@ -329,6 +329,15 @@ impl Acc {
     }
 }
 
+/// Index of the `k`-th set bit of `m` (from the lowest).
+#[inline]
+fn nth_bit(mut m: u64, k: u32) -> usize {
+    for _ in 0..k {
+        m &= m - 1;
+    }
+    m.trailing_zeros() as usize
+}
+
 /// Direction steps: 0 = up the file (+rank), 1 = down, 2 = right (+file), 3 = left.
 #[inline]
 fn step(sq: usize, dir: usize, d: usize) -> Option<usize> {
@@ -406,6 +415,12 @@ pub struct Rithmomachia {
     reason: u8,
     board_hash: u64,
     pris_hash: u64,
+    /// Squares whose content changed since the start of each side's last phase 1: a capture
+    /// pattern that is valid now must touch one of them (else it was valid then, and its target
+    /// was taken), so phase 1 only tests the pieces whose lines reach a dirty square.
+    dirty: [u128; 2],
+    /// Pieces that are pyramids.
+    pyr_mask: u64,
     cfg: Cfg,
     opts: Arc<RuleOptions>,
 }
@@ -545,6 +560,8 @@ impl Rithmomachia {
             reason: 0,
             board_hash: 0,
             pris_hash: 0,
+            dirty: [!0; 2],
+            pyr_mask: 0,
             cfg,
             opts: Arc::new(opts.clone()),
         };
@@ -612,6 +629,9 @@ impl Rithmomachia {
         self.pieces[i].dm = self.compute_dm(i);
         self.npieces += 1;
         self.own[p.side as usize] |= 1 << i;
+        if p.shape == PYRAMID {
+            self.pyr_mask |= 1 << i;
+        }
         self.set_sq(p.sq, i);
         self.board_hash ^= self.piece_key(i);
         Ok(())
@@ -636,13 +656,21 @@ impl Rithmomachia {
     #[inline]
     fn set_sq(&mut self, sq: usize, i: usize) {
         self.board[sq] = i as u8 + 1;
+        self.touch(sq);
         self.file_occ[sq & 7] |= 1 << (sq >> 3);
         self.rank_occ[sq >> 3] |= 1 << (sq & 7);
     }
 
     #[inline]
+    fn touch(&mut self, sq: usize) {
+        self.dirty[0] |= 1u128 << sq;
+        self.dirty[1] |= 1u128 << sq;
+    }
+
+    #[inline]
     fn clear_sq(&mut self, sq: usize) {
         self.board[sq] = 0;
+        self.touch(sq);
         self.file_occ[sq & 7] &= !(1 << (sq >> 3));
         self.rank_occ[sq >> 3] &= !(1 << (sq & 7));
     }
@@ -811,6 +839,17 @@ impl Rithmomachia {
                 return Hit { whole: true, layers: 0 };
             }
         }
+        let mut near = 1u64 << ti;
+        for dir in 0..4 {
+            if rd[dir] > 0 {
+                near |= 1 << rp[dir];
+            }
+        }
+        if near & self.pyr_mask == 0 {
+            if let Some(h) = self.hits_scalar(ti, att, req, &rp, &rd, &ratt) {
+                return h;
+            }
+        }
         let tv = self.tvals(ti);
         let mut acc = Acc {
             hit: Hit::default(),
@@ -952,6 +991,107 @@ impl Rithmomachia {
         acc.hit
     }
 
+    /// `hits_on` when no pyramid is involved (every value is a single number): `None` when a
+    /// pyramid turns up after all (the second piece of an end progression).
+    #[inline]
+    fn hits_scalar(
+        &self,
+        ti: usize,
+        att: u8,
+        req: u64,
+        rp: &[usize; 4],
+        rd: &[u32; 4],
+        ratt: &[bool; 4],
+    ) -> Option<Hit> {
+        const WHOLE: Hit = Hit { whole: true, layers: 0 };
+        let okreq = |mask: u64| req == 0 || mask & req != 0;
+        let t = self.pieces[ti].val as i32;
+        let val = |i: usize| self.pieces[i].val as i32;
+        let mut adj = [0i32; 4];
+        let mut adjm = [0u64; 4];
+        let mut na = 0;
+        for dir in 0..4 {
+            if rd[dir] == 1 && ratt[dir] {
+                adj[na] = val(rp[dir]);
+                adjm[na] = 1 << rp[dir];
+                na += 1;
+            }
+        }
+        // Meeting.
+        for i in 0..na {
+            if adj[i] == t && okreq(adjm[i]) {
+                return Some(WHOLE);
+            }
+        }
+        // Ambush.
+        if na >= 2 {
+            for i in 0..na {
+                for j in i + 1..na {
+                    let (a, b) = (adj[i], adj[j]);
+                    if (a + b == t || a - b == t || b - a == t) && okreq(adjm[i] | adjm[j]) {
+                        return Some(WHOLE);
+                    }
+                    for l in j + 1..na {
+                        let c = adj[l];
+                        let hit = a + b + c == t
+                            || a + b - c == t
+                            || a - b + c == t
+                            || b + c - a == t
+                            || a - b - c == t
+                            || b - a - c == t
+                            || c - a - b == t;
+                        if hit && okreq(adjm[i] | adjm[j] | adjm[l]) {
+                            return Some(WHOLE);
+                        }
+                    }
+                }
+            }
+        }
+        // Assault.
+        for dir in 0..4 {
+            if ratt[dir] && rd[dir] >= 3 {
+                let s = rd[dir] as i32 - 1;
+                let a = val(rp[dir]);
+                if (a * s == t || a == t * s) && okreq(1 << rp[dir]) {
+                    return Some(WHOLE);
+                }
+            }
+        }
+        // Progression, target in the middle.
+        for (d0, d1) in [(0usize, 1usize), (2, 3)] {
+            if ratt[d0]
+                && ratt[d1]
+                && rd[d0] == rd[d1]
+                && progression_kinds(val(rp[d1]) as u32, t as u32, val(rp[d0]) as u32) != 0
+                && okreq((1 << rp[d0]) | (1 << rp[d1]))
+            {
+                return Some(WHOLE);
+            }
+        }
+        // Progression, target at an end.
+        for dir in 0..4 {
+            if !ratt[dir] {
+                continue;
+            }
+            let p1 = rp[dir];
+            let (s2, d2) = self.first(self.pieces[p1].sq as usize, dir);
+            if d2 != rd[dir] {
+                continue;
+            }
+            let p2 = self.board[s2] as usize - 1;
+            if self.pieces[p2].side != att {
+                continue;
+            }
+            if self.pyr_mask & (1 << p2) != 0 {
+                return None;
+            }
+            if progression_kinds(t as u32, val(p1) as u32, val(p2) as u32) != 0 && okreq((1 << p1) | (1 << p2)) {
+                return Some(WHOLE);
+            }
+        }
+        Some(Hit::default())
+    }
+
     /// Enemy pieces (of `att`) whose patterns may include the piece on `sq`.
     #[inline]
     fn candidates_around(&self, sq: usize, att: u8) -> u64 {
@@ -971,6 +1111,32 @@ impl Rithmomachia {
                     if self.pieces[p2].side != att {
                         c |= 1 << p2;
                     }
+                }
+            }
+        }
+        c
+    }
+
+    /// Pieces whose capture patterns can reach one of the squares in `squares`: the piece on it,
+    /// and the first and second pieces along each line from it.
+    fn pieces_near(&self, mut squares: u128) -> u64 {
+        let mut c = 0u64;
+        while squares != 0 {
+            let sq = squares.trailing_zeros() as usize;
+            squares &= squares - 1;
+            let b = self.board[sq];
+            if b != 0 {
+                c |= 1 << (b - 1);
+            }
+            for dir in 0..4 {
+                let (s1, d1) = self.first(sq, dir);
+                if d1 == 0 {
+                    continue;
+                }
+                c |= 1 << (self.board[s1] - 1);
+                let (s2, d2) = self.first(s1, dir);
+                if d2 != 0 {
+                    c |= 1 << (self.board[s2] - 1);
                 }
             }
         }
@@ -1009,6 +1175,7 @@ impl Rithmomachia {
                     self.own[att as usize] |= 1 << ti;
                     converted |= 1 << ti;
                     self.board_hash ^= self.piece_key(ti);
+                    self.touch(self.pieces[ti].sq as usize);
                 } else {
                     self.pieces[ti].alive = false;
                     let sq = self.pieces[ti].sq as usize;
@@ -1026,6 +1193,7 @@ impl Rithmomachia {
                 }
                 self.pieces[ti].dm = self.compute_dm(ti);
                 self.board_hash ^= self.piece_key(ti);
+                self.touch(self.pieces[ti].sq as usize);
             }
         }
         if !caps.is_empty() {
@@ -1038,7 +1206,24 @@ impl Rithmomachia {
     fn phase1(&mut self) {
         let att = self.stm;
         let mut buf = [(0u8, Hit::default()); MAX_PIECES];
-        let n = self.find_captures(att, 0, self.own[1 - att as usize], &mut buf);
+        let dirty = std::mem::take(&mut self.dirty[att as usize]);
+        let enemies = self.own[1 - att as usize];
+        let cands = if dirty.count_ones() > 16 {
+            enemies
+        } else {
+            self.pieces_near(dirty) & enemies
+        };
+        let n = self.find_captures(att, 0, cands, &mut buf);
+        #[cfg(debug_assertions)]
+        {
+            let mut full = [(0u8, Hit::default()); MAX_PIECES];
+            let m = self.find_captures(att, 0, enemies, &mut full);
+            assert!(
+                m == n && full[..m] == buf[..n],
+                "incremental phase 1 differs from the full scan in {}",
+                self.to_text()
+            );
+        }
         if n > 0 {
             self.apply_captures(att, &buf[..n]);
         }
@@ -1273,7 +1458,10 @@ impl Rithmomachia {
 
     /// The piece on `sq` as position text (`S289`, `c3`, `P:S36/S25/T16/T9/C4/C1`), if any.
     pub fn piece_at(&self, sq: usize) -> Option<String> {
-        self.piece_specs().into_iter().find(|p| p.sq == sq).map(|p| text::piece_text(&p))
+        self.piece_specs()
+            .into_iter()
+            .find(|p| p.sq == sq)
+            .map(|p| text::piece_text(&p))
     }
 
     /// What side `s` has captured.
@@ -1501,17 +1689,30 @@ impl Game for Rithmomachia {
             return None;
         }
         // Rejection sampling over (piece, direction, distance): each legal move is exactly one
-        // such triple, so the accepted ones are uniform over the legal moves.
+        // such triple, so the accepted ones are uniform over the legal moves. Every piece owns 4
+        // slots (its 4 directions; a pyramid at distance 1), each pyramid 8 more (distances 2, 3).
+        let pyrs = m & self.pyr_mask;
+        let np = pyrs.count_ones();
+        let slots = n * 4 + np * 8;
         for _ in 0..64 {
-            let r = rng.random_range(0..n * 12);
-            let (k, slot) = (r / 12, (r % 12) as usize);
-            let mut mm = m;
-            for _ in 0..k {
-                mm &= mm - 1;
-            }
-            let i = mm.trailing_zeros() as usize;
-            let p = &self.pieces[i];
-            let (dir, d) = (slot & 3, (slot >> 2) + 1);
+            let r = rng.random_range(0..slots);
+            let (sel, k, dir, d) = if r < n * 4 {
+                let p = &self.pieces[nth_bit(m, r >> 2)];
+                (
+                    m,
+                    r >> 2,
+                    (r & 3) as usize,
+                    if p.shape == PYRAMID {
+                        1
+                    } else {
+                        p.dm.trailing_zeros() as usize + 1
+                    },
+                )
+            } else {
+                let r = r - n * 4;
+                (pyrs, r >> 3, (r & 3) as usize, ((r >> 2) & 1) as usize + 2)
+            };
+            let p = &self.pieces[nth_bit(sel, k)];
             if p.dm & (1 << (d - 1)) == 0 {
                 continue;
             }
