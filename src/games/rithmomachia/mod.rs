@@ -699,11 +699,9 @@ impl Rithmomachia {
         let mut h = 0;
         for s in 0..2u64 {
             let p = &self.pris[s as usize];
-            h ^= zobrist::key(SALT_PRIS, s * 3) ^ p.count as u64;
-            h ^= zobrist::key(SALT_PRIS, s * 3 + 1).wrapping_mul(p.sum as u64 + 1);
-            h ^= zobrist::key(SALT_PRIS, s * 3 + 2)
-                .wrapping_mul(p.digits as u64 + 1)
-                .rotate_left(17);
+            h ^= zobrist::key(SALT_PRIS, (s * 4) << 32 | p.count as u64);
+            h ^= zobrist::key(SALT_PRIS, (s * 4 + 1) << 32 | p.sum as u64);
+            h ^= zobrist::key(SALT_PRIS, (s * 4 + 2) << 32 | p.digits as u64);
         }
         h
     }
