@@ -237,6 +237,41 @@ fn position_text_rejects_bad_input() {
     assert_eq!(back.hash(), g.hash());
 }
 
+#[test]
+fn garbage_input_never_panics() {
+    let o = opts();
+    let g = G::start(&o).unwrap();
+    let mut rng = rng_from_seed(11);
+    use rand::Rng;
+    let alphabet: Vec<char> = "abh1690=/:+ -SsPpCcTtwx\u{e9}".chars().collect();
+    for i in 0..3000 {
+        let text: String = if i % 2 == 0 {
+            // Mutations of the start text.
+            let mut c: Vec<char> = START_TEXT.chars().collect();
+            for _ in 0..rng.random_range(1..6) {
+                let k = rng.random_range(0..c.len());
+                c[k] = alphabet[rng.random_range(0..alphabet.len())];
+            }
+            c.into_iter().collect()
+        } else {
+            (0..rng.random_range(0..12))
+                .map(|_| alphabet[rng.random_range(0..alphabet.len())])
+                .collect()
+        };
+        let _ = g.parse_move(&text);
+        if let Ok(p) = G::from_text(&text, &o) {
+            let mut v = Vec::new();
+            p.legal_moves(&mut v);
+            let _ = (p.to_text(), p.display(), p.evaluate(0));
+        }
+    }
+    let big = "turn=w ply=4294967295 pb=4294967295/4294967295/4294967295 pw=0/0/0 d4=C8 d6=c8 h1=S9999 a16=s9999";
+    let mut p = G::from_text(big, &o.clone().with("MaxPlies", "0")).unwrap();
+    let m = p.parse_move("d4d5").unwrap();
+    p.play(m);
+    assert!(G::from_text("turn=b a1=P:S9999/S9999/S9999/S9999/S9999/S9999/S9999/S9999", &o).is_err());
+}
+
 // ---------------------------------------------------------------- moves
 
 #[test]
@@ -864,7 +899,7 @@ fn hash_covers_side_to_move_and_prisoners() {
 #[test]
 fn random_games_keep_invariants_default_options() {
     let g = G::start(&opts()).unwrap();
-    check_invariants(&g, 12, 400, 1).unwrap();
+    check_invariants(&g, 40, 400, 1).unwrap();
 }
 
 #[test]
@@ -890,7 +925,7 @@ fn random_games_keep_invariants_other_options() {
     .enumerate()
     {
         let g = G::start(o).unwrap();
-        check_invariants(&g, 4, 600, 10 + i as u64).unwrap();
+        check_invariants(&g, 12, 600, 10 + i as u64).unwrap();
     }
 }
 

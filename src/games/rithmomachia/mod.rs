@@ -87,9 +87,9 @@ pub struct Prisoners {
 
 impl Prisoners {
     fn add(&mut self, v: u32) {
-        self.count += 1;
-        self.sum += v;
-        self.digits += digits(v);
+        self.count = self.count.saturating_add(1);
+        self.sum = self.sum.saturating_add(v);
+        self.digits = self.digits.saturating_add(digits(v));
     }
 }
 
@@ -1451,7 +1451,10 @@ impl Rithmomachia {
             c.phase3(i);
         }
         let after = c.pris[c.stm as usize];
-        (after.count - before.count, after.sum - before.sum)
+        (
+            after.count.saturating_sub(before.count),
+            after.sum.saturating_sub(before.sum),
+        )
     }
 
     /// The piece on `sq` as position text (`S289`, `c3`, `P:S36/S25/T16/T9/C4/C1`), if any.
@@ -1615,7 +1618,7 @@ impl Game for Rithmomachia {
         }
         let Some(i) = self.do_move(mv) else { return };
         self.phase3(i);
-        self.ply += 1;
+        self.ply = self.ply.saturating_add(1);
         let mover = self.stm;
         if self.end_checks(mover) {
             return;
