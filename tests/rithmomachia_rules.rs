@@ -968,11 +968,17 @@ fn speed_report() {
     let t = Instant::now();
     let n = perft(&g, 4);
     let dt = t.elapsed().as_secs_f64();
-    println!("perft(4) = {} in {:.3}s: {:.0} nodes/s", n, dt, n as f64 / dt);
-    for (name, o) in [
-        ("default", opts()),
-        ("MaxPlies=0", opts().with("MaxPlies", "0")),
-        ("convert", opts().with("Captures", "convert")),
+    println!(
+        "perft(4) = {} leaves in {:.3}s: {:.0} leaves/s (bulk-counted)",
+        n,
+        dt,
+        n as f64 / dt
+    );
+    for (name, o, max) in [
+        ("default, 400 plies", opts(), 400),
+        ("MaxPlies=0, 2000 plies", opts().with("MaxPlies", "0"), 2000),
+        ("convert", opts().with("Captures", "convert"), 400),
+        ("grande", opts().with("Victory", "grande"), 400),
     ] {
         let start = G::start(&o).unwrap();
         let mut rng = rng_from_seed(1);
@@ -983,7 +989,7 @@ fn speed_report() {
         let mut games = 0;
         while t.elapsed().as_secs_f64() < 2.0 {
             let mut g = start.clone();
-            moves += random_playout(&mut g, &mut rng, 400, &mut buf);
+            moves += random_playout(&mut g, &mut rng, max, &mut buf);
             games += 1;
         }
         let dt = t.elapsed().as_secs_f64();
@@ -998,5 +1004,30 @@ fn speed_report() {
             moves as f64 / dt,
             moves as f64 / cpu
         );
+    }
+}
+
+#[test]
+#[ignore]
+fn long_random_invariants_and_outcomes() {
+    for o in [
+        opts(),
+        opts().with("Captures", "convert"),
+        opts().with("Victory", "bien").with("Layout", "forward"),
+        opts().with("Victory", "majeure").with("MaxPlies", "2000"),
+    ] {
+        let g = G::start(&o).unwrap();
+        check_invariants(&g, 200, 2000, 99).unwrap();
+        let mut rng = rng_from_seed(4);
+        let mut buf = Vec::new();
+        let mut reasons = std::collections::BTreeMap::new();
+        for _ in 0..2000 {
+            let mut p = g.clone();
+            random_playout(&mut p, &mut rng, 100_000, &mut buf);
+            *reasons
+                .entry(winner(&p).map(|w| w.1).unwrap_or("unfinished"))
+                .or_insert(0) += 1;
+        }
+        println!("{:?}: {:?}", o.iter().collect::<Vec<_>>(), reasons);
     }
 }
