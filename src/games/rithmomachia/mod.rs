@@ -939,7 +939,7 @@ impl Rithmomachia {
                     let x = x as u32;
                     for k in 0..tv.n {
                         let t = tv.v[k] as u32;
-                        if (x * s == t || (x % s == 0 && x / s == t)) && acc.mark(&tv, k) {
+                        if (x * s == t || x == t * s) && acc.mark(&tv, k) {
                             return acc.hit;
                         }
                     }
@@ -1310,9 +1310,9 @@ impl Rithmomachia {
                 let mut v = [0u32; 4];
                 v[0] = self.pieces[i].val as u32;
                 let mut ok = true;
-                for k in 1..len {
+                for (k, slot) in v.iter_mut().enumerate().take(len).skip(1) {
                     match own_at(r + dr * k as i32, f + df * k as i32) {
-                        Some(x) => v[k] = x,
+                        Some(x) => *slot = x,
                         None => {
                             ok = false;
                             break;
@@ -1377,10 +1377,8 @@ impl Rithmomachia {
         for k in 1..=d {
             s = step(sq, dir, k)?;
             let b = self.board[s];
-            if b != 0 {
-                if k == d || self.pieces[b as usize - 1].side != side {
-                    return None;
-                }
+            if b != 0 && (k == d || self.pieces[b as usize - 1].side != side) {
+                return None;
             }
         }
         Some(s)
