@@ -1746,6 +1746,13 @@ mod tests {
     }
 
     #[test]
+    fn state_is_compact() {
+        let n = std::mem::size_of::<Rithmomachia>();
+        println!("state size {} bytes", n);
+        assert!(n <= 1024, "{}", n);
+    }
+
+    #[test]
     fn start_has_48_pieces_and_moves() {
         let g = Rithmomachia::start(&RuleOptions::of::<Rithmomachia>()).unwrap();
         assert_eq!(g.own[0].count_ones(), 24);
