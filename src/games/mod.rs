@@ -3,6 +3,7 @@
 //! while searches stay generic and monomorphised per game behind it.
 
 pub mod hyperchess;
+pub mod rithmomachia;
 pub mod tesseract;
 pub mod tesseris;
 
