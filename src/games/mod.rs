@@ -219,6 +219,7 @@ fn entry<G: Game>() -> Entry {
 pub fn all() -> Vec<Entry> {
     vec![
         entry::<hyperchess::Hyperchess>(),
+        entry::<rithmomachia::Rithmomachia>(),
         entry::<tesseract::Tesseract>(),
         entry::<tesseris::Tesseris>(),
     ]
