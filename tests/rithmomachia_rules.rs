@@ -229,7 +229,11 @@ fn position_text_rejects_bad_input() {
         "turn=b over=b:nothing",
         "turn=b nonsense",
     ] {
-        assert!(G::from_text(bad, &o).is_err(), "'{}' should be rejected", bad);
+        assert!(
+            G::from_text(bad, &o).is_err(),
+            "'{}' should be rejected",
+            bad
+        );
     }
     let g = G::start(&o).unwrap();
     let back = G::from_text(&g.to_text(), &o).unwrap();
@@ -269,7 +273,11 @@ fn garbage_input_never_panics() {
     let mut p = G::from_text(big, &o.clone().with("MaxPlies", "0")).unwrap();
     let m = p.parse_move("d4d5").unwrap();
     p.play(m);
-    assert!(G::from_text("turn=b a1=P:S9999/S9999/S9999/S9999/S9999/S9999/S9999/S9999", &o).is_err());
+    assert!(G::from_text(
+        "turn=b a1=P:S9999/S9999/S9999/S9999/S9999/S9999/S9999/S9999",
+        &o
+    )
+    .is_err());
 }
 
 // ---------------------------------------------------------------- moves
@@ -279,11 +287,16 @@ fn circles_move_one_triangles_two_squares_three() {
     let g = white("d5=C7 d8=T11 d12=S13");
     let m = moves(&g);
     for mv in [
-        "d5c5", "d5e5", "d5d4", "d5d6", "d8d10", "d8d6", "d8b8", "d8f8", "d12d15", "d12d9", "d12a12", "d12g12",
+        "d5c5", "d5e5", "d5d4", "d5d6", "d8d10", "d8d6", "d8b8", "d8f8", "d12d15", "d12d9",
+        "d12a12", "d12g12",
     ] {
         assert!(m.contains(&mv.to_string()), "{} missing from {:?}", mv, m);
     }
-    assert!(!m.contains(&"d5d7".to_string()) && !m.contains(&"d8d9".to_string()) && !m.contains(&"d12d14".to_string()));
+    assert!(
+        !m.contains(&"d5d7".to_string())
+            && !m.contains(&"d8d9".to_string())
+            && !m.contains(&"d12d14".to_string())
+    );
 }
 
 #[test]
@@ -292,8 +305,14 @@ fn moves_pass_own_pieces_but_never_enemy_pieces() {
     let g = white("d4=S13 d5=C7 e4=c11 c4=C17");
     let m = moves(&g);
     assert!(m.contains(&"d4d7".to_string()));
-    assert!(!m.contains(&"d4g4".to_string()), "an enemy piece cannot be passed over");
-    assert!(m.contains(&"d4a4".to_string()), "own piece on c4 can be passed");
+    assert!(
+        !m.contains(&"d4g4".to_string()),
+        "an enemy piece cannot be passed over"
+    );
+    assert!(
+        m.contains(&"d4a4".to_string()),
+        "own piece on c4 can be passed"
+    );
     // Destination must be empty.
     let g = white("d4=S13 d7=C7");
     assert!(!moves(&g).contains(&"d4d7".to_string()));
@@ -302,11 +321,17 @@ fn moves_pass_own_pieces_but_never_enemy_pieces() {
 #[test]
 fn pyramid_moves_as_any_remaining_layer() {
     let g = white("d6=P:S36/S25/T16/T9/C4/C1");
-    let from_d6: Vec<String> = moves(&g).into_iter().filter(|m| m.starts_with("d6")).collect();
+    let from_d6: Vec<String> = moves(&g)
+        .into_iter()
+        .filter(|m| m.starts_with("d6"))
+        .collect();
     assert_eq!(from_d6.len(), 12, "{:?}", from_d6);
     // Without its circles it no longer moves one square.
     let g = white("d6=P:S36/S25/T16/T9");
-    let from_d6: Vec<String> = moves(&g).into_iter().filter(|m| m.starts_with("d6")).collect();
+    let from_d6: Vec<String> = moves(&g)
+        .into_iter()
+        .filter(|m| m.starts_with("d6"))
+        .collect();
     assert_eq!(from_d6.len(), 8, "{:?}", from_d6);
     assert!(!from_d6.contains(&"d6d7".to_string()));
 }
@@ -399,7 +424,10 @@ fn ambush_of_three_with_subtraction_9_16_minus_5() {
 
 #[test]
 fn siege_in_a_corner_uses_edges_as_walls() {
-    let g0 = pos_with(&opts(), "turn=w ply=0 h1=S991 h15=s997 a16=c50 a15=S11 c16=C13");
+    let g0 = pos_with(
+        &opts(),
+        "turn=w ply=0 h1=S991 h15=s997 a16=c50 a15=S11 c16=C13",
+    );
     let mut g = g0.clone();
     play(&mut g, "c16b16");
     assert_eq!(at(&g, "a16"), None);
@@ -587,7 +615,10 @@ fn phase1_captures_at_the_start_of_the_movers_turn() {
 fn phase3_needs_the_moved_piece() {
     // White moves its blocker away: the progression 10, 20, 30 it opens (a2, a4, a6) does not
     // include the moved piece, so it waits for White's next phase 1.
-    let mut g = pos_with(&opts(), "turn=w ply=0 h1=S991 h16=s997 a2=C10 a4=c20 a5=C97 a6=C30");
+    let mut g = pos_with(
+        &opts(),
+        "turn=w ply=0 h1=S991 h16=s997 a2=C10 a4=c20 a5=C97 a6=C30",
+    );
     play(&mut g, "a5b5");
     assert_eq!(at(&g, "a4").as_deref(), Some("c20"));
     play(&mut g, "h16h13");
@@ -598,7 +629,10 @@ fn phase3_needs_the_moved_piece() {
 fn captures_of_a_phase_are_simultaneous() {
     // White's phase 1: the 7 meets c7 on a5; removing it would open the 3's assault on a8, but
     // the phase's captures are found on the board as it stood.
-    let g = pos_with(&opts(), "turn=w+ ply=0 h1=S991 h16=s997 a2=C3 a5=c7 b5=C7 a8=t15");
+    let g = pos_with(
+        &opts(),
+        "turn=w+ ply=0 h1=S991 h16=s997 a2=C3 a5=c7 b5=C7 a8=t15",
+    );
     assert_eq!(at(&g, "a5"), None);
     assert_eq!(at(&g, "a8").as_deref(), Some("t15"));
     assert_eq!(g.prisoners(1).count, 1);
@@ -621,7 +655,10 @@ fn convert_turns_a_captured_piece_over() {
 #[test]
 fn convert_mode_chains_in_phase3() {
     // The moved 8 takes d8; the converted d8 takes e8; that one takes f8.
-    let mut g = pos_with(&convert(), &format!("turn=w {} b8=C8 d8=c8 e8=c8 f8=c8", DUMMIES));
+    let mut g = pos_with(
+        &convert(),
+        &format!("turn=w {} b8=C8 d8=c8 e8=c8 f8=c8", DUMMIES),
+    );
     play(&mut g, "b8c8");
     for s in ["c8", "d8", "e8", "f8"] {
         assert_eq!(at(&g, s).as_deref(), Some("C8"), "{}", s);
@@ -635,7 +672,10 @@ fn convert_mode_chains_in_phase3() {
         }
     );
     // In remove mode only the first goes.
-    let mut g = pos_with(&opts(), &format!("turn=w {} b8=C8 d8=c8 e8=c8 f8=c8", DUMMIES));
+    let mut g = pos_with(
+        &opts(),
+        &format!("turn=w {} b8=C8 d8=c8 e8=c8 f8=c8", DUMMIES),
+    );
     play(&mut g, "b8c8");
     assert_eq!(at(&g, "d8"), None);
     assert_eq!(at(&g, "e8").as_deref(), Some("c8"));
@@ -643,14 +683,24 @@ fn convert_mode_chains_in_phase3() {
 
 #[test]
 fn convert_mode_phase1_is_a_single_pass() {
-    let g = pos_with(&convert(), "turn=w+ ply=0 h1=S991 h16=s997 c8=C8 d8=c8 e8=c8");
+    let g = pos_with(
+        &convert(),
+        "turn=w+ ply=0 h1=S991 h16=s997 c8=C8 d8=c8 e8=c8",
+    );
     assert_eq!(at(&g, "d8").as_deref(), Some("C8"));
-    assert_eq!(at(&g, "e8").as_deref(), Some("c8"), "no chaining in phase 1");
+    assert_eq!(
+        at(&g, "e8").as_deref(),
+        Some("c8"),
+        "no chaining in phase 1"
+    );
 }
 
 #[test]
 fn convert_mode_pyramid_keeps_its_layers() {
-    let mut g = pos_with(&convert(), &format!("turn=w {} d8={} d6=C64", DUMMIES, BLACK_PYR));
+    let mut g = pos_with(
+        &convert(),
+        &format!("turn=w {} d8={} d6=C64", DUMMIES, BLACK_PYR),
+    );
     play(&mut g, "d6d7");
     assert_eq!(at(&g, "d8").as_deref(), Some("P:S64/S49/T36/T25/C16"));
     assert_eq!(g.prisoners(1).sum, 190);
@@ -713,7 +763,10 @@ fn victory_corps_bien_needs_both() {
 
 #[test]
 fn victory_honore_needs_count_sum_and_digits() {
-    let o = vopts("honore").with("N", "2").with("S", "30").with("C", "3");
+    let o = vopts("honore")
+        .with("N", "2")
+        .with("S", "30")
+        .with("C", "3");
     let mut g = pos_with(&o, &format!("turn=w pw=1/5/1 {} d4=C25 d6=c25", DUMMIES));
     play(&mut g, "d4d5");
     assert_eq!(winner(&g), Some((1, "honore victory")));
@@ -746,11 +799,17 @@ fn victory_grande_three_in_a_row_in_the_enemy_half() {
 fn victory_majeure_two_kinds_among_four() {
     let o = vopts("majeure");
     // 2 3 4 8: (2,3,4) arithmetic, (2,4,8) geometric.
-    let mut g = pos_with(&o, &format!("turn=w {} a12=C2 b12=C3 c12=C4 d11=C8", DUMMIES));
+    let mut g = pos_with(
+        &o,
+        &format!("turn=w {} a12=C2 b12=C3 c12=C4 d11=C8", DUMMIES),
+    );
     play(&mut g, "d11d12");
     assert_eq!(winner(&g), Some((1, "majeure victory")));
     // 2 4 6 7: only arithmetic.
-    let mut g = pos_with(&o, &format!("turn=w {} a12=C2 b12=C4 c12=C6 d11=C7", DUMMIES));
+    let mut g = pos_with(
+        &o,
+        &format!("turn=w {} a12=C2 b12=C4 c12=C6 d11=C7", DUMMIES),
+    );
     play(&mut g, "d11d12");
     assert_eq!(winner(&g), None);
 }
@@ -759,11 +818,17 @@ fn victory_majeure_two_kinds_among_four() {
 fn victory_excellente_all_three_kinds() {
     let o = vopts("excellente");
     // 4 6 9 12: (4,6,9) geometric, (6,9,12) arithmetic, (4,6,12) harmonic; any order on the line.
-    let mut g = pos_with(&o, &format!("turn=w {} a12=C9 b12=C4 c12=C12 d11=C6", DUMMIES));
+    let mut g = pos_with(
+        &o,
+        &format!("turn=w {} a12=C9 b12=C4 c12=C12 d11=C6", DUMMIES),
+    );
     play(&mut g, "d11d12");
     assert_eq!(winner(&g), Some((1, "excellente victory")));
     // 2 3 4 8 is only majeure.
-    let mut g = pos_with(&o, &format!("turn=w {} a12=C2 b12=C3 c12=C4 d11=C8", DUMMIES));
+    let mut g = pos_with(
+        &o,
+        &format!("turn=w {} a12=C2 b12=C3 c12=C4 d11=C8", DUMMIES),
+    );
     play(&mut g, "d11d12");
     assert_eq!(winner(&g), None);
 }
@@ -773,7 +838,10 @@ fn victory_of_the_other_side_is_checked_after_the_movers() {
     // White takes the 16 layer of Black's pyramid on b3; its total drops from 80 to 64 and
     // 32, 64, 96 completes Black's grande formation in White's half.
     let o = vopts("grande");
-    let mut g = pos_with(&o, &format!("turn=w {} a3=c32 b3=p:s64/c16 c3=c96 b5=C16", DUMMIES));
+    let mut g = pos_with(
+        &o,
+        &format!("turn=w {} a3=c32 b3=p:s64/c16 c3=c96 b5=C16", DUMMIES),
+    );
     play(&mut g, "b5b4");
     assert_eq!(at(&g, "b3").as_deref(), Some("p:s64"));
     assert_eq!(winner(&g), Some((0, "grande victory")));
@@ -919,7 +987,10 @@ fn random_games_keep_invariants_other_options() {
             .with("N", "4")
             .with("S", "100")
             .with("C", "6"),
-        opts().with("Victory", "corps").with("N", "3").with("Layout", "forward"),
+        opts()
+            .with("Victory", "corps")
+            .with("N", "3")
+            .with("Layout", "forward"),
     ]
     .iter()
     .enumerate()
@@ -951,7 +1022,10 @@ fn random_games_end_properly() {
 fn cpu_seconds() -> f64 {
     let stat = std::fs::read_to_string("/proc/thread-self/stat").unwrap_or_default();
     let after = stat.rsplit(')').next().unwrap_or("");
-    let f: Vec<f64> = after.split_whitespace().map(|x| x.parse().unwrap_or(0.0)).collect();
+    let f: Vec<f64> = after
+        .split_whitespace()
+        .map(|x| x.parse().unwrap_or(0.0))
+        .collect();
     // Fields 14 and 15 (utime, stime) are at 11 and 12 after the command name; clock ticks of 1/100 s.
     if f.len() > 12 {
         (f[11] + f[12]) / 100.0

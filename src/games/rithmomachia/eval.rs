@@ -20,7 +20,10 @@ fn side_score(g: &Rithmomachia, s: u8) -> f64 {
     let p = &g.pris[s as usize];
     let mut score = progress(&g.cfg, p.count, p.sum);
     score += 12.0 * g.own[s as usize].count_ones() as f64;
-    if matches!(g.cfg.victory, Victory::Grande | Victory::Majeure | Victory::Excellente) {
+    if matches!(
+        g.cfg.victory,
+        Victory::Grande | Victory::Majeure | Victory::Excellente
+    ) {
         let mut m = g.own[s as usize];
         while m != 0 {
             let i = m.trailing_zeros() as usize;

@@ -495,7 +495,13 @@ const WHITE_PYRAMID: [(u8, u32); 6] = [
     (CIRCLE, 4),
     (CIRCLE, 1),
 ];
-const BLACK_PYRAMID: [(u8, u32); 5] = [(SQUARE, 64), (SQUARE, 49), (TRIANGLE, 36), (TRIANGLE, 25), (CIRCLE, 16)];
+const BLACK_PYRAMID: [(u8, u32); 5] = [
+    (SQUARE, 64),
+    (SQUARE, 49),
+    (TRIANGLE, 36),
+    (TRIANGLE, 25),
+    (CIRCLE, 16),
+];
 
 /// The start layout as piece specs (`forward`: White two ranks up, Black two ranks down).
 pub fn layout(forward: bool) -> Vec<PieceSpec> {
@@ -834,7 +840,10 @@ impl Rithmomachia {
                 }
             }
             if all && okreq(mask) {
-                return Hit { whole: true, layers: 0 };
+                return Hit {
+                    whole: true,
+                    layers: 0,
+                };
             }
         }
         let mut near = 1u64 << ti;
@@ -901,7 +910,8 @@ impl Rithmomachia {
                         if !okreq((1 << adj[i]) | (1 << adj[j]) | (1 << adj[l])) {
                             continue;
                         }
-                        let (va, vb, vc) = (self.vals(adj[i]), self.vals(adj[j]), self.vals(adj[l]));
+                        let (va, vb, vc) =
+                            (self.vals(adj[i]), self.vals(adj[j]), self.vals(adj[l]));
                         for &a in &va.v[..va.n] {
                             for &b in &vb.v[..vb.n] {
                                 for &c in &vc.v[..vc.n] {
@@ -953,7 +963,9 @@ impl Rithmomachia {
                 for &a in &va.v[..va.n] {
                     for &c in &vc.v[..vc.n] {
                         for k in 0..tv.n {
-                            if progression_kinds(a as u32, tv.v[k] as u32, c as u32) != 0 && acc.mark(&tv, k) {
+                            if progression_kinds(a as u32, tv.v[k] as u32, c as u32) != 0
+                                && acc.mark(&tv, k)
+                            {
                                 return acc.hit;
                             }
                         }
@@ -979,7 +991,9 @@ impl Rithmomachia {
             for &b in &vb.v[..vb.n] {
                 for &c in &vc.v[..vc.n] {
                     for k in 0..tv.n {
-                        if progression_kinds(tv.v[k] as u32, b as u32, c as u32) != 0 && acc.mark(&tv, k) {
+                        if progression_kinds(tv.v[k] as u32, b as u32, c as u32) != 0
+                            && acc.mark(&tv, k)
+                        {
                             return acc.hit;
                         }
                     }
@@ -1001,7 +1015,10 @@ impl Rithmomachia {
         rd: &[u32; 4],
         ratt: &[bool; 4],
     ) -> Option<Hit> {
-        const WHOLE: Hit = Hit { whole: true, layers: 0 };
+        const WHOLE: Hit = Hit {
+            whole: true,
+            layers: 0,
+        };
         let okreq = |mask: u64| req == 0 || mask & req != 0;
         let t = self.pieces[ti].val as i32;
         let val = |i: usize| self.pieces[i].val as i32;
@@ -1083,7 +1100,9 @@ impl Rithmomachia {
             if self.pyr_mask & (1 << p2) != 0 {
                 return None;
             }
-            if progression_kinds(t as u32, val(p1) as u32, val(p2) as u32) != 0 && okreq((1 << p1) | (1 << p2)) {
+            if progression_kinds(t as u32, val(p1) as u32, val(p2) as u32) != 0
+                && okreq((1 << p1) | (1 << p2))
+            {
                 return Some(WHOLE);
             }
         }
@@ -1142,7 +1161,13 @@ impl Rithmomachia {
     }
 
     /// Finds the captures of side `att` among `cands` (patterns meeting `req`).
-    fn find_captures(&self, att: u8, req: u64, mut cands: u64, out: &mut [(u8, Hit); MAX_PIECES]) -> usize {
+    fn find_captures(
+        &self,
+        att: u8,
+        req: u64,
+        mut cands: u64,
+        out: &mut [(u8, Hit); MAX_PIECES],
+    ) -> usize {
         let mut n = 0;
         while cands != 0 {
             let ti = cands.trailing_zeros() as usize;
@@ -1416,7 +1441,9 @@ impl Rithmomachia {
             let p = &self.pieces[i];
             for dir in 0..4 {
                 for d in 1..=3usize {
-                    if p.dm & (1 << (d - 1)) != 0 && self.move_ok(p.sq as usize, side, dir, d).is_some() {
+                    if p.dm & (1 << (d - 1)) != 0
+                        && self.move_ok(p.sq as usize, side, dir, d).is_some()
+                    {
                         return true;
                     }
                 }
@@ -1568,7 +1595,15 @@ impl Game for Rithmomachia {
     fn start(opts: &RuleOptions) -> Result<Self, String> {
         let cfg = Cfg::from_opts(opts)?;
         let pieces = layout(cfg.forward);
-        let mut g = Self::build(opts, &pieces, BLACK, 0, [Prisoners::default(); 2], false, None)?;
+        let mut g = Self::build(
+            opts,
+            &pieces,
+            BLACK,
+            0,
+            [Prisoners::default(); 2],
+            false,
+            None,
+        )?;
         g.begin_turn();
         Ok(g)
     }
@@ -1637,7 +1672,13 @@ impl Game for Rithmomachia {
     }
 
     fn hash(&self) -> u64 {
-        self.board_hash ^ self.pris_hash ^ if self.stm == WHITE { KEY_WHITE_TO_MOVE } else { 0 }
+        self.board_hash
+            ^ self.pris_hash
+            ^ if self.stm == WHITE {
+                KEY_WHITE_TO_MOVE
+            } else {
+                0
+            }
     }
 
     fn full_hash(&self) -> u64 {
@@ -1648,7 +1689,12 @@ impl Game for Rithmomachia {
                 h ^= self.piece_key(b as usize - 1);
             }
         }
-        h ^ self.compute_pris_hash() ^ if self.stm == WHITE { KEY_WHITE_TO_MOVE } else { 0 }
+        h ^ self.compute_pris_hash()
+            ^ if self.stm == WHITE {
+                KEY_WHITE_TO_MOVE
+            } else {
+                0
+            }
     }
 
     fn parse_move(&self, text: &str) -> Result<Move, String> {

@@ -48,9 +48,14 @@ pub fn piece_text(p: &PieceSpec) -> String {
 }
 
 fn parse_value(s: &str, what: &str) -> Result<u32, String> {
-    let v: u32 = s.parse().map_err(|_| format!("{}: '{}' is not a number", what, s))?;
+    let v: u32 = s
+        .parse()
+        .map_err(|_| format!("{}: '{}' is not a number", what, s))?;
     if v == 0 || v > MAX_VALUE {
-        return Err(format!("{}: value {} out of range 1..{}", what, v, MAX_VALUE));
+        return Err(format!(
+            "{}: value {} out of range 1..{}",
+            what, v, MAX_VALUE
+        ));
     }
     Ok(v)
 }
@@ -58,9 +63,15 @@ fn parse_value(s: &str, what: &str) -> Result<u32, String> {
 fn parse_piece(sq: usize, s: &str) -> Result<PieceSpec, String> {
     let what = format!("piece on {}", square_name(sq));
     let mut chars = s.chars();
-    let c = chars.next().ok_or_else(|| format!("{}: missing piece", what))?;
-    let (shape, side) =
-        parse_shape(c).ok_or_else(|| format!("{}: '{}' is not a shape (C, T, S, P; lower case = Black)", what, c))?;
+    let c = chars
+        .next()
+        .ok_or_else(|| format!("{}: missing piece", what))?;
+    let (shape, side) = parse_shape(c).ok_or_else(|| {
+        format!(
+            "{}: '{}' is not a shape (C, T, S, P; lower case = Black)",
+            what, c
+        )
+    })?;
     let rest = chars.as_str();
     if shape != PYRAMID {
         let val = parse_value(rest, &what)?;
@@ -72,14 +83,20 @@ fn parse_piece(sq: usize, s: &str) -> Result<PieceSpec, String> {
             layers: Vec::new(),
         });
     }
-    let rest = rest
-        .strip_prefix(':')
-        .ok_or_else(|| format!("{}: a pyramid is written P:<layers>, e.g. P:S36/S25/T16/T9/C4/C1", what))?;
+    let rest = rest.strip_prefix(':').ok_or_else(|| {
+        format!(
+            "{}: a pyramid is written P:<layers>, e.g. P:S36/S25/T16/T9/C4/C1",
+            what
+        )
+    })?;
     let mut layers = Vec::new();
     for l in rest.split('/') {
         let mut lc = l.chars();
-        let c = lc.next().ok_or_else(|| format!("{}: empty pyramid layer", what))?;
-        let (lshape, lside) = parse_shape(c).ok_or_else(|| format!("{}: bad layer shape '{}'", what, c))?;
+        let c = lc
+            .next()
+            .ok_or_else(|| format!("{}: empty pyramid layer", what))?;
+        let (lshape, lside) =
+            parse_shape(c).ok_or_else(|| format!("{}: bad layer shape '{}'", what, c))?;
         if lshape == PYRAMID {
             return Err(format!("{}: a pyramid layer is C, T or S", what));
         }
@@ -106,7 +123,12 @@ fn parse_piece(sq: usize, s: &str) -> Result<PieceSpec, String> {
 
 fn parse_prisoners(s: &str, key: &str) -> Result<Prisoners, String> {
     let parts: Vec<&str> = s.split('/').collect();
-    let bad = || format!("{}= takes count/sum/digits (e.g. {}=2/45/3), not '{}'", key, key, s);
+    let bad = || {
+        format!(
+            "{}= takes count/sum/digits (e.g. {}=2/45/3), not '{}'",
+            key, key, s
+        )
+    };
     if parts.len() != 3 {
         return Err(bad());
     }
@@ -160,10 +182,13 @@ pub fn parse(text: &str, opts: &RuleOptions) -> Result<Rithmomachia, String> {
                     "draw" => R_DRAW,
                     _ => return Err(format!("over= winner must be b, w or draw, not '{}'", w)),
                 };
-                let reason = REASON_CODES
-                    .iter()
-                    .position(|c| *c == why)
-                    .ok_or_else(|| format!("over= reason must be one of {}, not '{}'", REASON_CODES.join(" "), why))?;
+                let reason = REASON_CODES.iter().position(|c| *c == why).ok_or_else(|| {
+                    format!(
+                        "over= reason must be one of {}, not '{}'",
+                        REASON_CODES.join(" "),
+                        why
+                    )
+                })?;
                 over = Some((r, reason as u8));
             }
             _ => {
@@ -222,11 +247,16 @@ pub fn parse_move(text: &str) -> Result<Move, String> {
     if b.len() < 4 || !b[0].is_ascii_alphabetic() {
         return Err(bad());
     }
-    let split = (1..b.len()).find(|&i| b[i].is_ascii_alphabetic()).ok_or_else(bad)?;
+    let split = (1..b.len())
+        .find(|&i| b[i].is_ascii_alphabetic())
+        .ok_or_else(bad)?;
     let from = parse_square(&t[..split]).map_err(|e| format!("{}: {}", bad(), e))?;
     let to = parse_square(&t[split..]).map_err(|e| format!("{}: {}", bad(), e))?;
     if from == to {
-        return Err(format!("'{}' is not a move: from and to are the same square", text));
+        return Err(format!(
+            "'{}' is not a move: from and to are the same square",
+            text
+        ));
     }
     Ok(Move {
         from: from as u8,
@@ -246,10 +276,17 @@ pub fn display(g: &Rithmomachia) -> String {
                 line.push_str("     .");
             } else {
                 let p = &g.pieces[b as usize - 1];
-                line.push_str(&format!("{:>6}", format!("{}{}", shape_letter(p.shape, p.side), p.val)));
+                line.push_str(&format!(
+                    "{:>6}",
+                    format!("{}{}", shape_letter(p.shape, p.side), p.val)
+                ));
                 if p.shape == PYRAMID {
                     let spec = g.piece_specs().into_iter().find(|s| s.sq == sq).unwrap();
-                    pyr_lines.push(format!("pyramid on {}: {}", square_name(sq), piece_text(&spec)));
+                    pyr_lines.push(format!(
+                        "pyramid on {}: {}",
+                        square_name(sq),
+                        piece_text(&spec)
+                    ));
                 }
             }
         }
@@ -260,9 +297,13 @@ pub fn display(g: &Rithmomachia) -> String {
     }
     lines.push(format!(
         "    {}",
-        (0..8).map(|f| format!("{:>6}", (b'a' + f) as char)).collect::<String>()
+        (0..8)
+            .map(|f| format!("{:>6}", (b'a' + f) as char))
+            .collect::<String>()
     ));
-    lines.push("upper case = White (Evens, ranks 1-8), lower case = Black (Odds, ranks 9-16)".into());
+    lines.push(
+        "upper case = White (Evens, ranks 1-8), lower case = Black (Odds, ranks 9-16)".into(),
+    );
     lines.extend(pyr_lines);
     for (s, name) in [(0usize, "Black"), (1, "White")] {
         let p = &g.pris[s];
