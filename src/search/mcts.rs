@@ -19,6 +19,7 @@ use super::{centipawns, heuristic_rewards, time, Context, Line, Outcome, Report,
 use crate::game::{rng_from_seed, Game, GameRng, Seat, Status};
 use fxhash::FxHashSet;
 use std::cell::UnsafeCell;
+use std::mem::MaybeUninit;
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, AtomicUsize, Ordering};
 use std::time::Instant;
 
@@ -27,11 +28,9 @@ const NONE: u32 = u32::MAX;
 const SCALE: f64 = 65536.0;
 
 struct Node<M> {
-    /// The move into this node and the seat that made it; written once by the thread that
-    /// allocated the node, before the node is linked into its parent (Release) — read only after
-    /// the link is seen (Acquire).
-    mv: UnsafeCell<Option<M>>,
-    mover: UnsafeCell<u8>,
+    /// The move into this node and the seat that made it (None / 0 for the root).
+    mv: Option<M>,
+    mover: u8,
     visits: AtomicU32,
     virtual_loss: AtomicU32,
     availability: AtomicU32,
@@ -42,14 +41,11 @@ struct Node<M> {
     lock: AtomicBool,
 }
 
-// SAFETY: the UnsafeCell fields are written only before the node is published (see above).
-unsafe impl<M: Send + Sync> Sync for Node<M> {}
-
 impl<M: Copy> Node<M> {
-    fn new() -> Self {
+    fn new(mv: Option<M>, mover: u8) -> Self {
         Node {
-            mv: UnsafeCell::new(None),
-            mover: UnsafeCell::new(0),
+            mv,
+            mover,
             visits: AtomicU32::new(0),
             virtual_loss: AtomicU32::new(0),
             availability: AtomicU32::new(0),
@@ -61,10 +57,10 @@ impl<M: Copy> Node<M> {
         }
     }
     fn mv(&self) -> Option<M> {
-        unsafe { *self.mv.get() }
+        self.mv
     }
     fn mover(&self) -> usize {
-        unsafe { *self.mover.get() as usize }
+        self.mover as usize
     }
     fn mean(&self) -> f64 {
         let n = self.visits.load(Ordering::Relaxed);
@@ -84,9 +80,13 @@ impl<M: Copy> Node<M> {
     }
 }
 
+// SAFETY: slots are written once, by the one thread that owns them, before they are published
+// through an atomic link (Release/Acquire); after that only atomics are mutated.
+unsafe impl<M: Send + Sync> Sync for Tree<M> {}
+
 /// The shared tree: an arena of nodes, node 0 the root.
 struct Tree<M> {
-    nodes: Vec<Node<M>>,
+    nodes: Box<[UnsafeCell<MaybeUninit<Node<M>>>]>,
     used: AtomicUsize,
 }
 
@@ -94,12 +94,30 @@ impl<M: Copy> Tree<M> {
     fn new(hash_mb: usize) -> Self {
         let bytes = hash_mb.max(1) * 1024 * 1024;
         let cap = (bytes / std::mem::size_of::<Node<M>>()).clamp(1024, (NONE - 1) as usize);
-        let mut nodes = Vec::with_capacity(cap);
-        nodes.resize_with(cap, Node::new);
-        Tree {
-            nodes,
+        // Reserved, not initialised: the OS maps pages as nodes are written, so a short search
+        // does not pay for the whole `Hash` up front.
+        let mut nodes: Vec<UnsafeCell<MaybeUninit<Node<M>>>> = Vec::with_capacity(cap);
+        // SAFETY: MaybeUninit needs no initialisation; a slot is only read after `init` wrote it.
+        unsafe { nodes.set_len(cap) };
+        let tree = Tree {
+            nodes: nodes.into_boxed_slice(),
             used: AtomicUsize::new(1),
-        }
+        };
+        tree.init(0, None, 0);
+        tree
+    }
+
+    /// Writes node `i`. Only for a slot nobody else can see yet (the root before the search
+    /// starts, or an index just handed out by `alloc`).
+    fn init(&self, i: usize, mv: Option<M>, mover: u8) {
+        // SAFETY: the slot is exclusively this thread's until it is linked (Release) into a parent.
+        unsafe { (*self.nodes[i].get()).write(Node::new(mv, mover)) };
+    }
+
+    /// Node `i`, which must have been initialised (the root, or reached through a link).
+    fn node(&self, i: u32) -> &Node<M> {
+        // SAFETY: every index reachable from the root was written by `init` before it was linked.
+        unsafe { (*self.nodes[i as usize].get()).assume_init_ref() }
     }
 
     fn alloc(&self, mv: M, mover: Seat) -> Option<u32> {
@@ -108,19 +126,14 @@ impl<M: Copy> Tree<M> {
             self.used.store(self.nodes.len(), Ordering::Relaxed);
             return None;
         }
-        let n = &self.nodes[i];
-        // SAFETY: index i was handed to this thread alone and is not linked anywhere yet.
-        unsafe {
-            *n.mv.get() = Some(mv);
-            *n.mover.get() = mover as u8;
-        }
+        self.init(i, Some(mv), mover as u8);
         Some(i as u32)
     }
 
     /// Links a fresh node as the first child of `parent` (caller holds parent's lock).
     fn link(&self, parent: u32, child: u32) {
-        let p = &self.nodes[parent as usize];
-        self.nodes[child as usize]
+        let p = &self.node(parent);
+        self.node(child)
             .next_sibling
             .store(p.first_child.load(Ordering::Relaxed), Ordering::Relaxed);
         p.first_child.store(child, Ordering::Release);
@@ -129,9 +142,7 @@ impl<M: Copy> Tree<M> {
     fn children(&self, parent: u32) -> Children<'_, M> {
         Children {
             tree: self,
-            next: self.nodes[parent as usize]
-                .first_child
-                .load(Ordering::Acquire),
+            next: self.node(parent).first_child.load(Ordering::Acquire),
         }
     }
 
@@ -145,16 +156,14 @@ struct Children<'a, M> {
     next: u32,
 }
 
-impl<M> Iterator for Children<'_, M> {
+impl<M: Copy> Iterator for Children<'_, M> {
     type Item = u32;
     fn next(&mut self) -> Option<u32> {
         if self.next == NONE {
             return None;
         }
         let i = self.next;
-        self.next = self.tree.nodes[i as usize]
-            .next_sibling
-            .load(Ordering::Acquire);
+        self.next = self.tree.node(i).next_sibling.load(Ordering::Acquire);
         Some(i)
     }
 }
@@ -219,7 +228,7 @@ pub fn search<G: Game>(root: &G, ctx: &Context) -> Outcome<G::Move> {
     // A move that wins on the spot is played, whatever the visit counts say (a slower win can
     // gather as many visits).
     let best = immediate_win(root)
-        .or_else(|| best_child(&shared.tree).and_then(|c| shared.tree.nodes[c as usize].mv()));
+        .or_else(|| best_child(&shared.tree).and_then(|c| shared.tree.node(c).mv()));
     Outcome {
         best,
         nodes: shared.iterations.load(Ordering::Relaxed),
@@ -312,7 +321,7 @@ fn iterate<G: Game>(
         if let Status::Over(o) = state.status() {
             break o.rewards;
         }
-        let nd = &tree.nodes[node as usize];
+        let nd = &tree.node(node);
         if node != 0 && nd.visits.load(Ordering::Relaxed) == 0 {
             break rollout(&mut state, sh.ctx.params.rollout_plies, rng, buf);
         }
@@ -323,11 +332,7 @@ fn iterate<G: Game>(
             legal.extend(moves.iter().copied());
             let present = tree
                 .children(node)
-                .filter(|&c| {
-                    tree.nodes[c as usize]
-                        .mv()
-                        .is_some_and(|m| legal.contains(&m))
-                })
+                .filter(|&c| tree.node(c).mv().is_some_and(|m| legal.contains(&m)))
                 .count();
             if present < moves.len() {
                 add_missing_children(tree, node, &state, moves, true);
@@ -349,7 +354,7 @@ fn iterate<G: Game>(
             // No child (tree full): score the position from here.
             break rollout(&mut state, sh.ctx.params.rollout_plies, rng, buf);
         };
-        let ch = &tree.nodes[child as usize];
+        let ch = &tree.node(child);
         ch.virtual_loss.fetch_add(1, Ordering::Relaxed);
         if let Some(m) = ch.mv() {
             state.play(m);
@@ -359,7 +364,7 @@ fn iterate<G: Game>(
     };
     // Backup.
     for (i, &n) in path.iter().enumerate() {
-        let nd = &tree.nodes[n as usize];
+        let nd = &tree.node(n);
         if i > 0 {
             nd.virtual_loss.fetch_sub(1, Ordering::Relaxed);
             let r = rewards[nd.mover()].clamp(0.0, 1.0) as f64;
@@ -383,7 +388,7 @@ fn add_missing_children<G: Game>(
     moves: &[G::Move],
     lock: bool,
 ) {
-    let nd = &tree.nodes[node as usize];
+    let nd = &tree.node(node);
     if lock {
         while !nd.try_lock() {
             std::hint::spin_loop();
@@ -391,7 +396,7 @@ fn add_missing_children<G: Game>(
     }
     let existing: FxHashSet<G::Move> = if lock {
         tree.children(node)
-            .filter_map(|c| tree.nodes[c as usize].mv())
+            .filter_map(|c| tree.node(c).mv())
             .collect()
     } else {
         FxHashSet::default()
@@ -423,14 +428,14 @@ fn select<M: Copy + Eq + std::hash::Hash>(
     available: Option<&FxHashSet<M>>,
     c: f64,
 ) -> Option<u32> {
-    let parent = &tree.nodes[node as usize];
+    let parent = &tree.node(node);
     let parent_n = (parent.visits.load(Ordering::Relaxed)
         + parent.virtual_loss.load(Ordering::Relaxed))
     .max(1) as f64;
     let mut best = None;
     let mut best_v = f64::NEG_INFINITY;
     for ch in tree.children(node) {
-        let cn = &tree.nodes[ch as usize];
+        let cn = &tree.node(ch);
         let n_total = match available {
             Some(moves) => {
                 let Some(m) = cn.mv() else { continue };
@@ -473,7 +478,7 @@ fn rollout<G: Game>(
 
 fn best_child<M: Copy>(tree: &Tree<M>) -> Option<u32> {
     tree.children(0).max_by(|&a, &b| {
-        let (na, nb) = (&tree.nodes[a as usize], &tree.nodes[b as usize]);
+        let (na, nb) = (&tree.node(a), &tree.node(b));
         (na.visits.load(Ordering::Relaxed), na.mean())
             .partial_cmp(&(nb.visits.load(Ordering::Relaxed), nb.mean()))
             .unwrap_or(std::cmp::Ordering::Equal)
@@ -484,7 +489,7 @@ fn best_child<M: Copy>(tree: &Tree<M>) -> Option<u32> {
 fn ranked<M: Copy>(tree: &Tree<M>) -> Vec<u32> {
     let mut v: Vec<u32> = tree.children(0).collect();
     v.sort_by(|&a, &b| {
-        let (na, nb) = (&tree.nodes[a as usize], &tree.nodes[b as usize]);
+        let (na, nb) = (&tree.node(a), &tree.node(b));
         (nb.visits.load(Ordering::Relaxed), nb.mean())
             .partial_cmp(&(na.visits.load(Ordering::Relaxed), na.mean()))
             .unwrap_or(std::cmp::Ordering::Equal)
@@ -498,16 +503,13 @@ fn report<G: Game>(sh: &Shared<G>, first: Option<G::Move>) -> Report {
     let iterations = sh.iterations.load(Ordering::Relaxed);
     let mut lines = Vec::new();
     let mut order = ranked(tree);
-    if let Some(pos) = first.and_then(|m| {
-        order
-            .iter()
-            .position(|&c| tree.nodes[c as usize].mv() == Some(m))
-    }) {
+    if let Some(pos) = first.and_then(|m| order.iter().position(|&c| tree.node(c).mv() == Some(m)))
+    {
         let c = order.remove(pos);
         order.insert(0, c);
     }
     for &ch in order.iter().take(sh.ctx.params.multipv.max(1)) {
-        let cn = &tree.nodes[ch as usize];
+        let cn = &tree.node(ch);
         if cn.visits.load(Ordering::Relaxed) == 0 && !lines.is_empty() {
             break;
         }
@@ -516,7 +518,7 @@ fn report<G: Game>(sh: &Shared<G>, first: Option<G::Move>) -> Report {
         let mut state = sh.root.clone();
         let mut n = ch;
         loop {
-            let nd = &tree.nodes[n as usize];
+            let nd = &tree.node(n);
             let Some(m) = nd.mv() else { break };
             pv.push(state.format_move(m));
             if G::hidden_information() || pv.len() >= 64 {
@@ -525,8 +527,8 @@ fn report<G: Game>(sh: &Shared<G>, first: Option<G::Move>) -> Report {
             state.play(m);
             let next = tree
                 .children(n)
-                .max_by_key(|&c| tree.nodes[c as usize].visits.load(Ordering::Relaxed))
-                .filter(|&c| tree.nodes[c as usize].visits.load(Ordering::Relaxed) > 0);
+                .max_by_key(|&c| tree.node(c).visits.load(Ordering::Relaxed))
+                .filter(|&c| tree.node(c).visits.load(Ordering::Relaxed) > 0);
             match next {
                 Some(c) => n = c,
                 None => break,
@@ -576,7 +578,7 @@ fn terminal_score<G: Game>(root: &G, node: &Node<G::Move>) -> Option<Score> {
 fn candidates<G: Game>(sh: &Shared<G>) {
     let tree = &sh.tree;
     for ch in ranked(tree) {
-        let n = &tree.nodes[ch as usize];
+        let n = &tree.node(ch);
         if let Some(m) = n.mv() {
             (sh.ctx.out)(&format!(
                 "info string candidate {} visits {} availability {} reward {:.4}",
