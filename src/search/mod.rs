@@ -237,3 +237,6 @@ pub fn heuristic_rewards<G: Game>(g: &G) -> [f32; MAX_SEATS] {
     }
     r
 }
+
+#[cfg(test)]
+mod tests;

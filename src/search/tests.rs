@@ -1,0 +1,315 @@
+//! Search tests on a tiny known game (tic-tac-toe), so that search is checked independently of
+//! the real rulesets.
+
+use super::*;
+use crate::game::{Game, OptionSpec, Outcome as GameOutcome, RuleOptions, Status};
+use std::sync::atomic::AtomicBool;
+
+#[derive(Clone, Debug)]
+struct Ttt {
+    cells: [u8; 9],
+    to_move: usize,
+    opts: RuleOptions,
+}
+
+const LINES: [[usize; 3]; 8] = [
+    [0, 1, 2],
+    [3, 4, 5],
+    [6, 7, 8],
+    [0, 3, 6],
+    [1, 4, 7],
+    [2, 5, 8],
+    [0, 4, 8],
+    [2, 4, 6],
+];
+
+impl Game for Ttt {
+    type Move = u8;
+    const NAME: &'static str = "ttt";
+    fn rule_options() -> &'static [OptionSpec] {
+        &[]
+    }
+    fn start(opts: &RuleOptions) -> Result<Self, String> {
+        Ok(Ttt {
+            cells: [0; 9],
+            to_move: 0,
+            opts: opts.clone(),
+        })
+    }
+    fn from_text(text: &str, opts: &RuleOptions) -> Result<Self, String> {
+        let b = text.as_bytes();
+        if b.len() != 9 {
+            return Err("nine cells".into());
+        }
+        let mut cells = [0; 9];
+        for i in 0..9 {
+            cells[i] = match b[i] {
+                b'x' => 1,
+                b'o' => 2,
+                b'.' => 0,
+                _ => return Err("x, o or .".into()),
+            };
+        }
+        let n = cells.iter().filter(|&&c| c != 0).count();
+        Ok(Ttt {
+            cells,
+            to_move: n % 2,
+            opts: opts.clone(),
+        })
+    }
+    fn to_text(&self) -> String {
+        self.cells
+            .iter()
+            .map(|c| ['.', 'x', 'o'][*c as usize])
+            .collect()
+    }
+    fn display(&self) -> String {
+        self.to_text()
+    }
+    fn options(&self) -> &RuleOptions {
+        &self.opts
+    }
+    fn players(&self) -> usize {
+        2
+    }
+    fn to_move(&self) -> Seat {
+        self.to_move
+    }
+    fn legal_moves(&self, out: &mut Vec<u8>) {
+        out.clear();
+        if self.status().is_over() {
+            return;
+        }
+        out.extend((0..9u8).filter(|&i| self.cells[i as usize] == 0));
+    }
+    fn play(&mut self, mv: u8) {
+        self.cells[mv as usize] = self.to_move as u8 + 1;
+        self.to_move ^= 1;
+    }
+    fn status(&self) -> Status {
+        for l in LINES {
+            let c = self.cells[l[0]];
+            if c != 0 && c == self.cells[l[1]] && c == self.cells[l[2]] {
+                return Status::Over(GameOutcome::win(c as usize - 1, "three in a row"));
+            }
+        }
+        if self.cells.iter().all(|&c| c != 0) {
+            return Status::Over(GameOutcome::draw(2, "full board"));
+        }
+        Status::Ongoing
+    }
+    fn hash(&self) -> u64 {
+        self.full_hash()
+    }
+    fn full_hash(&self) -> u64 {
+        self.cells
+            .iter()
+            .enumerate()
+            .fold(self.to_move as u64, |h, (i, &c)| {
+                h ^ crate::zobrist::key(1, i as u64 * 3 + c as u64)
+            })
+    }
+    fn parse_move(&self, text: &str) -> Result<u8, String> {
+        text.parse().map_err(|_| "a cell 0-8".to_string())
+    }
+    fn format_move(&self, mv: u8) -> String {
+        mv.to_string()
+    }
+    fn evaluate(&self, _seat: Seat) -> i32 {
+        0
+    }
+}
+
+fn run(pos: &str, params: SearchParams, limits: Limits) -> super::Outcome<u8> {
+    let g = Ttt::from_text(pos, &RuleOptions::of::<Ttt>()).unwrap();
+    let stop = AtomicBool::new(false);
+    let sink = |_: &str| {};
+    let ctx = Context {
+        params: &params,
+        limits: &limits,
+        stop: &stop,
+        out: &sink,
+        start: std::time::Instant::now(),
+    };
+    search(&g, &ctx)
+}
+
+fn ab() -> SearchParams {
+    SearchParams {
+        algorithm: Algorithm::AlphaBeta,
+        threads: 1,
+        hash_mb: 4,
+        ..Default::default()
+    }
+}
+fn mcts() -> SearchParams {
+    SearchParams {
+        algorithm: Algorithm::Mcts,
+        threads: 1,
+        hash_mb: 4,
+        ..Default::default()
+    }
+}
+
+#[test]
+fn alphabeta_takes_a_win_in_one() {
+    // x to move (4 pieces placed): x x . / o o . / . . .
+    let o = run(
+        "xx.oo....",
+        ab(),
+        Limits {
+            depth: Some(4),
+            ..Default::default()
+        },
+    );
+    assert_eq!(o.best, Some(2));
+    assert!(matches!(o.report.unwrap().lines[0].score, Score::Mate(1)));
+}
+
+#[test]
+fn alphabeta_sees_the_empty_board_is_a_draw() {
+    let o = run(
+        ".........",
+        ab(),
+        Limits {
+            depth: Some(9),
+            ..Default::default()
+        },
+    );
+    assert_eq!(o.report.unwrap().lines[0].score, Score::Cp(0));
+}
+
+#[test]
+fn alphabeta_blocks_the_only_threat() {
+    // o to move: x x . / . o . / . . . → must play 2.
+    let o = run(
+        "xx..o...x",
+        ab(),
+        Limits {
+            depth: Some(6),
+            ..Default::default()
+        },
+    );
+    assert_eq!(o.best, Some(2));
+}
+
+#[test]
+fn alphabeta_multipv_gives_distinct_lines() {
+    let mut p = ab();
+    p.multipv = 3;
+    let o = run(
+        ".........",
+        p,
+        Limits {
+            depth: Some(4),
+            ..Default::default()
+        },
+    );
+    let lines = o.report.unwrap().lines;
+    assert_eq!(lines.len(), 3);
+    assert_ne!(lines[0].pv[0], lines[1].pv[0]);
+    assert_ne!(lines[1].pv[0], lines[2].pv[0]);
+}
+
+#[test]
+fn mcts_takes_a_win_in_one_and_blocks() {
+    let o = run(
+        "xx.oo....",
+        mcts(),
+        Limits {
+            nodes: Some(3000),
+            ..Default::default()
+        },
+    );
+    assert_eq!(o.best, Some(2));
+    let o = run(
+        "xx..o...x",
+        mcts(),
+        Limits {
+            nodes: Some(5000),
+            ..Default::default()
+        },
+    );
+    assert_eq!(o.best, Some(2));
+}
+
+#[test]
+fn mcts_with_a_seed_and_one_thread_is_deterministic() {
+    let mut p = mcts();
+    p.seed = 42;
+    p.rollout_plies = 9;
+    let a = run(
+        "x........",
+        p.clone(),
+        Limits {
+            nodes: Some(2000),
+            ..Default::default()
+        },
+    );
+    let b = run(
+        "x........",
+        p,
+        Limits {
+            nodes: Some(2000),
+            ..Default::default()
+        },
+    );
+    assert_eq!(a.best, b.best);
+    assert_eq!(a.nodes, b.nodes);
+    assert_eq!(
+        a.report.unwrap().info_lines()[0].split(" time ").next(),
+        b.report.unwrap().info_lines()[0].split(" time ").next()
+    );
+}
+
+#[test]
+fn mcts_with_two_threads_agrees_on_a_forced_move() {
+    let mut p = mcts();
+    p.threads = 2;
+    let o = run(
+        "xx..o...x",
+        p,
+        Limits {
+            nodes: Some(20000),
+            ..Default::default()
+        },
+    );
+    assert_eq!(o.best, Some(2));
+    assert!(o.nodes >= 20000);
+}
+
+#[test]
+fn a_full_tree_does_not_stop_the_search() {
+    // 1 MiB holds few nodes: the search must go on scoring leaves without growing the tree.
+    let mut p = mcts();
+    p.hash_mb = 1;
+    let o = run(
+        ".........",
+        p,
+        Limits {
+            nodes: Some(200_000),
+            ..Default::default()
+        },
+    );
+    assert!(o.nodes >= 200_000);
+    assert!(o.report.unwrap().hashfull >= 990);
+}
+
+#[test]
+fn movetime_is_honoured() {
+    let t0 = std::time::Instant::now();
+    let p = SearchParams {
+        move_overhead_ms: 10,
+        ..mcts()
+    };
+    run(
+        ".........",
+        p,
+        Limits {
+            movetime: Some(200),
+            ..Default::default()
+        },
+    );
+    let ms = t0.elapsed().as_millis();
+    assert!((150..260).contains(&ms), "took {} ms", ms);
+}

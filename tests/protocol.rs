@@ -1,0 +1,296 @@
+//! The protocol end to end: spawns the built `quatre` binary and talks to it as a GUI or a
+//! tournament runner would.
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{channel, Receiver, RecvTimeoutError};
+use std::time::{Duration, Instant};
+
+struct Engine {
+    child: Child,
+    stdin: ChildStdin,
+    lines: Receiver<String>,
+}
+
+impl Engine {
+    fn start() -> Self {
+        Self::start_with(&[])
+    }
+    fn start_with(args: &[&str]) -> Self {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_quatre"))
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("spawn quatre");
+        let stdin = child.stdin.take().unwrap();
+        let stdout = child.stdout.take().unwrap();
+        let (tx, rx) = channel();
+        std::thread::spawn(move || {
+            for l in BufReader::new(stdout).lines() {
+                match l {
+                    Ok(l) => {
+                        if tx.send(l).is_err() {
+                            break;
+                        }
+                    }
+                    Err(_) => break,
+                }
+            }
+        });
+        Engine { child, stdin, lines: rx }
+    }
+    fn send(&mut self, s: &str) {
+        writeln!(self.stdin, "{}", s).expect("engine stdin");
+        self.stdin.flush().unwrap();
+    }
+    /// Lines until one matches `pred` (returned last), failing after `timeout`.
+    fn until(&mut self, timeout: Duration, pred: impl Fn(&str) -> bool) -> Vec<String> {
+        let end = Instant::now() + timeout;
+        let mut got = Vec::new();
+        loop {
+            let left = end.saturating_duration_since(Instant::now());
+            match self.lines.recv_timeout(left) {
+                Ok(l) => {
+                    let done = pred(&l);
+                    got.push(l);
+                    if done {
+                        return got;
+                    }
+                }
+                Err(RecvTimeoutError::Timeout) => panic!("no matching line within {:?}; got {:?}", timeout, got),
+                Err(RecvTimeoutError::Disconnected) => panic!("engine closed its output; got {:?}", got),
+            }
+        }
+    }
+    fn ask(&mut self, cmd: &str, pred: impl Fn(&str) -> bool) -> Vec<String> {
+        self.send(cmd);
+        self.until(Duration::from_secs(20), pred)
+    }
+    /// Sends `cmd` then `isready`, returning every line before `readyok`.
+    fn exchange(&mut self, cmd: &str) -> Vec<String> {
+        self.send(cmd);
+        let mut v = self.ask("isready", |l| l == "readyok");
+        v.pop();
+        v
+    }
+    fn quit(mut self) {
+        self.send("quit");
+        let end = Instant::now() + Duration::from_secs(5);
+        while Instant::now() < end {
+            if let Ok(Some(status)) = self.child.try_wait() {
+                assert!(status.success(), "engine exited with {:?}", status);
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        let _ = self.child.kill();
+        panic!("engine did not quit");
+    }
+}
+
+const CHESS: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1";
+
+#[test]
+fn uci_handshake_lists_every_option() {
+    let mut e = Engine::start();
+    let lines = e.ask("uci", |l| l == "uciok");
+    assert!(lines[0].starts_with("id name quatre"));
+    assert!(lines[1].starts_with("id author "));
+    for name in ["Game", "Threads", "Hash", "Algorithm", "MultiPV", "Seed", "MoveOverhead", "Boards", "MaxPlies"] {
+        assert!(
+            lines.iter().any(|l| l.starts_with(&format!("option name {} type", name))),
+            "option {} missing from {:?}",
+            name,
+            lines
+        );
+    }
+    let game = lines.iter().find(|l| l.starts_with("option name Game")).unwrap();
+    assert!(game.contains("var hyperchess"));
+    let lines = e.ask("ugi", |l| l == "ugiok");
+    assert!(lines.iter().any(|l| l.starts_with("option name Threads")));
+    e.quit();
+}
+
+#[test]
+fn position_moves_and_perft_on_ordinary_chess() {
+    let mut e = Engine::start();
+    e.exchange("setoption name boards value 1x1");
+    let out = e.exchange(&format!("position fen {} moves e2e4 e7e5", CHESS));
+    assert!(out.is_empty(), "{:?}", out);
+    let out = e.exchange("moves");
+    assert_eq!(out.len(), 1);
+    assert!(out[0].starts_with("moves "));
+    assert_eq!(out[0].split_whitespace().count() - 1, 29);
+    e.exchange(&format!("position fen {}", CHESS));
+    let out = e.ask("perft 3", |l| l.starts_with("nodes "));
+    assert_eq!(out.last().unwrap(), "nodes 8902");
+    assert_eq!(out.len(), 21, "20 divide lines then the total");
+    e.quit();
+}
+
+#[test]
+fn display_shows_text_and_hash() {
+    let mut e = Engine::start();
+    let out = e.exchange("d");
+    assert!(out.iter().any(|l| l.starts_with("Position: ")));
+    assert!(out.iter().any(|l| l.starts_with("Hash: ")));
+    e.quit();
+}
+
+#[test]
+fn errors_are_one_line_and_keep_the_last_good_state() {
+    let mut e = Engine::start();
+    e.exchange("setoption name Boards value 1x1");
+    e.exchange(&format!("position fen {} moves e2e4", CHESS));
+    let good = e.exchange("d");
+    for bad in [
+        "frobnicate",
+        "position fen not a position",
+        "position startpos moves e2e4 e2e4",
+        "position fen",
+        "setoption name NoSuchOption value 3",
+        "setoption name Threads value many",
+        "setoption name Threads value 0",
+        "setoption name Boards value 9x9",
+        "setoption name Game value chess",
+        "perft -1",
+        "query nothing",
+        "position startpos moves zz99",
+    ] {
+        let out = e.exchange(bad);
+        assert_eq!(out.len(), 1, "{} gave {:?}", bad, out);
+        assert!(out[0].starts_with("info string error: "), "{} gave {:?}", bad, out);
+    }
+    assert_eq!(e.exchange("d"), good, "a bad line changed the state");
+    e.quit();
+}
+
+#[test]
+fn isready_and_stop_during_an_infinite_search() {
+    let mut e = Engine::start();
+    e.exchange("setoption name Threads value 2");
+    e.send("go infinite");
+    std::thread::sleep(Duration::from_millis(300));
+    let t0 = Instant::now();
+    e.ask("isready", |l| l == "readyok");
+    let isready = t0.elapsed();
+    assert!(isready < Duration::from_millis(50), "isready took {:?}", isready);
+    let t0 = Instant::now();
+    let out = e.ask("stop", |l| l.starts_with("bestmove"));
+    let stop = t0.elapsed();
+    assert!(stop < Duration::from_millis(100), "stop took {:?}", stop);
+    assert!(out.iter().filter(|l| l.starts_with("bestmove")).count() == 1);
+    e.quit();
+}
+
+#[test]
+fn go_movetime_answers_in_time_with_info() {
+    let mut e = Engine::start();
+    for algo in ["mcts", "alphabeta"] {
+        e.exchange(&format!("setoption name Algorithm value {}", algo));
+        let t0 = Instant::now();
+        let out = e.ask("go movetime 1000", |l| l.starts_with("bestmove"));
+        let took = t0.elapsed();
+        assert!(took < Duration::from_millis(1100), "{} took {:?}", algo, took);
+        let info: Vec<&String> = out.iter().filter(|l| l.starts_with("info depth")).collect();
+        assert!(!info.is_empty(), "{:?}", out);
+        for field in [" seldepth ", " score ", " nodes ", " nps ", " time ", " hashfull ", " multipv ", " pv "] {
+            assert!(info.last().unwrap().contains(field), "{} missing in {}", field, info.last().unwrap());
+        }
+        let best = out.last().unwrap().split_whitespace().nth(1).unwrap().to_string();
+        let moves = e.exchange("moves");
+        assert!(moves[0].split_whitespace().any(|m| m == best), "bestmove {} is not legal", best);
+    }
+    e.quit();
+}
+
+#[test]
+fn exactly_one_bestmove_and_0000_when_no_move() {
+    let mut e = Engine::start();
+    e.exchange("setoption name Boards value 1x1");
+    // Fool's mate: White is checkmated.
+    e.exchange(&format!("position fen {} moves f2f3 e7e5 g2g4 d8h4", CHESS));
+    assert_eq!(e.exchange("query gameover"), vec!["response true"]);
+    assert_eq!(e.exchange("query result"), vec!["response p2win"]);
+    assert_eq!(e.exchange("moves"), vec!["moves"]);
+    let out = e.ask("go movetime 100", |l| l.starts_with("bestmove"));
+    assert_eq!(out.last().unwrap(), "bestmove 0000");
+    let more = e.exchange("");
+    assert!(more.iter().all(|l| !l.starts_with("bestmove")), "{:?}", more);
+    e.quit();
+}
+
+#[test]
+fn ugi_queries() {
+    let mut e = Engine::start();
+    assert_eq!(e.exchange("query gameover"), vec!["response false"]);
+    assert_eq!(e.exchange("query p1turn"), vec!["response true"]);
+    assert_eq!(e.exchange("query p2turn"), vec!["response false"]);
+    assert_eq!(e.exchange("query result"), vec!["response none"]);
+    e.quit();
+}
+
+#[test]
+fn a_clock_game_of_sixty_moves_never_runs_out() {
+    let mut e = Engine::start();
+    e.exchange("setoption name Boards value 1x1");
+    e.exchange("setoption name Threads value 1");
+    let mut moves: Vec<String> = Vec::new();
+    let mut clock = [10_000i64, 10_000];
+    for ply in 0..60 {
+        let pos = if moves.is_empty() { format!("position fen {}", CHESS) } else { format!("position fen {} moves {}", CHESS, moves.join(" ")) };
+        e.exchange(&pos);
+        if e.exchange("query gameover") == vec!["response true"] {
+            break;
+        }
+        let t0 = Instant::now();
+        let out = e.ask(&format!("go wtime {} btime {} winc 100 binc 100", clock[0], clock[1]), |l| l.starts_with("bestmove"));
+        let spent = t0.elapsed().as_millis() as i64;
+        let side = ply % 2;
+        clock[side] -= spent;
+        assert!(clock[side] > 0, "ran out of time at ply {}", ply);
+        clock[side] += 100;
+        moves.push(out.last().unwrap().split_whitespace().nth(1).unwrap().to_string());
+    }
+    e.quit();
+}
+
+#[test]
+fn random_and_truncated_lines_never_crash_it() {
+    use std::fmt::Write as _;
+    let mut e = Engine::start();
+    let words = [
+        "uci", "isready", "position", "startpos", "fen", "moves", "go", "depth", "nodes", "movetime", "setoption", "name", "value",
+        "Threads", "Boards", "1x1", "4x4", "e2e4", "AeII2AeII4", "query", "result", "perft", "d", "-1", "99999999999999999999", "ü",
+        "\u{0}", "wtime", "p3time", "|", "/", "8/8/8", "w", "-", "MaxPlies", "Game", "rithmomachia", "Hash", "MultiPV",
+    ];
+    let mut seed = 12345u64;
+    let mut next = || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
+    };
+    for i in 0..3000 {
+        let n = (next() % 7) as usize;
+        let mut line = String::new();
+        for _ in 0..n {
+            let _ = write!(line, "{} ", words[(next() % words.len() as u64) as usize]);
+        }
+        if i % 3 == 0 {
+            let cut = (next() % (line.len() as u64 + 1)) as usize;
+            line = line.chars().take(cut).collect();
+        }
+        // Keep searches short, and keep perft depths small so the test stays quick.
+        if line.contains("go") || line.contains("perft") || line.contains("Threads") || line.contains("Hash") {
+            continue;
+        }
+        e.send(&line);
+    }
+    e.send("go nodes 200");
+    e.until(Duration::from_secs(20), |l| l.starts_with("bestmove"));
+    e.ask("isready", |l| l == "readyok");
+    e.quit();
+}
