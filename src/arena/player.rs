@@ -14,6 +14,12 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
 
+/// Memory (MiB) of a built-in search unless `option.Hash` says otherwise.
+pub const BUILTIN_HASH_MB: usize = 8;
+
+/// `MoveOverhead` (ms) of a built-in search unless `option.MoveOverhead` says otherwise.
+pub const BUILTIN_MOVE_OVERHEAD_MS: u64 = 5;
+
 /// Which handshake to use with an external engine.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Proto {
@@ -193,7 +199,12 @@ impl EngineSpec {
         for s in &specs {
             options::apply(&mut params, s.name, &s.default_text());
         }
+        // One thread and a small tree by default: several games may run at once, and the
+        // engine's tree is allocated (and its time counted) at every move.
         params.threads = 1;
+        params.hash_mb = BUILTIN_HASH_MB;
+        // No pipe between the referee and a built-in player.
+        params.move_overhead_ms = BUILTIN_MOVE_OVERHEAD_MS;
         params.algorithm = match self.kind {
             EngineKind::Builtin(BuiltinKind::AlphaBeta) => Algorithm::AlphaBeta,
             _ => Algorithm::Mcts,
