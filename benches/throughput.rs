@@ -5,7 +5,12 @@ fn main() {
     // cargo passes `--bench`; a game name may follow to bench only that game.
     let game = std::env::args().skip(1).find(|a| !a.starts_with('-'));
     let print = |s: &str| println!("{}", s);
-    println!("machine: {} cores", std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1));
+    println!(
+        "machine: {} cores",
+        std::thread::available_parallelism()
+            .map(|n| n.get())
+            .unwrap_or(1)
+    );
     if let Err(e) = quatre::bench::run(game.as_deref(), 1, 20_000, &print) {
         eprintln!("error: {}", e);
     }

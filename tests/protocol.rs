@@ -39,7 +39,11 @@ impl Engine {
                 }
             }
         });
-        Engine { child, stdin, lines: rx }
+        Engine {
+            child,
+            stdin,
+            lines: rx,
+        }
     }
     fn send(&mut self, s: &str) {
         writeln!(self.stdin, "{}", s).expect("engine stdin");
@@ -59,8 +63,12 @@ impl Engine {
                         return got;
                     }
                 }
-                Err(RecvTimeoutError::Timeout) => panic!("no matching line within {:?}; got {:?}", timeout, got),
-                Err(RecvTimeoutError::Disconnected) => panic!("engine closed its output; got {:?}", got),
+                Err(RecvTimeoutError::Timeout) => {
+                    panic!("no matching line within {:?}; got {:?}", timeout, got)
+                }
+                Err(RecvTimeoutError::Disconnected) => {
+                    panic!("engine closed its output; got {:?}", got)
+                }
             }
         }
     }
@@ -98,15 +106,30 @@ fn uci_handshake_lists_every_option() {
     let lines = e.ask("uci", |l| l == "uciok");
     assert!(lines[0].starts_with("id name quatre"));
     assert!(lines[1].starts_with("id author "));
-    for name in ["Game", "Threads", "Hash", "Algorithm", "MultiPV", "Seed", "MoveOverhead", "Boards", "MaxPlies"] {
+    for name in [
+        "Game",
+        "Threads",
+        "Hash",
+        "Algorithm",
+        "MultiPV",
+        "Seed",
+        "MoveOverhead",
+        "Boards",
+        "MaxPlies",
+    ] {
         assert!(
-            lines.iter().any(|l| l.starts_with(&format!("option name {} type", name))),
+            lines
+                .iter()
+                .any(|l| l.starts_with(&format!("option name {} type", name))),
             "option {} missing from {:?}",
             name,
             lines
         );
     }
-    let game = lines.iter().find(|l| l.starts_with("option name Game")).unwrap();
+    let game = lines
+        .iter()
+        .find(|l| l.starts_with("option name Game"))
+        .unwrap();
     assert!(game.contains("var hyperchess"));
     let lines = e.ask("ugi", |l| l == "ugiok");
     assert!(lines.iter().any(|l| l.starts_with("option name Threads")));
@@ -161,7 +184,12 @@ fn errors_are_one_line_and_keep_the_last_good_state() {
     ] {
         let out = e.exchange(bad);
         assert_eq!(out.len(), 1, "{} gave {:?}", bad, out);
-        assert!(out[0].starts_with("info string error: "), "{} gave {:?}", bad, out);
+        assert!(
+            out[0].starts_with("info string error: "),
+            "{} gave {:?}",
+            bad,
+            out
+        );
     }
     assert_eq!(e.exchange("d"), good, "a bad line changed the state");
     e.quit();
@@ -176,7 +204,11 @@ fn isready_and_stop_during_an_infinite_search() {
     let t0 = Instant::now();
     e.ask("isready", |l| l == "readyok");
     let isready = t0.elapsed();
-    assert!(isready < Duration::from_millis(50), "isready took {:?}", isready);
+    assert!(
+        isready < Duration::from_millis(50),
+        "isready took {:?}",
+        isready
+    );
     let t0 = Instant::now();
     let out = e.ask("stop", |l| l.starts_with("bestmove"));
     let stop = t0.elapsed();
@@ -193,15 +225,44 @@ fn go_movetime_answers_in_time_with_info() {
         let t0 = Instant::now();
         let out = e.ask("go movetime 1000", |l| l.starts_with("bestmove"));
         let took = t0.elapsed();
-        assert!(took < Duration::from_millis(1100), "{} took {:?}", algo, took);
+        assert!(
+            took < Duration::from_millis(1100),
+            "{} took {:?}",
+            algo,
+            took
+        );
         let info: Vec<&String> = out.iter().filter(|l| l.starts_with("info depth")).collect();
         assert!(!info.is_empty(), "{:?}", out);
-        for field in [" seldepth ", " score ", " nodes ", " nps ", " time ", " hashfull ", " multipv ", " pv "] {
-            assert!(info.last().unwrap().contains(field), "{} missing in {}", field, info.last().unwrap());
+        for field in [
+            " seldepth ",
+            " score ",
+            " nodes ",
+            " nps ",
+            " time ",
+            " hashfull ",
+            " multipv ",
+            " pv ",
+        ] {
+            assert!(
+                info.last().unwrap().contains(field),
+                "{} missing in {}",
+                field,
+                info.last().unwrap()
+            );
         }
-        let best = out.last().unwrap().split_whitespace().nth(1).unwrap().to_string();
+        let best = out
+            .last()
+            .unwrap()
+            .split_whitespace()
+            .nth(1)
+            .unwrap()
+            .to_string();
         let moves = e.exchange("moves");
-        assert!(moves[0].split_whitespace().any(|m| m == best), "bestmove {} is not legal", best);
+        assert!(
+            moves[0].split_whitespace().any(|m| m == best),
+            "bestmove {} is not legal",
+            best
+        );
     }
     e.quit();
 }
@@ -218,7 +279,11 @@ fn exactly_one_bestmove_and_0000_when_no_move() {
     let out = e.ask("go movetime 100", |l| l.starts_with("bestmove"));
     assert_eq!(out.last().unwrap(), "bestmove 0000");
     let more = e.exchange("");
-    assert!(more.iter().all(|l| !l.starts_with("bestmove")), "{:?}", more);
+    assert!(
+        more.iter().all(|l| !l.starts_with("bestmove")),
+        "{:?}",
+        more
+    );
     e.quit();
 }
 
@@ -240,19 +305,33 @@ fn a_clock_game_of_sixty_moves_never_runs_out() {
     let mut moves: Vec<String> = Vec::new();
     let mut clock = [10_000i64, 10_000];
     for ply in 0..60 {
-        let pos = if moves.is_empty() { format!("position fen {}", CHESS) } else { format!("position fen {} moves {}", CHESS, moves.join(" ")) };
+        let pos = if moves.is_empty() {
+            format!("position fen {}", CHESS)
+        } else {
+            format!("position fen {} moves {}", CHESS, moves.join(" "))
+        };
         e.exchange(&pos);
         if e.exchange("query gameover") == vec!["response true"] {
             break;
         }
         let t0 = Instant::now();
-        let out = e.ask(&format!("go wtime {} btime {} winc 100 binc 100", clock[0], clock[1]), |l| l.starts_with("bestmove"));
+        let out = e.ask(
+            &format!("go wtime {} btime {} winc 100 binc 100", clock[0], clock[1]),
+            |l| l.starts_with("bestmove"),
+        );
         let spent = t0.elapsed().as_millis() as i64;
         let side = ply % 2;
         clock[side] -= spent;
         assert!(clock[side] > 0, "ran out of time at ply {}", ply);
         clock[side] += 100;
-        moves.push(out.last().unwrap().split_whitespace().nth(1).unwrap().to_string());
+        moves.push(
+            out.last()
+                .unwrap()
+                .split_whitespace()
+                .nth(1)
+                .unwrap()
+                .to_string(),
+        );
     }
     e.quit();
 }
@@ -262,9 +341,45 @@ fn random_and_truncated_lines_never_crash_it() {
     use std::fmt::Write as _;
     let mut e = Engine::start();
     let words = [
-        "uci", "isready", "position", "startpos", "fen", "moves", "go", "depth", "nodes", "movetime", "setoption", "name", "value",
-        "Threads", "Boards", "1x1", "4x4", "e2e4", "AeII2AeII4", "query", "result", "perft", "d", "-1", "99999999999999999999", "ü",
-        "\u{0}", "wtime", "p3time", "|", "/", "8/8/8", "w", "-", "MaxPlies", "Game", "rithmomachia", "Hash", "MultiPV",
+        "uci",
+        "isready",
+        "position",
+        "startpos",
+        "fen",
+        "moves",
+        "go",
+        "depth",
+        "nodes",
+        "movetime",
+        "setoption",
+        "name",
+        "value",
+        "Threads",
+        "Boards",
+        "1x1",
+        "4x4",
+        "e2e4",
+        "AeII2AeII4",
+        "query",
+        "result",
+        "perft",
+        "d",
+        "-1",
+        "99999999999999999999",
+        "ü",
+        "\u{0}",
+        "wtime",
+        "p3time",
+        "|",
+        "/",
+        "8/8/8",
+        "w",
+        "-",
+        "MaxPlies",
+        "Game",
+        "rithmomachia",
+        "Hash",
+        "MultiPV",
     ];
     let mut seed = 12345u64;
     let mut next = || {
@@ -284,7 +399,11 @@ fn random_and_truncated_lines_never_crash_it() {
             line = line.chars().take(cut).collect();
         }
         // Keep searches short, and keep perft depths small so the test stays quick.
-        if line.contains("go") || line.contains("perft") || line.contains("Threads") || line.contains("Hash") {
+        if line.contains("go")
+            || line.contains("perft")
+            || line.contains("Threads")
+            || line.contains("Hash")
+        {
             continue;
         }
         e.send(&line);

@@ -2,6 +2,8 @@
 //! [`AnyGame`] — an object-safe, text-level view of a [`Game`] that the protocol and the arena use,
 //! while searches stay generic and monomorphised per game behind it.
 
+pub mod tesseris;
+
 use crate::game::{perft, perft_divide, Game, GameRng, OptionSpec, RuleOptions, Seat, Status};
 use crate::search::{self, Context, Limits, Report, SearchParams};
 use std::sync::atomic::AtomicBool;
@@ -212,7 +214,7 @@ fn entry<G: Game>() -> Entry {
 
 /// Every ruleset, in the order the protocol lists them (the first is the default).
 pub fn all() -> Vec<Entry> {
-    vec![]
+    vec![entry::<tesseris::Tesseris>()]
 }
 
 /// The ruleset named `name` (case-insensitive).
@@ -225,11 +227,4 @@ pub fn find(name: &str) -> Option<Entry> {
 /// Names of every ruleset.
 pub fn names() -> Vec<&'static str> {
     all().iter().map(|e| e.name).collect()
-}
-
-#[allow(dead_code)]
-fn _uses(_: fn() -> Entry) {}
-#[allow(dead_code)]
-fn _keep_entry_generic<G: Game>() -> Entry {
-    entry::<G>()
 }

@@ -17,6 +17,7 @@
 
 use super::{centipawns, heuristic_rewards, time, Context, Line, Outcome, Report, Score};
 use crate::game::{rng_from_seed, Game, GameRng, Seat, Status};
+use fxhash::FxHashSet;
 use std::cell::UnsafeCell;
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, AtomicUsize, Ordering};
 use std::time::Instant;
@@ -207,18 +208,37 @@ pub fn search<G: Game>(root: &G, ctx: &Context) -> Outcome<G::Move> {
             }
         }
     }
-    let report = report(&shared);
+    let win = immediate_win(root);
+    let report = report(&shared, win);
     for l in report.info_lines() {
         (ctx.out)(&l);
     }
     if G::hidden_information() {
         candidates(&shared);
     }
+    // A move that wins on the spot is played, whatever the visit counts say (a slower win can
+    // gather as many visits).
+    let best = immediate_win(root)
+        .or_else(|| best_child(&shared.tree).and_then(|c| shared.tree.nodes[c as usize].mv()));
     Outcome {
-        best: best_child(&shared.tree).and_then(|c| shared.tree.nodes[c as usize].mv()),
+        best,
         nodes: shared.iterations.load(Ordering::Relaxed),
         report: Some(report),
     }
+}
+
+/// A legal move after which the mover has won, for perfect-information games.
+fn immediate_win<G: Game>(root: &G) -> Option<G::Move> {
+    if G::hidden_information() {
+        return None;
+    }
+    let mut moves = Vec::new();
+    root.legal_moves(&mut moves);
+    moves.into_iter().find(|&m| {
+        let mut s = root.clone();
+        s.play(m);
+        matches!(s.status(), Status::Over(o) if o.winner() == Some(root.to_move()))
+    })
 }
 
 fn worker<G: Game>(sh: &Shared<G>, index: usize) {
@@ -227,6 +247,7 @@ fn worker<G: Game>(sh: &Shared<G>, index: usize) {
     let mut moves: Vec<G::Move> = Vec::new();
     let mut buf: Vec<G::Move> = Vec::new();
     let mut path: Vec<u32> = Vec::with_capacity(256);
+    let mut legal: FxHashSet<G::Move> = FxHashSet::default();
     let mut last_report = Instant::now();
     let observer = sh.root.to_move();
     loop {
@@ -248,11 +269,8 @@ fn worker<G: Game>(sh: &Shared<G>, index: usize) {
             }
             if index == 0 && now.duration_since(last_report).as_millis() >= 1000 {
                 last_report = now;
-                for l in report(sh).info_lines() {
+                for l in report(sh, None).info_lines() {
                     (sh.ctx.out)(&l);
-                }
-                if G::hidden_information() {
-                    candidates(sh);
                 }
             }
         }
@@ -263,7 +281,9 @@ fn worker<G: Game>(sh: &Shared<G>, index: usize) {
                 break;
             }
         }
-        iterate(sh, observer, &mut rng, &mut moves, &mut buf, &mut path);
+        iterate(
+            sh, observer, &mut rng, &mut moves, &mut buf, &mut path, &mut legal,
+        );
     }
 }
 
@@ -275,6 +295,7 @@ fn iterate<G: Game>(
     moves: &mut Vec<G::Move>,
     buf: &mut Vec<G::Move>,
     path: &mut Vec<u32>,
+    legal: &mut FxHashSet<G::Move>,
 ) {
     let tree = &sh.tree;
     let hidden = G::hidden_information();
@@ -298,7 +319,19 @@ fn iterate<G: Game>(
         // Make sure the node's children cover this state's legal moves.
         if hidden {
             state.legal_moves(moves);
-            add_missing_children(tree, node, &state, moves, true);
+            legal.clear();
+            legal.extend(moves.iter().copied());
+            let present = tree
+                .children(node)
+                .filter(|&c| {
+                    tree.nodes[c as usize]
+                        .mv()
+                        .is_some_and(|m| legal.contains(&m))
+                })
+                .count();
+            if present < moves.len() {
+                add_missing_children(tree, node, &state, moves, true);
+            }
         } else if !nd.expanded.load(Ordering::Acquire) {
             if nd.try_lock() {
                 if !nd.expanded.load(Ordering::Acquire) {
@@ -312,7 +345,7 @@ fn iterate<G: Game>(
                 break rollout(&mut state, sh.ctx.params.rollout_plies, rng, buf);
             }
         }
-        let Some(child) = select(tree, node, hidden.then_some(moves.as_slice()), c) else {
+        let Some(child) = select(tree, node, hidden.then_some(&*legal), c) else {
             // No child (tree full): score the position from here.
             break rollout(&mut state, sh.ctx.params.rollout_plies, rng, buf);
         };
@@ -351,28 +384,21 @@ fn add_missing_children<G: Game>(
     lock: bool,
 ) {
     let nd = &tree.nodes[node as usize];
-    let have_all = |tree: &Tree<G::Move>| {
-        moves.iter().all(|m| {
-            tree.children(node)
-                .any(|c| tree.nodes[c as usize].mv() == Some(*m))
-        })
-    };
     if lock {
-        if have_all(tree) {
-            return;
-        }
         while !nd.try_lock() {
             std::hint::spin_loop();
         }
     }
+    let existing: FxHashSet<G::Move> = if lock {
+        tree.children(node)
+            .filter_map(|c| tree.nodes[c as usize].mv())
+            .collect()
+    } else {
+        FxHashSet::default()
+    };
     let mut missing: Vec<(i32, G::Move)> = moves
         .iter()
-        .filter(|m| {
-            !lock
-                || !tree
-                    .children(node)
-                    .any(|c| tree.nodes[c as usize].mv() == Some(**m))
-        })
+        .filter(|m| !existing.contains(m))
         .map(|&m| (state.move_priority(m), m))
         .collect();
     // Linking prepends, so link the lowest priority first.
@@ -391,10 +417,10 @@ fn add_missing_children<G: Game>(
 
 /// UCB1 with virtual loss; with `available` (ISMCTS), only children whose move is in it, with
 /// availability counts in place of the parent's visits.
-fn select<M: Copy + PartialEq>(
+fn select<M: Copy + Eq + std::hash::Hash>(
     tree: &Tree<M>,
     node: u32,
-    available: Option<&[M]>,
+    available: Option<&FxHashSet<M>>,
     c: f64,
 ) -> Option<u32> {
     let parent = &tree.nodes[node as usize];
@@ -466,11 +492,21 @@ fn ranked<M: Copy>(tree: &Tree<M>) -> Vec<u32> {
     v
 }
 
-fn report<G: Game>(sh: &Shared<G>) -> Report {
+/// The report; `first`, when given, is listed as the best line (an immediate win).
+fn report<G: Game>(sh: &Shared<G>, first: Option<G::Move>) -> Report {
     let tree = &sh.tree;
     let iterations = sh.iterations.load(Ordering::Relaxed);
     let mut lines = Vec::new();
-    for &ch in ranked(tree).iter().take(sh.ctx.params.multipv.max(1)) {
+    let mut order = ranked(tree);
+    if let Some(pos) = first.and_then(|m| {
+        order
+            .iter()
+            .position(|&c| tree.nodes[c as usize].mv() == Some(m))
+    }) {
+        let c = order.remove(pos);
+        order.insert(0, c);
+    }
+    for &ch in order.iter().take(sh.ctx.params.multipv.max(1)) {
         let cn = &tree.nodes[ch as usize];
         if cn.visits.load(Ordering::Relaxed) == 0 && !lines.is_empty() {
             break;

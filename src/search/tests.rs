@@ -183,7 +183,7 @@ fn alphabeta_sees_the_empty_board_is_a_draw() {
 fn alphabeta_blocks_the_only_threat() {
     // o to move: x x . / . o . / . . . → must play 2.
     let o = run(
-        "xx..o...x",
+        "xx..o....",
         ab(),
         Limits {
             depth: Some(6),
@@ -223,7 +223,7 @@ fn mcts_takes_a_win_in_one_and_blocks() {
     );
     assert_eq!(o.best, Some(2));
     let o = run(
-        "xx..o...x",
+        "xx..o....",
         mcts(),
         Limits {
             nodes: Some(5000),
@@ -257,9 +257,25 @@ fn mcts_with_a_seed_and_one_thread_is_deterministic() {
     assert_eq!(a.best, b.best);
     assert_eq!(a.nodes, b.nodes);
     assert_eq!(
-        a.report.unwrap().info_lines()[0].split(" time ").next(),
-        b.report.unwrap().info_lines()[0].split(" time ").next()
+        a.report.unwrap().info_lines()[0].split(" nps ").next(),
+        b.report.unwrap().info_lines()[0].split(" nps ").next()
     );
+}
+
+#[test]
+fn mcts_prefers_the_immediate_win_over_a_slower_one() {
+    // x to move: 2 wins at once, 6 wins a move later by a fork; take the win now.
+    for threads in [1, 2] {
+        let o = run(
+            "xx..o...x",
+            SearchParams { threads, ..mcts() },
+            Limits {
+                nodes: Some(20000),
+                ..Default::default()
+            },
+        );
+        assert_eq!(o.best, Some(2));
+    }
 }
 
 #[test]
@@ -267,7 +283,7 @@ fn mcts_with_two_threads_agrees_on_a_forced_move() {
     let mut p = mcts();
     p.threads = 2;
     let o = run(
-        "xx..o...x",
+        "xx..o....",
         p,
         Limits {
             nodes: Some(20000),

@@ -1,0 +1,166 @@
+//! Static evaluation and the rule-based baseline player.
+
+use rand::Rng;
+
+use super::{TMove, Tesseris, NO_SEAT, UNKNOWN};
+use crate::game::{Game, GameRng, Seat, Status};
+
+/// Open objectives of `t` as a shape bitmask.
+fn open_mask(g: &Tesseris, t: usize) -> u32 {
+    (0..4)
+        .filter(|&k| g.done[t] >> k & 1 == 0)
+        .fold(0u32, |m, k| m | 1 << g.obj[t][k])
+}
+
+/// Round progress of seat `t` in points*100: completed objectives, plus part of a point for each
+/// open objective whose card is already in hand (only cards this state knows).
+fn progress(g: &Tesseris, t: usize) -> i32 {
+    let open = open_mask(g, t);
+    let mut held = 0u32;
+    for &c in &g.hand[t] {
+        if c != UNKNOWN {
+            held |= open & (1 << c);
+        }
+    }
+    100 * g.scores[t] as i32 + 100 * g.done[t].count_ones() as i32 + 45 * held.count_ones() as i32
+}
+
+pub fn evaluate(g: &Tesseris, seat: Seat) -> i32 {
+    let n = g.n as usize;
+    if let Status::Over(o) = g.status {
+        return ((o.rewards[seat] * n as f32 - 1.0) * 3000.0) as i32;
+    }
+    let mine = progress(g, seat);
+    let best = (0..n)
+        .filter(|&t| t != seat)
+        .map(|t| progress(g, t))
+        .max()
+        .unwrap_or(0);
+    (mine - best).clamp(-2900, 2900)
+}
+
+fn pick<T: Copy>(v: &[T], rng: &mut GameRng) -> Option<T> {
+    if v.is_empty() {
+        None
+    } else {
+        Some(v[rng.random_range(0..v.len())])
+    }
+}
+
+/// The rule-based baseline: complete an objective when possible; otherwise discard a card that
+/// matches none of my open objectives, preferably one no opponent needs, onto a pile whose top
+/// I do not need (preferably burying a top an opponent needs); then take a pile top that matches
+/// one of my open objectives not yet covered by my hand, else steal from a seat known to hold such
+/// a card, else the deck. Reads only the mover's hand and what it knows.
+pub fn baseline_move(g: &Tesseris, rng: &mut GameRng) -> Option<TMove> {
+    let n = g.n as usize;
+    let s = g.to_move as usize;
+    if g.status.is_over() || (g.observer != NO_SEAT && g.observer as usize != s) {
+        return None;
+    }
+    let mut legal = Vec::new();
+    g.legal_moves(&mut legal);
+    if legal.is_empty() {
+        return None;
+    }
+    let mine = open_mask(g, s);
+    let mut theirs = 0u32;
+    for t in (0..n).filter(|&t| t != s) {
+        theirs |= open_mask(g, t);
+    }
+    let hand = g.hand[s];
+    let top = |p: usize| -> Option<u8> { g.pile(p).last().copied() };
+    // 1. Complete an objective.
+    let completing: Vec<u8> = hand
+        .iter()
+        .copied()
+        .filter(|&c| c != UNKNOWN && mine >> c & 1 == 1)
+        .collect();
+    let (card, discard) = if let Some(c) = pick(&completing, rng) {
+        let k = (0..4).find(|&k| g.obj[s][k] == c).unwrap_or(0);
+        (c, 4 + k as u8)
+    } else {
+        // 2. Discard a useless card, preferably one no opponent needs.
+        let safe: Vec<u8> = hand
+            .iter()
+            .copied()
+            .filter(|&c| c != UNKNOWN && theirs >> c & 1 == 0)
+            .collect();
+        // Denial is only a preference (1 time in 5 any card goes), or two seats hoarding each
+        // other's cards would stall the round forever.
+        let c = if rng.random_range(0..5) == 0 {
+            None
+        } else {
+            pick(&safe, rng)
+        };
+        let c = c.or_else(|| pick(&hand, rng)).unwrap_or(hand[0]);
+        let bury: Vec<u8> = (0..4u8)
+            .filter(|&p| {
+                top(p as usize).is_some_and(|t| theirs >> t & 1 == 1 && mine >> t & 1 == 0)
+            })
+            .collect();
+        let neutral: Vec<u8> = (0..4u8)
+            .filter(|&p| top(p as usize).is_none_or(|t| mine >> t & 1 == 0))
+            .collect();
+        let p = pick(&bury, rng)
+            .or_else(|| pick(&neutral, rng))
+            .unwrap_or(rng.random_range(0..4u8));
+        (c, p)
+    };
+    // What the hand will cover after the discard.
+    let mut covered = 0u32;
+    let mut removed = false;
+    for &c in &hand {
+        if c == card && !removed {
+            removed = true;
+            continue;
+        }
+        if c != UNKNOWN {
+            covered |= 1 << c;
+        }
+    }
+    let still_open = if discard >= 4 {
+        mine & !(1 << card)
+    } else {
+        mine
+    };
+    let wanted: Vec<u8> = (0..4u8)
+        .filter(|&q| discard != q)
+        .filter(|&q| {
+            top(q as usize).is_some_and(|t| still_open >> t & 1 == 1 && covered >> t & 1 == 0)
+        })
+        .collect();
+    // Else steal from a seat known to hold a card I still need (most such cards first).
+    let mut best_v = None;
+    let mut best_k = 0;
+    for v in (0..n).filter(|&v| v != s) {
+        let k = g
+            .known_cards(s, v)
+            .iter()
+            .filter(|&&x| still_open >> x & 1 == 1 && covered >> x & 1 == 0)
+            .count();
+        if k > best_k {
+            best_k = k;
+            best_v = Some(v);
+        }
+    }
+    let draw = pick(&wanted, rng)
+        .map(|q| q + 1)
+        .or(best_v.map(|v| 5 + v as u8))
+        .unwrap_or(0);
+    let mv = TMove {
+        card,
+        discard,
+        draw,
+    };
+    if legal.contains(&mv) {
+        return Some(mv);
+    }
+    // Fallbacks (e.g. an empty deck): same discard with any draw, then anything.
+    let same: Vec<TMove> = legal
+        .iter()
+        .copied()
+        .filter(|m| m.card == card && m.discard == discard)
+        .collect();
+    pick(&same, rng).or_else(|| pick(&legal, rng))
+}

@@ -1,0 +1,931 @@
+//! Tesseris: a card game for 2 to 4 seats with hidden hands and chance (rules: `docs/rules/tesseris.md`).
+//!
+//! A state is either a *full* state (every card placed, the deck order and the state's own random
+//! stream known: what a referee holds, and what a search plays on after determinization) or a
+//! seat's *observation* (`observer` set: the other hands' unknown cards and the deck order are
+//! `UNKNOWN`). Knowledge is tracked per hand slot: `mask[t][i]` holds one bit per seat that knows
+//! the card in slot `i` of seat `t`'s hand (the owner's bit is always set).
+
+use std::sync::Arc;
+
+use crate::game::{Game, GameRng, OptionKind, OptionSpec, Outcome, RuleOptions, Seat, Status};
+use crate::zobrist;
+
+mod ai;
+mod text;
+
+pub use text::{card_name, parse_card};
+
+/// The name the protocol loads the ruleset by.
+pub const NAME: &str = "tesseris";
+/// A card whose identity the observer does not know (text `?`).
+pub const UNKNOWN: u8 = 18;
+/// `observer` of a full state.
+const NO_SEAT: u8 = 255;
+/// Cards outside hands and objectives: at most 72 - 8 - 8.
+pub const PILE_CAP: usize = 56;
+/// The largest deck (the 72-card game).
+pub const DECK_CAP: usize = 72;
+
+/// A whole turn: discard `card` onto a pile or under an objective, then draw.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct TMove {
+    /// 0..18: `O1`..`O6`, `T1`..`T6`, `C1`..`C6`.
+    pub card: u8,
+    /// 0..4: onto pile `p1`..`p4`; 4..8: under objective `o1`..`o4`.
+    pub discard: u8,
+    /// 0: deck; 1..=4: top of pile `p1`..`p4`; 5..=8: steal from seat 0..3.
+    pub draw: u8,
+}
+
+static OPTIONS: [OptionSpec; 5] = [
+    OptionSpec {
+        name: "Players",
+        kind: OptionKind::Spin {
+            default: 2,
+            min: 2,
+            max: 4,
+        },
+    },
+    OptionSpec {
+        name: "FullDeck",
+        kind: OptionKind::Check { default: false },
+    },
+    OptionSpec {
+        name: "Target",
+        kind: OptionKind::Spin {
+            default: 16,
+            min: 1,
+            max: 1000,
+        },
+    },
+    OptionSpec {
+        name: "Rounds",
+        kind: OptionKind::Spin {
+            default: 0,
+            min: 0,
+            max: 1000,
+        },
+    },
+    OptionSpec {
+        name: "MaxPlies",
+        kind: OptionKind::Spin {
+            default: 2000,
+            min: 0,
+            max: 100_000,
+        },
+    },
+];
+
+/// A tesseris state (full or one seat's observation).
+#[derive(Clone, Debug)]
+pub struct Tesseris {
+    opts: Arc<RuleOptions>,
+    n: u8,
+    /// 12 (48 cards, no squares) or 18 (72 cards).
+    shapes: u8,
+    target: u16,
+    rounds_opt: u16,
+    max_plies: u32,
+    /// `NO_SEAT` for a full state, else the seat whose observation this is.
+    observer: u8,
+    to_move: u8,
+    first: u8,
+    rounds_done: u16,
+    triggered: bool,
+    ply: u32,
+    scores: [u16; 4],
+    obj: [[u8; 4]; 4],
+    done: [u8; 4],
+    hand: [[u8; 4]; 4],
+    mask: [[u8; 4]; 4],
+    pile: [[u8; PILE_CAP]; 4],
+    pile_len: [u8; 4],
+    /// Bottom first; the top card is `deck[deck_len - 1]`.
+    deck: [u8; DECK_CAP],
+    deck_len: u8,
+    rng: u64,
+    hash: u64,
+    status: Status,
+}
+
+// ---------------------------------------------------------------- zobrist keys (additive)
+const S_HAND: u64 = 0x5445_5353_0001;
+const S_PILE: u64 = 0x5445_5353_0002;
+const S_DECK: u64 = 0x5445_5353_0003;
+const S_OBJ: u64 = 0x5445_5353_0004;
+const S_MISC: u64 = 0x5445_5353_0005;
+
+#[inline]
+fn k_hand(seat: usize, card: u8, mask: u8) -> u64 {
+    zobrist::key(
+        S_HAND,
+        ((seat * 19 + card as usize) * 16 + (mask & 15) as usize) as u64,
+    )
+}
+#[inline]
+fn k_pile(p: usize, pos: usize, card: u8) -> u64 {
+    zobrist::key(S_PILE, ((p * PILE_CAP + pos) * 19 + card as usize) as u64)
+}
+#[inline]
+fn k_deck(pos: usize, card: u8) -> u64 {
+    zobrist::key(S_DECK, (pos * 19 + card as usize) as u64)
+}
+#[inline]
+fn k_obj(seat: usize, k: usize, card: u8, done: bool) -> u64 {
+    zobrist::key(
+        S_OBJ,
+        (((seat * 4 + k) * 19 + card as usize) * 2 + done as usize) as u64,
+    )
+}
+
+impl Tesseris {
+    // ------------------------------------------------------------ accessors (tests, search)
+    /// The seat whose observation this is, or None for a full state.
+    pub fn observer(&self) -> Option<Seat> {
+        (self.observer != NO_SEAT).then_some(self.observer as usize)
+    }
+    /// Seat `t`'s hand (UNKNOWN for cards the observer does not know).
+    pub fn hand(&self, t: Seat) -> [u8; 4] {
+        self.hand[t]
+    }
+    /// Seat `t`'s objectives in the order they were turned up.
+    pub fn objectives(&self, t: Seat) -> [u8; 4] {
+        self.obj[t]
+    }
+    /// Bit k set: objective k of seat `t` is completed.
+    pub fn completed(&self, t: Seat) -> u8 {
+        self.done[t]
+    }
+    pub fn scores(&self) -> [u16; 4] {
+        self.scores
+    }
+    /// The cards of pile `p` (0..4), bottom first.
+    pub fn pile(&self, p: usize) -> &[u8] {
+        &self.pile[p][..self.pile_len[p] as usize]
+    }
+    /// The deck, bottom first (UNKNOWN entries in an observation).
+    pub fn deck(&self) -> &[u8] {
+        &self.deck[..self.deck_len as usize]
+    }
+    pub fn first_seat(&self) -> Seat {
+        self.first as usize
+    }
+    pub fn rounds_done(&self) -> u16 {
+        self.rounds_done
+    }
+    pub fn round_end_triggered(&self) -> bool {
+        self.triggered
+    }
+    pub fn ply(&self) -> u32 {
+        self.ply
+    }
+    /// Number of shapes in play (12 or 18).
+    pub fn shapes(&self) -> u8 {
+        self.shapes
+    }
+    /// The cards `knower` knows to be in `holder`'s hand (all of it for its own hand).
+    pub fn known_cards(&self, knower: Seat, holder: Seat) -> Vec<u8> {
+        let mut v: Vec<u8> = (0..4)
+            .filter(|&i| self.mask[holder][i] >> knower & 1 == 1 && self.hand[holder][i] != UNKNOWN)
+            .map(|i| self.hand[holder][i])
+            .collect();
+        v.sort_unstable();
+        v
+    }
+    /// The seats other than `holder` that know the card in slot `i` of `holder`'s hand.
+    pub fn slot_mask(&self, holder: Seat, i: usize) -> u8 {
+        self.mask[holder][i]
+    }
+
+    fn all_mask(&self) -> u8 {
+        (1u8 << self.n) - 1
+    }
+
+    // ------------------------------------------------------------ the state's random stream
+    fn next_u64(&mut self) -> u64 {
+        let r = zobrist::splitmix64(self.rng);
+        self.rng = self.rng.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        r
+    }
+    fn bounded(&mut self, n: usize) -> usize {
+        ((self.next_u64() as u128 * n as u128) >> 64) as usize
+    }
+    fn shuffle_deck(&mut self) {
+        for i in (1..self.deck_len as usize).rev() {
+            let j = self.bounded(i + 1);
+            self.deck.swap(i, j);
+        }
+    }
+
+    // ------------------------------------------------------------ hash helpers
+    fn misc_hash(&self) -> u64 {
+        let mut h = zobrist::key(S_MISC, self.to_move as u64)
+            .wrapping_add(zobrist::key(S_MISC, 8 + self.first as u64))
+            .wrapping_add(zobrist::key(S_MISC, 16 + self.triggered as u64))
+            .wrapping_add(zobrist::key(S_MISC, 24 + (self.observer & 7) as u64))
+            .wrapping_add(zobrist::key(S_MISC, 64 + self.n as u64))
+            .wrapping_add(zobrist::key(S_MISC, 1000 + self.rounds_done as u64));
+        for t in 0..self.n as usize {
+            h = h.wrapping_add(zobrist::key(
+                S_MISC,
+                1_000_000 * (t as u64 + 1) + self.scores[t] as u64,
+            ));
+        }
+        h
+    }
+
+    fn compute_hash(&self) -> u64 {
+        let mut h = self.misc_hash();
+        for t in 0..self.n as usize {
+            for i in 0..4 {
+                h = h.wrapping_add(k_hand(t, self.hand[t][i], self.mask[t][i]));
+                h = h.wrapping_add(k_obj(t, i, self.obj[t][i], self.done[t] >> i & 1 == 1));
+            }
+        }
+        for p in 0..4 {
+            for pos in 0..self.pile_len[p] as usize {
+                h = h.wrapping_add(k_pile(p, pos, self.pile[p][pos]));
+            }
+        }
+        for pos in 0..self.deck_len as usize {
+            h = h.wrapping_add(k_deck(pos, self.deck[pos]));
+        }
+        h
+    }
+
+    fn set_slot(&mut self, t: usize, i: usize, card: u8, mask: u8) {
+        self.hash = self
+            .hash
+            .wrapping_sub(k_hand(t, self.hand[t][i], self.mask[t][i]))
+            .wrapping_add(k_hand(t, card, mask));
+        self.hand[t][i] = card;
+        self.mask[t][i] = mask;
+    }
+    fn set_mask(&mut self, t: usize, i: usize, mask: u8) {
+        self.set_slot(t, i, self.hand[t][i], mask);
+    }
+    fn push_pile(&mut self, p: usize, c: u8) {
+        let pos = self.pile_len[p] as usize;
+        if pos >= PILE_CAP {
+            return; // impossible with a valid card count
+        }
+        self.pile[p][pos] = c;
+        self.pile_len[p] += 1;
+        self.hash = self.hash.wrapping_add(k_pile(p, pos, c));
+    }
+    fn pop_pile(&mut self, p: usize) -> Option<u8> {
+        if self.pile_len[p] == 0 {
+            return None;
+        }
+        self.pile_len[p] -= 1;
+        let pos = self.pile_len[p] as usize;
+        let c = self.pile[p][pos];
+        self.hash = self.hash.wrapping_sub(k_pile(p, pos, c));
+        Some(c)
+    }
+    fn pop_deck(&mut self) -> Option<u8> {
+        if self.deck_len == 0 {
+            return None;
+        }
+        self.deck_len -= 1;
+        let pos = self.deck_len as usize;
+        let c = self.deck[pos];
+        self.hash = self.hash.wrapping_sub(k_deck(pos, c));
+        Some(c)
+    }
+
+    /// The "at once" rules: an empty deck is rebuilt from the pile cards under the tops
+    /// (shuffled); an empty pile is refilled from the deck top. Repeats until stable.
+    fn settle(&mut self) {
+        loop {
+            if self.deck_len == 0 && self.pile_len.iter().any(|&l| l > 1) {
+                for p in 0..4 {
+                    let l = self.pile_len[p] as usize;
+                    for pos in 0..l.saturating_sub(1) {
+                        let c = self.pile[p][pos];
+                        self.hash = self.hash.wrapping_sub(k_pile(p, pos, c));
+                        self.deck[self.deck_len as usize] = c;
+                        self.deck_len += 1;
+                    }
+                    if l > 1 {
+                        let top = self.pile[p][l - 1];
+                        self.hash = self
+                            .hash
+                            .wrapping_sub(k_pile(p, l - 1, top))
+                            .wrapping_add(k_pile(p, 0, top));
+                        self.pile[p][0] = top;
+                        self.pile_len[p] = 1;
+                    }
+                }
+                self.shuffle_deck();
+                for pos in 0..self.deck_len as usize {
+                    self.hash = self.hash.wrapping_add(k_deck(pos, self.deck[pos]));
+                }
+                continue;
+            }
+            if self.deck_len > 0 {
+                if let Some(p) = (0..4).find(|&p| self.pile_len[p] == 0) {
+                    let c = self.pop_deck().unwrap_or(UNKNOWN);
+                    self.push_pile(p, c);
+                    continue;
+                }
+            }
+            break;
+        }
+    }
+
+    // ------------------------------------------------------------ setup
+    fn blank(opts: &RuleOptions) -> Result<Self, String> {
+        let n = opts.int("Players");
+        if !(2..=4).contains(&n) {
+            return Err(format!("tesseris is for 2 to 4 players, not {}", n));
+        }
+        let shapes = if n == 2 && !opts.flag("FullDeck") {
+            12
+        } else {
+            18
+        };
+        Ok(Tesseris {
+            opts: Arc::new(opts.clone()),
+            n: n as u8,
+            shapes,
+            target: opts.int("Target").clamp(1, 1000) as u16,
+            rounds_opt: opts.int("Rounds").clamp(0, 1000) as u16,
+            max_plies: opts.int("MaxPlies").clamp(0, 100_000) as u32,
+            observer: NO_SEAT,
+            to_move: 0,
+            first: 0,
+            rounds_done: 0,
+            triggered: false,
+            ply: 0,
+            scores: [0; 4],
+            obj: [[UNKNOWN; 4]; 4],
+            done: [0; 4],
+            hand: [[UNKNOWN; 4]; 4],
+            mask: [[0; 4]; 4],
+            pile: [[UNKNOWN; PILE_CAP]; 4],
+            pile_len: [0; 4],
+            deck: [UNKNOWN; DECK_CAP],
+            deck_len: 0,
+            rng: 0,
+            hash: 0,
+            status: Status::Ongoing,
+        })
+    }
+
+    /// Deals a new round (objectives, hands, piles) from the state's random stream.
+    fn deal_round(&mut self) {
+        let n = self.n as usize;
+        self.deck_len = 0;
+        for c in 0..self.shapes {
+            for _ in 0..4 {
+                self.deck[self.deck_len as usize] = c;
+                self.deck_len += 1;
+            }
+        }
+        self.shuffle_deck();
+        let mut taken = 0u32;
+        let mut aside = [0u8; DECK_CAP];
+        let mut n_aside = 0;
+        for k in 0..4 {
+            for i in 0..n {
+                let t = (self.first as usize + i) % n;
+                loop {
+                    self.deck_len -= 1;
+                    let c = self.deck[self.deck_len as usize];
+                    if taken >> c & 1 == 1 {
+                        aside[n_aside] = c;
+                        n_aside += 1;
+                    } else {
+                        taken |= 1 << c;
+                        self.obj[t][k] = c;
+                        break;
+                    }
+                }
+            }
+        }
+        for &c in &aside[..n_aside] {
+            self.deck[self.deck_len as usize] = c;
+            self.deck_len += 1;
+        }
+        self.shuffle_deck();
+        for slot in 0..4 {
+            for i in 0..n {
+                let t = (self.first as usize + i) % n;
+                self.deck_len -= 1;
+                let c = self.deck[self.deck_len as usize];
+                self.hand[t][slot] = c;
+                self.mask[t][slot] = 1 << t;
+            }
+        }
+        for p in 0..4 {
+            self.deck_len -= 1;
+            self.pile[p][0] = self.deck[self.deck_len as usize];
+            self.pile_len[p] = 1;
+        }
+        self.done = [0; 4];
+        self.triggered = false;
+        self.to_move = self.first;
+        self.hash = self.compute_hash();
+    }
+
+    fn game_end_status(&self) -> Status {
+        let n = self.n as usize;
+        let best = *self.scores[..n].iter().max().unwrap_or(&0);
+        let over = if self.rounds_opt > 0 {
+            self.rounds_done >= self.rounds_opt
+        } else {
+            best >= self.target
+        };
+        if over {
+            let winners: Vec<Seat> = (0..n).filter(|&t| self.scores[t] == best).collect();
+            let reason = if self.rounds_opt > 0 {
+                "rounds played"
+            } else {
+                "target reached"
+            };
+            return Status::Over(Outcome::shared(&winners, reason));
+        }
+        if self.max_plies > 0 && self.ply >= self.max_plies {
+            return Status::Over(Outcome::draw(n, "MaxPlies"));
+        }
+        Status::Ongoing
+    }
+
+    // ------------------------------------------------------------ observation / determinization
+    /// What seat `o` knows, as an observation state (other hands' unknown cards and the deck
+    /// order hidden, the random stream zeroed, hands in a canonical order).
+    pub fn observe(&self, o: Seat) -> Self {
+        let mut g = self.clone();
+        let n = self.n as usize;
+        let o = o.min(n - 1);
+        if self.observer != NO_SEAT && self.observer as usize != o {
+            // Seat `o` sees less than this observation's own observer in most respects; keep
+            // this observation (documented: an observation is only re-observed for its observer).
+            return g;
+        }
+        g.observer = o as u8;
+        for t in 0..n {
+            let mut slots: [(u8, u8); 4] = [(UNKNOWN, 1 << t); 4];
+            if t == o {
+                for i in 0..4 {
+                    slots[i] = (self.hand[t][i], self.mask[t][i] | 1 << t);
+                }
+            } else {
+                for i in 0..4 {
+                    if self.mask[t][i] >> o & 1 == 1 && self.hand[t][i] != UNKNOWN {
+                        slots[i] = (self.hand[t][i], 1 << t | 1 << o);
+                    }
+                }
+            }
+            slots.sort_unstable();
+            for i in 0..4 {
+                g.hand[t][i] = slots[i].0;
+                g.mask[t][i] = slots[i].1;
+            }
+        }
+        for pos in 0..g.deck_len as usize {
+            g.deck[pos] = UNKNOWN;
+        }
+        g.rng = 0;
+        g.hash = g.compute_hash();
+        g
+    }
+
+    /// How many copies of each shape are not visible in this state (other hands' unknown
+    /// slots and unknown deck entries together).
+    pub fn unknown_pool(&self) -> [u8; 18] {
+        let mut count = [0i32; 19];
+        for c in 0..self.shapes as usize {
+            count[c] = 4;
+        }
+        for t in 0..self.n as usize {
+            for k in 0..4 {
+                let c = self.obj[t][k] as usize;
+                if c < 18 {
+                    count[c] -= 1 + (self.done[t] >> k & 1) as i32;
+                }
+                let h = self.hand[t][k] as usize;
+                if h < 18 {
+                    count[h] -= 1;
+                }
+            }
+        }
+        for p in 0..4 {
+            for &c in self.pile(p) {
+                count[(c as usize).min(18)] -= 1;
+            }
+        }
+        for &c in self.deck() {
+            if (c as usize) < 18 {
+                count[c as usize] -= 1;
+            }
+        }
+        let mut out = [0u8; 18];
+        for c in 0..18 {
+            out[c] = count[c].clamp(0, 255) as u8;
+        }
+        out
+    }
+
+    /// Deals the unknown cards of an observation at random (consistent with its knowledge) and
+    /// reseeds the random stream. If `force` is `(seat, card)`, makes sure `seat` holds `card`
+    /// by swapping it in from another unknown place if needed.
+    fn fill_unknown(&mut self, rng: &mut GameRng, force: Option<(usize, u8)>) {
+        use rand::Rng;
+        let pool_count = self.unknown_pool();
+        let mut pool = [0u8; DECK_CAP];
+        let mut len = 0;
+        for c in 0..18u8 {
+            for _ in 0..pool_count[c as usize] {
+                if len < DECK_CAP {
+                    pool[len] = c;
+                    len += 1;
+                }
+            }
+        }
+        for i in (1..len).rev() {
+            let j = rng.random_range(0..=i);
+            pool.swap(i, j);
+        }
+        let mut k = 0;
+        let mut was_unknown = [0u8; 4];
+        for t in 0..self.n as usize {
+            for i in 0..4 {
+                if self.hand[t][i] == UNKNOWN {
+                    was_unknown[t] |= 1 << i;
+                    if k < len {
+                        self.hand[t][i] = pool[k];
+                        k += 1;
+                    }
+                }
+            }
+        }
+        for pos in 0..self.deck_len as usize {
+            if self.deck[pos] == UNKNOWN && k < len {
+                self.deck[pos] = pool[k];
+                k += 1;
+            }
+        }
+        if let Some((s, card)) = force {
+            if !self.hand[s].contains(&card) {
+                if let Some(i) = (0..4).find(|&i| was_unknown[s] >> i & 1 == 1) {
+                    let mut done = false;
+                    'outer: for t in 0..self.n as usize {
+                        if t == s {
+                            continue;
+                        }
+                        for j in 0..4 {
+                            if was_unknown[t] >> j & 1 == 1 && self.hand[t][j] == card {
+                                self.hand[t][j] = self.hand[s][i];
+                                self.hand[s][i] = card;
+                                done = true;
+                                break 'outer;
+                            }
+                        }
+                    }
+                    if !done {
+                        if let Some(pos) =
+                            (0..self.deck_len as usize).find(|&p| self.deck[p] == card)
+                        {
+                            self.deck[pos] = self.hand[s][i];
+                            self.hand[s][i] = card;
+                        }
+                    }
+                }
+            }
+        }
+        self.rng = rng.random::<u64>();
+        self.observer = NO_SEAT;
+        self.hash = self.compute_hash();
+    }
+
+    // ------------------------------------------------------------ moves
+    fn push_moves_for(&self, s: usize, c: u8, out: &mut Vec<TMove>) {
+        let n = self.n as usize;
+        for k in 0..4 {
+            if self.obj[s][k] == c && self.done[s] >> k & 1 == 0 {
+                let d = 4 + k as u8;
+                if self.deck_len > 0 {
+                    out.push(TMove {
+                        card: c,
+                        discard: d,
+                        draw: 0,
+                    });
+                }
+                for q in 0..4 {
+                    if self.pile_len[q] > 0 {
+                        out.push(TMove {
+                            card: c,
+                            discard: d,
+                            draw: 1 + q as u8,
+                        });
+                    }
+                }
+                if self.deck_len > 0 {
+                    for v in (0..n).filter(|&v| v != s) {
+                        out.push(TMove {
+                            card: c,
+                            discard: d,
+                            draw: 5 + v as u8,
+                        });
+                    }
+                }
+            }
+        }
+        for p in 0..4 {
+            // After the discard, an empty deck is rebuilt from the cards under the tops, and
+            // pile p then has at least two cards.
+            let deck_ok = self.deck_len > 0 || self.pile_len[p] > 0;
+            if deck_ok {
+                out.push(TMove {
+                    card: c,
+                    discard: p as u8,
+                    draw: 0,
+                });
+            }
+            for q in 0..4 {
+                if q != p && self.pile_len[q] > 0 {
+                    out.push(TMove {
+                        card: c,
+                        discard: p as u8,
+                        draw: 1 + q as u8,
+                    });
+                }
+            }
+            if deck_ok {
+                for v in (0..n).filter(|&v| v != s) {
+                    out.push(TMove {
+                        card: c,
+                        discard: p as u8,
+                        draw: 5 + v as u8,
+                    });
+                }
+            }
+        }
+    }
+
+    /// The distinct cards the mover may discard (for an observation of another seat's turn: any
+    /// card it might hold).
+    fn candidate_cards(&self) -> u32 {
+        let s = self.to_move as usize;
+        let mut set = 0u32;
+        let mut unknown = false;
+        for &c in &self.hand[s] {
+            if c == UNKNOWN {
+                unknown = true;
+            } else {
+                set |= 1 << c;
+            }
+        }
+        if unknown {
+            let pool = self.unknown_pool();
+            for c in 0..18 {
+                if pool[c] > 0 {
+                    set |= 1 << c;
+                }
+            }
+        }
+        set
+    }
+
+    fn play_full(&mut self, m: TMove) {
+        let n = self.n as usize;
+        let s = self.to_move as usize;
+        self.hash = self.hash.wrapping_sub(self.misc_hash());
+        // The copy discarded: the one most seats know about (same card either way).
+        let mut slot = None;
+        let mut best = 0;
+        for i in 0..4 {
+            if self.hand[s][i] == m.card {
+                let pc = self.mask[s][i].count_ones();
+                if slot.is_none() || pc > best {
+                    slot = Some(i);
+                    best = pc;
+                }
+            }
+        }
+        let i = slot.unwrap_or(0);
+        let c = self.hand[s][i];
+        let mi = self.mask[s][i];
+        // A seat that did not know this copy but knew another copy of the same card in this
+        // hand can no longer be sure which one left: it forgets one copy.
+        for x in 0..n {
+            if x != s && mi >> x & 1 == 0 {
+                if let Some(j) = (0..4)
+                    .find(|&j| j != i && self.hand[s][j] == c && self.mask[s][j] >> x & 1 == 1)
+                {
+                    self.set_mask(s, j, self.mask[s][j] & !(1 << x));
+                }
+            }
+        }
+        if m.discard < 4 {
+            self.push_pile(m.discard as usize, c);
+        } else {
+            let k = (m.discard - 4) as usize & 3;
+            self.hash =
+                self.hash
+                    .wrapping_sub(k_obj(s, k, self.obj[s][k], self.done[s] >> k & 1 == 1));
+            self.done[s] |= 1 << k;
+            self.hash = self.hash.wrapping_add(k_obj(s, k, self.obj[s][k], true));
+        }
+        self.settle();
+        match m.draw {
+            0 => {
+                let new = self.pop_deck().unwrap_or(c);
+                self.set_slot(s, i, new, 1 << s);
+                self.settle();
+            }
+            1..=4 => {
+                let q = (m.draw - 1) as usize;
+                let new = self.pop_pile(q).unwrap_or(c);
+                let all = self.all_mask();
+                self.set_slot(s, i, new, all);
+                self.settle();
+            }
+            _ => {
+                let v = ((m.draw - 5) as usize).min(n - 1);
+                let j = self.bounded(4);
+                let c2 = self.hand[v][j];
+                if self.mask[v][j] >> s & 1 == 0 {
+                    if let Some(l) = (0..4)
+                        .find(|&l| l != j && self.hand[v][l] == c2 && self.mask[v][l] >> s & 1 == 1)
+                    {
+                        self.set_mask(v, l, self.mask[v][l] & !(1 << s));
+                    }
+                }
+                for z in 0..n {
+                    if z != s && z != v {
+                        for l in 0..4 {
+                            if self.mask[v][l] >> z & 1 == 1 {
+                                self.set_mask(v, l, self.mask[v][l] & !(1 << z));
+                            }
+                        }
+                    }
+                }
+                self.set_slot(s, i, c2, 1 << s | 1 << v);
+                let refill = self.pop_deck().unwrap_or(c2);
+                self.set_slot(v, j, refill, 1 << v);
+                self.settle();
+            }
+        }
+        if self.done[s] == 15 {
+            self.triggered = true;
+        }
+        self.ply = self.ply.saturating_add(1);
+        let last = (self.first as usize + n - 1) % n;
+        let mut dealt = false;
+        if self.triggered && s == last {
+            for t in 0..n {
+                self.scores[t] = self.scores[t].saturating_add(self.done[t].count_ones() as u16);
+            }
+            self.rounds_done = self.rounds_done.saturating_add(1);
+            self.status = self.game_end_status();
+            if self.status.is_over() {
+                self.to_move = ((s + 1) % n) as u8;
+            } else {
+                self.first = ((self.first as usize + 1) % n) as u8;
+                self.deal_round();
+                dealt = true;
+            }
+        } else {
+            self.to_move = ((s + 1) % n) as u8;
+            self.status = self.game_end_status();
+        }
+        if dealt {
+            self.hash = self.compute_hash();
+        } else {
+            self.hash = self.hash.wrapping_add(self.misc_hash());
+        }
+    }
+}
+
+impl Game for Tesseris {
+    type Move = TMove;
+    const NAME: &'static str = NAME;
+
+    fn rule_options() -> &'static [OptionSpec] {
+        &OPTIONS
+    }
+
+    fn start(opts: &RuleOptions) -> Result<Self, String> {
+        Self::start_with_seed(opts, 0)
+    }
+
+    fn start_with_seed(opts: &RuleOptions, seed: u64) -> Result<Self, String> {
+        let mut g = Self::blank(opts)?;
+        g.rng = seed;
+        g.deal_round();
+        g.status = g.game_end_status();
+        Ok(g)
+    }
+
+    fn from_text(text: &str, opts: &RuleOptions) -> Result<Self, String> {
+        text::parse_position(text, opts)
+    }
+
+    fn to_text(&self) -> String {
+        text::position_text(self)
+    }
+
+    fn display(&self) -> String {
+        text::display(self)
+    }
+
+    fn options(&self) -> &RuleOptions {
+        &self.opts
+    }
+
+    fn players(&self) -> usize {
+        self.n as usize
+    }
+
+    fn to_move(&self) -> Seat {
+        self.to_move as usize
+    }
+
+    fn legal_moves(&self, out: &mut Vec<TMove>) {
+        out.clear();
+        if self.status.is_over() {
+            return;
+        }
+        let s = self.to_move as usize;
+        let mut set = self.candidate_cards();
+        while set != 0 {
+            let c = set.trailing_zeros() as u8;
+            set &= set - 1;
+            self.push_moves_for(s, c, out);
+        }
+    }
+
+    fn play(&mut self, mv: TMove) {
+        if self.status.is_over() {
+            return;
+        }
+        if self.observer != NO_SEAT {
+            // Lazy determinization: sample the unknown cards from a stream fixed by this
+            // observation, make sure the mover holds the card it plays, play, and observe again.
+            let o = self.observer as usize;
+            let mut rng = crate::game::rng_from_seed(zobrist::splitmix64(
+                self.hash ^ (self.ply as u64) << 40,
+            ));
+            let mut full = self.clone();
+            full.fill_unknown(&mut rng, Some((self.to_move as usize, mv.card)));
+            full.play_full(mv);
+            *self = full.observe(o);
+            return;
+        }
+        self.play_full(mv);
+    }
+
+    fn status(&self) -> Status {
+        self.status
+    }
+
+    fn hash(&self) -> u64 {
+        self.hash
+    }
+
+    fn full_hash(&self) -> u64 {
+        self.compute_hash()
+    }
+
+    fn parse_move(&self, text: &str) -> Result<TMove, String> {
+        text::parse_move(text, self.n as usize, self.shapes)
+    }
+
+    fn format_move(&self, mv: TMove) -> String {
+        text::format_move(mv)
+    }
+
+    fn evaluate(&self, seat: Seat) -> i32 {
+        ai::evaluate(self, seat)
+    }
+
+    fn move_priority(&self, mv: TMove) -> i32 {
+        (mv.discard >= 4) as i32 * 10 + (mv.draw >= 1 && mv.draw <= 4) as i32
+    }
+
+    fn hidden_information() -> bool {
+        true
+    }
+
+    fn observation_text(&self, seat: Seat) -> String {
+        text::position_text(&self.observe(seat))
+    }
+
+    fn determinize(&self, observer: Seat, rng: &mut GameRng) -> Self {
+        let mut g = if self.observer != NO_SEAT {
+            self.clone()
+        } else {
+            self.observe(observer)
+        };
+        g.fill_unknown(rng, None);
+        g
+    }
+
+    fn baseline_move(&self, rng: &mut GameRng) -> Option<TMove> {
+        ai::baseline_move(self, rng)
+    }
+}
