@@ -45,6 +45,9 @@ impl Output {
 
 struct Running {
     stop: Arc<AtomicBool>,
+    /// Set just before `bestmove` is printed: from then on the search is over for the protocol
+    /// (a `position` sent right after `bestmove` must not find it "still searching").
+    done: Arc<AtomicBool>,
     handle: JoinHandle<()>,
 }
 
@@ -137,7 +140,7 @@ impl Engine {
     fn searching(&self) -> bool {
         self.search
             .as_ref()
-            .is_some_and(|s| !s.handle.is_finished())
+            .is_some_and(|s| !s.done.load(Ordering::Acquire) && !s.handle.is_finished())
     }
 
     fn execute(&mut self, c: Command) -> Result<(), String> {
@@ -361,6 +364,8 @@ impl Engine {
         let params = self.params.clone();
         let out = self.out.clone();
         let stop2 = stop.clone();
+        let done = Arc::new(AtomicBool::new(false));
+        let done2 = done.clone();
         let handle = std::thread::Builder::new()
             .name("search".into())
             .spawn(move || {
@@ -370,13 +375,14 @@ impl Engine {
                 while limits.infinite && !stop2.load(Ordering::Relaxed) {
                     std::thread::sleep(std::time::Duration::from_millis(1));
                 }
+                done2.store(true, Ordering::Release);
                 out.line(&format!(
                     "bestmove {}",
                     r.best.unwrap_or_else(|| "0000".into())
                 ));
             })
             .map_err(|e| format!("cannot start the search thread: {}", e))?;
-        self.search = Some(Running { stop, handle });
+        self.search = Some(Running { stop, done, handle });
         Ok(())
     }
 
@@ -394,7 +400,11 @@ impl Engine {
     }
 
     fn reap_search(&mut self) {
-        if self.search.as_ref().is_some_and(|s| s.handle.is_finished()) {
+        if self
+            .search
+            .as_ref()
+            .is_some_and(|s| s.done.load(Ordering::Acquire) || s.handle.is_finished())
+        {
             self.wait_search();
         }
     }
