@@ -491,7 +491,7 @@ fn fmt_elo(x: f64) -> String {
     if x.is_infinite() {
         if x > 0.0 { "+inf" } else { "-inf" }.to_string()
     } else {
-        format!("{:+.1}", x)
+        format!("{:+.1}", x + 0.0)
     }
 }
 
