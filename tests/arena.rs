@@ -883,6 +883,42 @@ fn cli_node_limited_matches_reproduce() {
     }
 }
 
+/// Hidden-information games send each seat only its observation (`position fen <obs>`).
+#[test]
+fn cli_hidden_information_games_send_observations() {
+    for e in quatre::games::all() {
+        let Ok(g) = e.start(&e.default_options(), None) else {
+            continue;
+        };
+        if !g.hidden_information() {
+            continue;
+        }
+        let log = temp(&format!("{}-obs.log", e.name));
+        let spec = format!("{} {}", engine("echo_position.sh"), log.display());
+        let mut engines = vec![spec];
+        while engines.len() < g.players() {
+            engines.push("builtin:random".into());
+        }
+        let mut a = vec!["--games", "1", "--movetime", "100", "--seed", "3"];
+        for x in &engines {
+            a.extend_from_slice(&["--engine", x]);
+        }
+        let (_, games) = cli_match(e.name, &a, &format!("{}-obs.jsonl", e.name));
+        let text = std::fs::read_to_string(&log).unwrap_or_default();
+        let _ = std::fs::remove_file(&log);
+        let pos = text
+            .lines()
+            .find(|l| l.starts_with("position"))
+            .unwrap_or_else(|| panic!("{}: no position line in {:?}", e.name, text));
+        let obs = pos.strip_prefix("position fen ").expect("position fen");
+        // The observation is what the referee's state shows that seat, and parses back.
+        let seat = games[0].engines.iter().position(|&x| x == 0).unwrap();
+        let start = e.from_text(&games[0].start, &e.default_options()).unwrap();
+        assert_eq!(obs, start.observation_text(seat), "{}", e.name);
+        assert_ne!(obs, games[0].start, "{}: the whole state was sent", e.name);
+    }
+}
+
 /// The acceptance match: 200 games, MCTS against random at 50 ms a move, on every two-seat game.
 #[test]
 #[ignore]
