@@ -11,12 +11,12 @@ pub struct Item {
     pub game: &'static str,
     pub what: String,
     pub nodes: u64,
-    pub ms: u64,
+    pub micros: u64,
 }
 
 impl Item {
     pub fn per_second(&self) -> u64 {
-        self.nodes * 1000 / self.ms.max(1)
+        (self.nodes as u128 * 1_000_000 / self.micros.max(1) as u128) as u64
     }
     pub fn line(&self) -> String {
         format!(
@@ -24,7 +24,7 @@ impl Item {
             self.game,
             self.what,
             self.nodes,
-            self.ms,
+            self.micros / 1000,
             self.per_second()
         )
     }
@@ -37,7 +37,7 @@ fn timed(game: &'static str, what: String, f: impl FnOnce() -> u64) -> Item {
         game,
         what,
         nodes,
-        ms: t0.elapsed().as_millis() as u64,
+        micros: t0.elapsed().as_micros() as u64,
     }
 }
 
@@ -86,7 +86,7 @@ pub fn run(
     let mut items = Vec::new();
     for e in entries {
         for (label, g) in positions(&e) {
-            let depth = perft_depth(g.as_ref(), 3_000_000);
+            let depth = perft_depth(g.as_ref(), 30_000_000);
             let it = timed(e.name, format!("perft {} depth {}", label, depth), || {
                 g.perft(depth)
             });
@@ -142,12 +142,13 @@ pub fn run(
         }
     }
     let nodes: u64 = items.iter().map(|i| i.nodes).sum();
-    let ms: u64 = items.iter().map(|i| i.ms).sum();
+    let micros: u64 = items.iter().map(|i| i.micros).sum();
+    let rate = (nodes as u128 * 1_000_000 / micros.max(1) as u128) as u64;
     print(&format!(
         "total nodes {} time {} ms nodes/s {}",
         nodes,
-        ms,
-        nodes * 1000 / ms.max(1)
+        micros / 1000,
+        rate
     ));
     Ok(items)
 }

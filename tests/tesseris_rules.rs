@@ -1152,3 +1152,63 @@ fn random_game_invariants_long() {
         check_invariants(&g, 40, 2000, 99 + p as u64).unwrap();
     }
 }
+
+/// ISMCTS must read nothing its seat cannot know: two full deals that look the same from the seat
+/// to move (they differ only in cards hidden from it) give identical searches, node for node, with
+/// the same Seed and one thread — same best move, same playout count, same candidate statistics.
+#[test]
+fn ismcts_search_is_identical_on_deals_that_look_the_same_to_the_seat() {
+    use quatre::search::{Limits, SearchParams};
+    use std::sync::atomic::AtomicBool;
+    use std::sync::Mutex;
+    let mut rng = rng_from_seed(77);
+    let mut buf = Vec::new();
+    let mut compared = 0;
+    for p in [2, 4] {
+        let mut g = Tesseris::start_with_seed(&opts(p), 5).unwrap();
+        for ply in 0..60 {
+            if g.status().is_over() {
+                break;
+            }
+            if ply % 15 == 3 {
+                let o = g.to_move();
+                let h = reshuffle_hidden(&g, o, &mut rng);
+                assert_ne!(h.to_text(), g.to_text(), "the two deals must differ");
+                let params = SearchParams {
+                    threads: 1,
+                    seed: 11,
+                    hash_mb: 16,
+                    ..Default::default()
+                };
+                let limits = Limits {
+                    nodes: Some(3000),
+                    ..Default::default()
+                };
+                let run = |s: &Tesseris| {
+                    let lines = Mutex::new(Vec::new());
+                    let sink = |l: &str| {
+                        lines
+                            .lock()
+                            .unwrap()
+                            .push(l.split(" nps ").next().unwrap().to_string())
+                    };
+                    let r = quatre::games::AnyGame::search(
+                        s,
+                        &params,
+                        &limits,
+                        &AtomicBool::new(false),
+                        &sink,
+                    );
+                    (r.best, r.nodes, lines.into_inner().unwrap())
+                };
+                let (a, b) = (run(&g), run(&h));
+                assert_eq!(a, b, "searches differ at ply {} with {} players", ply, p);
+                assert!(a.2.iter().any(|l| l.starts_with("info string candidate ")));
+                compared += 1;
+            }
+            let m = g.random_move(&mut rng, &mut buf).unwrap();
+            g.play(m);
+        }
+    }
+    assert!(compared >= 6);
+}

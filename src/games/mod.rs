@@ -2,6 +2,9 @@
 //! [`AnyGame`] — an object-safe, text-level view of a [`Game`] that the protocol and the arena use,
 //! while searches stay generic and monomorphised per game behind it.
 
+pub mod hyperchess;
+pub mod rithmomachia;
+pub mod tesseract;
 pub mod tesseris;
 
 use crate::game::{perft, perft_divide, Game, GameRng, OptionSpec, RuleOptions, Seat, Status};
@@ -214,7 +217,12 @@ fn entry<G: Game>() -> Entry {
 
 /// Every ruleset, in the order the protocol lists them (the first is the default).
 pub fn all() -> Vec<Entry> {
-    vec![entry::<tesseris::Tesseris>()]
+    vec![
+        entry::<hyperchess::Hyperchess>(),
+        entry::<rithmomachia::Rithmomachia>(),
+        entry::<tesseract::Tesseract>(),
+        entry::<tesseris::Tesseris>(),
+    ]
 }
 
 /// The ruleset named `name` (case-insensitive).

@@ -136,6 +136,12 @@ fn parse_position(rest: &[&str]) -> Result<Command, String> {
         return Err(usage.into());
     };
     let mpos = rest.iter().position(|t| t.eq_ignore_ascii_case("moves"));
+    if mpos == Some(0) {
+        return Err(format!(
+            "position: 'moves' needs a position before it; {}",
+            usage
+        ));
+    }
     let body = &rest[1..mpos.unwrap_or(rest.len())];
     let moves: Vec<String> = match mpos {
         Some(p) => rest[p + 1..].iter().map(|s| s.to_string()).collect(),
@@ -343,6 +349,7 @@ mod tests {
         assert!(parse("position fen").is_err());
         assert!(parse("position startpos seed x").is_err());
         assert!(parse("position bogus").is_err());
+        assert!(parse("position moves e2e4").is_err());
     }
 
     #[test]

@@ -45,8 +45,7 @@ impl Output {
 
 struct Running {
     stop: Arc<AtomicBool>,
-    /// Set just before `bestmove` is printed: from then on the search is over for the protocol
-    /// (a `position` sent right after `bestmove` must not find it "still searching").
+    /// Set by the search thread just before it prints `bestmove`.
     done: Arc<AtomicBool>,
     handle: JoinHandle<()>,
 }
@@ -125,8 +124,16 @@ impl Engine {
                 return false;
             }
             Ok(c) => {
-                if let Err(e) = self.execute(c) {
-                    self.out.error(&e);
+                // A bug in a ruleset must not take the engine down: report it and carry on.
+                let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| self.execute(c)));
+                match r {
+                    Ok(Ok(())) => {}
+                    Ok(Err(e)) => self.out.error(&e),
+                    Err(p) => self.out.error(&format!(
+                        "internal error while handling '{}': {}",
+                        line.trim(),
+                        panic_text(&p)
+                    )),
                 }
             }
         }
@@ -138,9 +145,10 @@ impl Engine {
     }
 
     fn searching(&self) -> bool {
+        // True until the search has printed its `bestmove`.
         self.search
             .as_ref()
-            .is_some_and(|s| !s.done.load(Ordering::Acquire) && !s.handle.is_finished())
+            .is_some_and(|s| !s.done.load(Ordering::Acquire))
     }
 
     fn execute(&mut self, c: Command) -> Result<(), String> {
@@ -370,7 +378,17 @@ impl Engine {
             .name("search".into())
             .spawn(move || {
                 let sink = |s: &str| out.line(s);
-                let r = position.search(&params, &limits, &stop2, &sink);
+                let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                    position.search(&params, &limits, &stop2, &sink)
+                }));
+                let best = match r {
+                    Ok(r) => r.best,
+                    Err(p) => {
+                        // Still answer, with a legal move, so that a GUI is not left waiting.
+                        out.error(&format!("internal error in the search: {}", panic_text(&p)));
+                        position.legal_moves().into_iter().next()
+                    }
+                };
                 // `go infinite` must not print bestmove before `stop` (UCI).
                 while limits.infinite && !stop2.load(Ordering::Relaxed) {
                     std::thread::sleep(std::time::Duration::from_millis(1));
@@ -378,7 +396,7 @@ impl Engine {
                 done2.store(true, Ordering::Release);
                 out.line(&format!(
                     "bestmove {}",
-                    r.best.unwrap_or_else(|| "0000".into())
+                    best.unwrap_or_else(|| "0000".into())
                 ));
             })
             .map_err(|e| format!("cannot start the search thread: {}", e))?;
@@ -403,7 +421,7 @@ impl Engine {
         if self
             .search
             .as_ref()
-            .is_some_and(|s| s.done.load(Ordering::Acquire) || s.handle.is_finished())
+            .is_some_and(|s| s.done.load(Ordering::Acquire))
         {
             self.wait_search();
         }
@@ -422,6 +440,13 @@ impl Engine {
         };
         self.out.line(&format!("response {}", answer));
     }
+}
+
+fn panic_text(p: &Box<dyn std::any::Any + Send>) -> String {
+    p.downcast_ref::<&str>()
+        .map(|s| s.to_string())
+        .or_else(|| p.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "panic".into())
 }
 
 /// `p1win`, `p2win`, `draw` (every seat shares), or for a partial tie among N seats

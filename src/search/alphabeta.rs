@@ -132,6 +132,11 @@ struct Worker<'a, 'b, G: Game> {
     pv: Vec<Vec<G::Move>>,
     move_bufs: Vec<Vec<G::Move>>,
     root_excluded: Vec<G::Move>,
+    /// The first thread prints a progress line at least once a second during long iterations.
+    main: bool,
+    /// The last completed iteration's report, re-sent with fresh counts as progress.
+    progress: Option<Report>,
+    last_print: Instant,
 }
 
 /// Runs alpha-beta on `root`.
@@ -188,6 +193,9 @@ fn iterative_deepening<G: Game>(
         pv: vec![Vec::new(); MAX_PLY + QS_MAX + 2],
         move_bufs: vec![Vec::new(); MAX_PLY + QS_MAX + 2],
         root_excluded: Vec::new(),
+        main,
+        progress: None,
+        last_print: Instant::now(),
     };
     let mut root_moves = Vec::new();
     root.legal_moves(&mut root_moves);
@@ -250,6 +258,8 @@ fn iterative_deepening<G: Game>(
             for l in report.info_lines() {
                 (ctx.out)(&l);
             }
+            w.progress = Some(report.clone());
+            w.last_print = Instant::now();
             last_report = Some(report);
         }
         if !complete || w.aborted() {
@@ -282,6 +292,20 @@ fn iterative_deepening<G: Game>(
         }
     }
     w.flush();
+    // The last word before bestmove: the best completed line with the final counts.
+    if main {
+        if let Some(r) = &mut last_report {
+            let nodes = sh.nodes.load(Ordering::Relaxed);
+            if nodes != r.nodes {
+                r.nodes = nodes;
+                r.elapsed = ctx.start.elapsed();
+                r.hashfull = sh.table.hashfull();
+                for l in r.info_lines() {
+                    (ctx.out)(&l);
+                }
+            }
+        }
+    }
     Outcome {
         best,
         nodes: sh.nodes.load(Ordering::Relaxed),
@@ -325,6 +349,17 @@ impl<G: Game> Worker<'_, '_, G> {
                     .is_some_and(|n| self.sh.nodes.load(Ordering::Relaxed) >= n);
             if stop {
                 self.sh.abort.store(true, Ordering::Relaxed);
+            }
+            if self.main && self.last_print.elapsed().as_millis() >= 1000 {
+                self.last_print = Instant::now();
+                if let Some(r) = &mut self.progress {
+                    r.nodes = self.sh.nodes.load(Ordering::Relaxed);
+                    r.elapsed = ctx.start.elapsed();
+                    r.hashfull = self.sh.table.hashfull();
+                    for l in r.info_lines() {
+                        (ctx.out)(&l);
+                    }
+                }
             }
         }
     }

@@ -1,0 +1,297 @@
+//! Precomputed step and ray tables for one grid of boards (`Boards = CxR`), built once per grid
+//! and shared by every state (`&'static Geometry`).
+//!
+//! Square index: `x + 8*y + 64*(w + C*z)` where x is the file (a..h), y the rank (1..8), z the
+//! board row (I..) and w the board column (A..). Board `b = w + C*z`, so boards come in the
+//! order of the position text (`AI BI CI AII …`).
+
+use std::sync::OnceLock;
+
+/// No square (an absent pawn push, no en-passant square).
+pub const NONE: u16 = u16::MAX;
+/// The largest grid is 4 x 4 boards of 64 squares.
+pub const MAX_SQ: usize = 1024;
+
+/// Lists of items per square, stored flat (compressed rows).
+pub struct Lists<T> {
+    start: Vec<u32>,
+    items: Vec<T>,
+}
+
+impl<T: Copy> Lists<T> {
+    fn build(n: usize, mut f: impl FnMut(usize, &mut Vec<T>)) -> Self {
+        let mut start = Vec::with_capacity(n + 1);
+        let mut items = Vec::new();
+        for i in 0..n {
+            start.push(items.len() as u32);
+            f(i, &mut items);
+        }
+        start.push(items.len() as u32);
+        Lists { start, items }
+    }
+    #[inline(always)]
+    pub fn get(&self, i: usize) -> &[T] {
+        let a = self.start[i] as usize;
+        let b = self.start[i + 1] as usize;
+        &self.items[a..b]
+    }
+}
+
+/// A ray: `len` squares from `start` in `Geometry::ray_sqs`, nearest first.
+#[derive(Clone, Copy)]
+pub struct Ray {
+    pub start: u32,
+    pub len: u32,
+}
+
+pub struct Geometry {
+    /// Board columns (w axis, letters A..).
+    pub cols: usize,
+    /// Board rows (z axis, numerals I..).
+    pub rows: usize,
+    /// Number of squares, 64 per board.
+    pub nsq: usize,
+    /// `[x, y, z, w]` of each square.
+    pub coord: Vec<[i8; 4]>,
+    pub ray_sqs: Vec<u16>,
+    /// Non-empty rook rays (one axis) of each square.
+    pub rook: Lists<Ray>,
+    /// Non-empty bishop rays (two axes, equal steps) of each square.
+    pub bishop: Lists<Ray>,
+    /// Knight jumps (2 along one axis, 1 along another).
+    pub knight: Lists<u16>,
+    /// One step along x and/or y (king moves; half of the guard's).
+    pub king: Lists<u16>,
+    /// One step along z and/or w (the other half of the guard's moves).
+    pub zw: Lists<u16>,
+    /// `pawn_push[colour][sq]`: one step forward, or NONE.
+    pub pawn_push: [Vec<u16>; 2],
+    /// `pawn_double[colour][sq]`: two steps forward from the starting rank, or NONE.
+    pub pawn_double: [Vec<u16>; 2],
+    /// `pawn_cap[colour][sq]`: the (up to 6) squares a pawn of `colour` on `sq` captures on.
+    /// Also: the squares from which a pawn of the *other* colour attacks `sq`.
+    pub pawn_cap: [Lists<u16>; 2],
+    /// Empty-board mobility of each piece type averaged over all squares (index = piece type).
+    pub avg_mobility: [f32; 8],
+    /// Piece values in centipawns on this grid (see `eval.rs`).
+    pub values: [i32; 8],
+}
+
+impl Geometry {
+    #[inline(always)]
+    pub fn sq(&self, x: i32, y: i32, z: i32, w: i32) -> Option<usize> {
+        if (0..8).contains(&x)
+            && (0..8).contains(&y)
+            && z >= 0
+            && (z as usize) < self.rows
+            && w >= 0
+            && (w as usize) < self.cols
+        {
+            Some(x as usize + 8 * y as usize + 64 * (w as usize + self.cols * z as usize))
+        } else {
+            None
+        }
+    }
+
+    #[inline(always)]
+    pub fn ray(&self, r: Ray) -> &[u16] {
+        &self.ray_sqs[r.start as usize..(r.start + r.len) as usize]
+    }
+
+    fn new(cols: usize, rows: usize) -> Geometry {
+        let nsq = 64 * cols * rows;
+        let mut coord = vec![[0i8; 4]; nsq];
+        for z in 0..rows {
+            for w in 0..cols {
+                for y in 0..8 {
+                    for x in 0..8 {
+                        coord[x + 8 * y + 64 * (w + cols * z)] =
+                            [x as i8, y as i8, z as i8, w as i8];
+                    }
+                }
+            }
+        }
+        let mut g = Geometry {
+            cols,
+            rows,
+            nsq,
+            coord,
+            ray_sqs: Vec::new(),
+            rook: Lists {
+                start: vec![],
+                items: vec![],
+            },
+            bishop: Lists {
+                start: vec![],
+                items: vec![],
+            },
+            knight: Lists {
+                start: vec![],
+                items: vec![],
+            },
+            king: Lists {
+                start: vec![],
+                items: vec![],
+            },
+            zw: Lists {
+                start: vec![],
+                items: vec![],
+            },
+            pawn_push: [vec![], vec![]],
+            pawn_double: [vec![], vec![]],
+            pawn_cap: [
+                Lists {
+                    start: vec![],
+                    items: vec![],
+                },
+                Lists {
+                    start: vec![],
+                    items: vec![],
+                },
+            ],
+            avg_mobility: [0.0; 8],
+            values: [0; 8],
+        };
+        let unit = |a: usize, s: i32| {
+            let mut d = [0i32; 4];
+            d[a] = s;
+            d
+        };
+        let mut rook_dirs = Vec::new();
+        for a in 0..4 {
+            for s in [-1, 1] {
+                rook_dirs.push(unit(a, s));
+            }
+        }
+        let mut bishop_dirs = Vec::new();
+        let mut knight_dirs = Vec::new();
+        for a in 0..4 {
+            for b in 0..4 {
+                if a == b {
+                    continue;
+                }
+                for sa in [-1, 1] {
+                    for sb in [-1, 1] {
+                        if a < b {
+                            let mut d = [0; 4];
+                            d[a] = sa;
+                            d[b] = sb;
+                            bishop_dirs.push(d);
+                        }
+                        let mut d = [0; 4];
+                        d[a] = 2 * sa;
+                        d[b] = sb;
+                        knight_dirs.push(d);
+                    }
+                }
+            }
+        }
+        let mut king_dirs = Vec::new();
+        let mut zw_dirs = Vec::new();
+        for p in -1..=1 {
+            for q in -1..=1 {
+                if p != 0 || q != 0 {
+                    king_dirs.push([p, q, 0, 0]);
+                    zw_dirs.push([0, 0, p, q]);
+                }
+            }
+        }
+        let step = |g: &Geometry, s: usize, d: [i32; 4]| {
+            let c = g.coord[s];
+            g.sq(
+                c[0] as i32 + d[0],
+                c[1] as i32 + d[1],
+                c[2] as i32 + d[2],
+                c[3] as i32 + d[3],
+            )
+        };
+        // Rays.
+        let mut ray_sqs = Vec::new();
+        let mut make_rays = |g: &Geometry, dirs: &[[i32; 4]]| {
+            Lists::build(nsq, |s, out: &mut Vec<Ray>| {
+                for &d in dirs {
+                    let start = ray_sqs.len() as u32;
+                    let mut cur = s;
+                    while let Some(n) = step(g, cur, d) {
+                        ray_sqs.push(n as u16);
+                        cur = n;
+                    }
+                    let len = ray_sqs.len() as u32 - start;
+                    if len > 0 {
+                        out.push(Ray { start, len });
+                    }
+                }
+            })
+        };
+        let rook = make_rays(&g, &rook_dirs);
+        let bishop = make_rays(&g, &bishop_dirs);
+        g.rook = rook;
+        g.bishop = bishop;
+        g.ray_sqs = ray_sqs;
+        let steps = |g: &Geometry, dirs: &[[i32; 4]]| {
+            Lists::build(nsq, |s, out: &mut Vec<u16>| {
+                for &d in dirs {
+                    if let Some(n) = step(g, s, d) {
+                        out.push(n as u16);
+                    }
+                }
+            })
+        };
+        g.knight = steps(&g, &knight_dirs);
+        g.king = steps(&g, &king_dirs);
+        g.zw = steps(&g, &zw_dirs);
+        for colour in 0..2 {
+            let fwd = if colour == 0 { 1 } else { -1 };
+            let start_rank = if colour == 0 { 1 } else { 6 };
+            g.pawn_push[colour] = (0..nsq)
+                .map(|s| step(&g, s, [0, fwd, 0, 0]).map_or(NONE, |n| n as u16))
+                .collect();
+            g.pawn_double[colour] = (0..nsq)
+                .map(|s| {
+                    if g.coord[s][1] == start_rank {
+                        step(&g, s, [0, 2 * fwd, 0, 0]).map_or(NONE, |n| n as u16)
+                    } else {
+                        NONE
+                    }
+                })
+                .collect();
+            let caps: Vec<[i32; 4]> = (0..3)
+                .flat_map(|a| {
+                    let a = [0, 2, 3][a];
+                    [-1, 1].into_iter().map(move |s| {
+                        let mut d = [0, fwd, 0, 0];
+                        d[a] = s;
+                        d
+                    })
+                })
+                .collect();
+            g.pawn_cap[colour] = steps(&g, &caps);
+        }
+        // Average empty-board mobility (used to scale piece values).
+        let mut mob = [0f32; 8];
+        for s in 0..nsq {
+            let r: usize = g.rook.get(s).iter().map(|r| r.len as usize).sum();
+            let b: usize = g.bishop.get(s).iter().map(|r| r.len as usize).sum();
+            mob[super::KNIGHT as usize] += g.knight.get(s).len() as f32;
+            mob[super::BISHOP as usize] += b as f32;
+            mob[super::ROOK as usize] += r as f32;
+            mob[super::QUEEN as usize] += (r + b) as f32;
+            mob[super::GUARD as usize] += (g.king.get(s).len() + g.zw.get(s).len()) as f32;
+            mob[super::KING as usize] += g.king.get(s).len() as f32;
+        }
+        for m in mob.iter_mut() {
+            *m /= nsq as f32;
+        }
+        g.avg_mobility = mob;
+        g.values = super::eval::piece_values(&mob);
+        g
+    }
+}
+
+static GEOMETRIES: [OnceLock<Geometry>; 16] = [const { OnceLock::new() }; 16];
+
+/// The shared tables of the grid `cols` x `rows` (1..=4 each).
+pub fn geometry(cols: usize, rows: usize) -> &'static Geometry {
+    assert!((1..=4).contains(&cols) && (1..=4).contains(&rows));
+    GEOMETRIES[(cols - 1) * 4 + (rows - 1)].get_or_init(|| Geometry::new(cols, rows))
+}

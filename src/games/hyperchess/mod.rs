@@ -1,0 +1,1103 @@
+//! Hyperchess: chess on a grid of C x R ordinary boards (four dimensions x, y, z, w), after
+//! Gérard Courtial's "échecs dans l'hyperespace". See `docs/rules/hyperchess.md`.
+//!
+//! State: a 1024-byte mailbox (every grid up to 4x4 fits), precomputed step/ray tables shared per
+//! grid (`geometry`), an incremental zobrist hash and a 100-entry ring of past hashes for the
+//! repetition rule. Moves are generated pseudo-legally and a move is tried on a scratch board only
+//! when it could expose the king (king moves, en passant, pinned pieces, or when in check).
+
+mod eval;
+mod geometry;
+mod notation;
+
+use std::fmt;
+use std::sync::{Mutex, OnceLock};
+
+use crate::game::{Game, GameRng, OptionKind, OptionSpec, Outcome, RuleOptions, Seat, Status};
+use geometry::{geometry, Geometry, MAX_SQ, NONE};
+pub use notation::square_name_4d;
+use notation::{char_piece, parse_square, piece_char, square_name};
+
+pub const PAWN: u8 = 1;
+pub const KNIGHT: u8 = 2;
+pub const BISHOP: u8 = 3;
+pub const ROOK: u8 = 4;
+pub const QUEEN: u8 = 5;
+pub const GUARD: u8 = 6;
+pub const KING: u8 = 7;
+/// Colour bit of a piece code (`type | colour << 3`).
+const BLACK: u8 = 8;
+
+/// Past positions kept for the repetition rule (the 100-ply rule ends the game before more
+/// would matter).
+const HIST: usize = 100;
+
+/// A move: from (10 bits), to (10 bits), promotion piece type (3 bits, 0 = none).
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub struct Move(u32);
+
+impl Move {
+    #[inline(always)]
+    fn new(from: usize, to: usize, promo: u8) -> Move {
+        Move(from as u32 | (to as u32) << 10 | (promo as u32) << 20)
+    }
+    #[inline(always)]
+    pub fn from(self) -> usize {
+        (self.0 & 1023) as usize
+    }
+    #[inline(always)]
+    pub fn to(self) -> usize {
+        ((self.0 >> 10) & 1023) as usize
+    }
+    /// Promotion piece type (`KNIGHT`, `BISHOP`, `QUEEN`, `GUARD`) or 0.
+    #[inline(always)]
+    pub fn promo(self) -> u8 {
+        ((self.0 >> 20) & 7) as u8
+    }
+}
+
+const BOARDS_VARS: &[&str] = &[
+    "1x1", "1x2", "1x3", "1x4", "2x1", "2x2", "2x3", "2x4", "3x1", "3x2", "3x3", "3x4", "4x1",
+    "4x2", "4x3", "4x4",
+];
+
+static OPTIONS: &[OptionSpec] = &[
+    OptionSpec {
+        name: "Boards",
+        kind: OptionKind::Combo {
+            default: "3x3",
+            vars: BOARDS_VARS,
+        },
+    },
+    OptionSpec {
+        name: "MaxPlies",
+        kind: OptionKind::Spin {
+            default: 0,
+            min: 0,
+            max: 100000,
+        },
+    },
+];
+
+/// Rule options are interned (leaked once per distinct value set) so that cloning a state
+/// never allocates.
+fn intern_options(opts: &RuleOptions) -> Result<(&'static RuleOptions, usize, usize, u32), String> {
+    let boards = opts.text("Boards");
+    let (c, r) = boards
+        .split_once(['x', 'X'])
+        .and_then(|(a, b)| {
+            Some((
+                a.trim().parse::<usize>().ok()?,
+                b.trim().parse::<usize>().ok()?,
+            ))
+        })
+        .filter(|&(c, r)| (1..=4).contains(&c) && (1..=4).contains(&r))
+        .ok_or_else(|| {
+            format!(
+                "option Boards must be CxR with C and R from 1 to 4, not '{}'",
+                boards
+            )
+        })?;
+    let mp = opts.int("MaxPlies");
+    if !(0..=100000).contains(&mp) {
+        return Err(format!(
+            "option MaxPlies must be between 0 and 100000, not {}",
+            mp
+        ));
+    }
+    static CACHE: Mutex<Vec<(usize, usize, u32, &'static RuleOptions)>> = Mutex::new(Vec::new());
+    let mut cache = CACHE.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some(&(_, _, _, o)) = cache
+        .iter()
+        .find(|e| e.0 == c && e.1 == r && e.2 == mp as u32)
+    {
+        return Ok((o, c, r, mp as u32));
+    }
+    let canon = RuleOptions::defaults(OPTIONS)
+        .with("Boards", &format!("{}x{}", c, r))
+        .with("MaxPlies", &mp.to_string());
+    let o: &'static RuleOptions = Box::leak(Box::new(canon));
+    cache.push((c, r, mp as u32, o));
+    Ok((o, c, r, mp as u32))
+}
+
+struct Zobrist {
+    piece: Vec<u64>,
+    ep: Vec<u64>,
+    side: u64,
+}
+
+fn zob() -> &'static Zobrist {
+    static Z: OnceLock<Zobrist> = OnceLock::new();
+    Z.get_or_init(|| Zobrist {
+        piece: crate::zobrist::table(0x4859_5045_5243_0001, 16 * MAX_SQ),
+        ep: crate::zobrist::table(0x4859_5045_5243_0002, MAX_SQ),
+        side: crate::zobrist::key(0x4859_5045_5243_0003, 0),
+    })
+}
+
+#[inline(always)]
+fn zp(z: &Zobrist, pc: u8, sq: usize) -> u64 {
+    z.piece[(pc as usize) << 10 | sq]
+}
+
+/// What kind of candidate move the generator found.
+const NORMAL: u8 = 0;
+const PROMOTION: u8 = 1;
+const EN_PASSANT: u8 = 2;
+
+/// A hyperchess position.
+#[derive(Clone)]
+pub struct Hyperchess {
+    board: [u8; MAX_SQ],
+    hist: [u64; HIST],
+    geo: &'static Geometry,
+    opts: &'static RuleOptions,
+    hash: u64,
+    status: Status,
+    /// Pieces of each colour by type.
+    counts: [[u16; 8]; 2],
+    king: [u16; 2],
+    /// En-passant square after a double step, else NONE.
+    ep: u16,
+    halfmove: u32,
+    fullmove: u32,
+    /// Plies played since the position given.
+    plies: u32,
+    max_plies: u32,
+    side: u8,
+    /// Whether an en-passant capture is actually legal (only then is `ep` part of the hash).
+    ep_legal: bool,
+    in_check: bool,
+}
+
+impl fmt::Debug for Hyperchess {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Hyperchess({})", self.to_text())
+    }
+}
+
+/// Whether `sq` is attacked by a piece of colour `by` on board `b`.
+#[inline]
+fn attacked(geo: &Geometry, b: &[u8; MAX_SQ], sq: usize, by: u8) -> bool {
+    let c = by << 3;
+    for &s in geo.knight.get(sq) {
+        if b[s as usize] == KNIGHT | c {
+            return true;
+        }
+    }
+    for &s in geo.pawn_cap[(by ^ 1) as usize].get(sq) {
+        if b[s as usize] == PAWN | c {
+            return true;
+        }
+    }
+    for &s in geo.king.get(sq) {
+        let p = b[s as usize];
+        if p == KING | c || p == GUARD | c {
+            return true;
+        }
+    }
+    for &s in geo.zw.get(sq) {
+        if b[s as usize] == GUARD | c {
+            return true;
+        }
+    }
+    for &r in geo.rook.get(sq) {
+        for &s in geo.ray(r) {
+            let p = b[s as usize];
+            if p != 0 {
+                if p == ROOK | c || p == QUEEN | c {
+                    return true;
+                }
+                break;
+            }
+        }
+    }
+    for &r in geo.bishop.get(sq) {
+        for &s in geo.ray(r) {
+            let p = b[s as usize];
+            if p != 0 {
+                if p == BISHOP | c || p == QUEEN | c {
+                    return true;
+                }
+                break;
+            }
+        }
+    }
+    false
+}
+
+/// Square of the pawn taken by an en-passant capture landing on `to` by colour `us`.
+#[inline(always)]
+fn ep_victim(to: usize, us: u8) -> usize {
+    if us == 0 {
+        to - 8
+    } else {
+        to + 8
+    }
+}
+
+/// Whether the king of `us` (on `ksq` unless it is the moving piece) is safe after the move.
+/// `b` is restored before returning.
+#[inline]
+fn safe_after(
+    geo: &Geometry,
+    b: &mut [u8; MAX_SQ],
+    from: usize,
+    to: usize,
+    kind: u8,
+    ksq: usize,
+    us: u8,
+) -> bool {
+    let p = b[from];
+    let cap = b[to];
+    b[to] = p;
+    b[from] = 0;
+    let mut victim = 0;
+    let vsq = if kind == EN_PASSANT {
+        ep_victim(to, us)
+    } else {
+        0
+    };
+    if kind == EN_PASSANT {
+        victim = b[vsq];
+        b[vsq] = 0;
+    }
+    let k = if from == ksq { to } else { ksq };
+    let ok = !attacked(geo, b, k, us ^ 1);
+    b[from] = p;
+    b[to] = cap;
+    if kind == EN_PASSANT {
+        b[vsq] = victim;
+    }
+    ok
+}
+
+impl Hyperchess {
+    pub fn geometry(&self) -> &'static Geometry {
+        self.geo
+    }
+
+    /// Whether the side to move is in check.
+    pub fn in_check(&self) -> bool {
+        self.in_check
+    }
+
+    /// Piece code on `sq` (`type | colour << 3`, 0 for empty).
+    pub fn piece_at(&self, sq: usize) -> u8 {
+        self.board[sq]
+    }
+
+    pub fn halfmove_clock(&self) -> u32 {
+        self.halfmove
+    }
+
+    /// Generates moves for the side to move. With `LEGAL`, only legal ones. Calls `sink` for each;
+    /// stops and returns true as soon as `sink` returns true.
+    #[inline(always)]
+    fn gen<const LEGAL: bool>(&self, sink: &mut impl FnMut(Move) -> bool) -> bool {
+        let geo = self.geo;
+        let board = &self.board;
+        let us = self.side;
+        let them = us ^ 1;
+        let ksq = self.king[us as usize] as usize;
+        let in_check = self.in_check;
+        // Pieces that may be pinned against our king (only looked at when not in check).
+        let mut pinned = [0u64; MAX_SQ / 64];
+        if LEGAL && !in_check {
+            let mut mark = |rays: &[geometry::Ray], a: u8, b2: u8| {
+                for &r in rays {
+                    let mut own = usize::MAX;
+                    for &s in geo.ray(r) {
+                        let p = board[s as usize];
+                        if p == 0 {
+                            continue;
+                        }
+                        if own == usize::MAX {
+                            if p >> 3 == us {
+                                own = s as usize;
+                                continue;
+                            }
+                            break;
+                        }
+                        if p == a | them << 3 || p == b2 | them << 3 {
+                            pinned[own >> 6] |= 1 << (own & 63);
+                        }
+                        break;
+                    }
+                }
+            };
+            mark(geo.rook.get(ksq), ROOK, QUEEN);
+            mark(geo.bishop.get(ksq), BISHOP, QUEEN);
+        }
+        let mut scratch: Option<[u8; MAX_SQ]> = None;
+        let mut emit = |from: usize, to: usize, kind: u8| -> bool {
+            if LEGAL
+                && (in_check
+                    || from == ksq
+                    || kind == EN_PASSANT
+                    || pinned[from >> 6] & (1 << (from & 63)) != 0)
+                && !safe_after(geo, scratch.get_or_insert(*board), from, to, kind, ksq, us)
+            {
+                return false;
+            }
+            if kind == PROMOTION {
+                for p in [QUEEN, KNIGHT, BISHOP, GUARD] {
+                    if sink(Move::new(from, to, p)) {
+                        return true;
+                    }
+                }
+                false
+            } else {
+                sink(Move::new(from, to, 0))
+            }
+        };
+        let last_rank = if us == 0 { 7 } else { 0 };
+        let nsq = geo.nsq;
+        let mut base = 0;
+        while base < nsq {
+            let chunk = u64::from_ne_bytes(board[base..base + 8].try_into().unwrap());
+            if chunk == 0 {
+                base += 8;
+                continue;
+            }
+            for s in base..base + 8 {
+                let p = board[s];
+                if p == 0 || p >> 3 != us {
+                    continue;
+                }
+                match p & 7 {
+                    PAWN => {
+                        let push = geo.pawn_push[us as usize][s];
+                        if push != NONE && board[push as usize] == 0 {
+                            let push = push as usize;
+                            let kind = if geo.coord[push][1] == last_rank {
+                                PROMOTION
+                            } else {
+                                NORMAL
+                            };
+                            if emit(s, push, kind) {
+                                return true;
+                            }
+                            let d = geo.pawn_double[us as usize][s];
+                            if d != NONE && board[d as usize] == 0 && emit(s, d as usize, NORMAL) {
+                                return true;
+                            }
+                        }
+                        for &t in geo.pawn_cap[us as usize].get(s) {
+                            let t = t as usize;
+                            let q = board[t];
+                            if q != 0 {
+                                if q >> 3 == them {
+                                    let kind = if geo.coord[t][1] == last_rank {
+                                        PROMOTION
+                                    } else {
+                                        NORMAL
+                                    };
+                                    if emit(s, t, kind) {
+                                        return true;
+                                    }
+                                }
+                            } else if t == self.ep as usize && emit(s, t, EN_PASSANT) {
+                                return true;
+                            }
+                        }
+                    }
+                    KNIGHT => {
+                        for &t in geo.knight.get(s) {
+                            let q = board[t as usize];
+                            if (q == 0 || q >> 3 == them) && emit(s, t as usize, NORMAL) {
+                                return true;
+                            }
+                        }
+                    }
+                    t @ (BISHOP | ROOK | QUEEN) => {
+                        let sets: [&[geometry::Ray]; 2] = match t {
+                            BISHOP => [geo.bishop.get(s), &[]],
+                            ROOK => [geo.rook.get(s), &[]],
+                            _ => [geo.rook.get(s), geo.bishop.get(s)],
+                        };
+                        for rays in sets {
+                            for &r in rays {
+                                for &to in geo.ray(r) {
+                                    let q = board[to as usize];
+                                    if q == 0 {
+                                        if emit(s, to as usize, NORMAL) {
+                                            return true;
+                                        }
+                                    } else {
+                                        if q >> 3 == them && emit(s, to as usize, NORMAL) {
+                                            return true;
+                                        }
+                                        break;
+                                    }
+                                }
+                            }
+                        }
+                    }
+                    t => {
+                        // Guard or king.
+                        for &to in geo.king.get(s) {
+                            let q = board[to as usize];
+                            if (q == 0 || q >> 3 == them) && emit(s, to as usize, NORMAL) {
+                                return true;
+                            }
+                        }
+                        if t == GUARD {
+                            for &to in geo.zw.get(s) {
+                                let q = board[to as usize];
+                                if (q == 0 || q >> 3 == them) && emit(s, to as usize, NORMAL) {
+                                    return true;
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+            base += 8;
+        }
+        false
+    }
+
+    fn has_legal_move(&self) -> bool {
+        self.gen::<true>(&mut |_| true)
+    }
+
+    /// Whether the side to move can actually take en passant now.
+    fn compute_ep_legal(&self) -> bool {
+        if self.ep == NONE {
+            return false;
+        }
+        let us = self.side;
+        let ep = self.ep as usize;
+        let ksq = self.king[us as usize] as usize;
+        let mut b = self.board;
+        for &s in self.geo.pawn_cap[(us ^ 1) as usize].get(ep) {
+            if b[s as usize] == PAWN | us << 3
+                && safe_after(self.geo, &mut b, s as usize, ep, EN_PASSANT, ksq, us)
+            {
+                return true;
+            }
+        }
+        false
+    }
+
+    fn compute_status(&self) -> Status {
+        if !self.has_legal_move() {
+            return Status::Over(if self.in_check {
+                Outcome::win((self.side ^ 1) as usize, "checkmate")
+            } else {
+                Outcome::draw(2, "stalemate")
+            });
+        }
+        let others = |c: usize| self.counts[c][1..7].iter().map(|&n| n as u32).sum::<u32>();
+        if others(0) == 0 && others(1) == 0 {
+            return Status::Over(Outcome::draw(2, "bare kings"));
+        }
+        if self.halfmove >= 100 {
+            return Status::Over(Outcome::draw(2, "fifty-move rule"));
+        }
+        let back = self.halfmove.min(self.plies).min(HIST as u32 - 2);
+        let mut seen = 0;
+        let mut d = 4;
+        while d <= back {
+            if self.hist[((self.plies - d) as usize) % HIST] == self.hash {
+                seen += 1;
+                if seen >= 2 {
+                    return Status::Over(Outcome::draw(2, "threefold repetition"));
+                }
+            }
+            d += 2;
+        }
+        if self.max_plies > 0 && self.plies >= self.max_plies {
+            return Status::Over(Outcome::draw(2, "MaxPlies"));
+        }
+        Status::Ongoing
+    }
+
+    fn compute_hash(&self) -> u64 {
+        let z = zob();
+        let mut h = 0;
+        for s in 0..self.geo.nsq {
+            if self.board[s] != 0 {
+                h ^= zp(z, self.board[s], s);
+            }
+        }
+        if self.side == 1 {
+            h ^= z.side;
+        }
+        if self.compute_ep_legal() {
+            h ^= z.ep[self.ep as usize];
+        }
+        h
+    }
+
+    /// Builds a state from a board; checks the position makes sense.
+    fn setup(
+        opts: &RuleOptions,
+        board: [u8; MAX_SQ],
+        side: u8,
+        ep: u16,
+        halfmove: u32,
+        fullmove: u32,
+    ) -> Result<Hyperchess, String> {
+        let (opts, c, r, max_plies) = intern_options(opts)?;
+        let geo = geometry(c, r);
+        let mut counts = [[0u16; 8]; 2];
+        let mut king = [NONE; 2];
+        for (s, &p) in board.iter().enumerate().take(geo.nsq) {
+            if p != 0 {
+                let col = (p >> 3) as usize;
+                counts[col][(p & 7) as usize] += 1;
+                if p & 7 == KING {
+                    king[col] = s as u16;
+                }
+                if p & 7 == PAWN && (geo.coord[s][1] == 0 || geo.coord[s][1] == 7) {
+                    return Err(format!(
+                        "a pawn stands on {}: pawns cannot be on rank 1 or 8",
+                        notation::square_name(geo, s)
+                    ));
+                }
+            }
+        }
+        for (col, name) in [(0, "White"), (1, "Black")] {
+            if counts[col][KING as usize] != 1 {
+                return Err(format!(
+                    "{} has {} kings: each side needs exactly one king",
+                    name, counts[col][KING as usize]
+                ));
+            }
+        }
+        let mut g = Hyperchess {
+            board,
+            hist: [0; HIST],
+            geo,
+            opts,
+            hash: 0,
+            status: Status::Ongoing,
+            counts,
+            king,
+            ep,
+            halfmove,
+            fullmove,
+            plies: 0,
+            max_plies,
+            side,
+            ep_legal: false,
+            in_check: false,
+        };
+        let them = side ^ 1;
+        if attacked(geo, &g.board, g.king[them as usize] as usize, side) {
+            return Err(format!(
+                "the side not to move ({}) is in check: impossible position",
+                if them == 0 { "White" } else { "Black" }
+            ));
+        }
+        if ep != NONE {
+            let e = ep as usize;
+            let need_rank = if side == 0 { 5 } else { 2 };
+            let name = notation::square_name(geo, e);
+            if geo.coord[e][1] != need_rank {
+                return Err(format!(
+                    "en-passant square {} must be on rank {} when {} is to move",
+                    name,
+                    need_rank + 1,
+                    if side == 0 { "White" } else { "Black" }
+                ));
+            }
+            let (pawn_sq, start_sq) = if side == 0 {
+                (e - 8, e + 8)
+            } else {
+                (e + 8, e - 8)
+            };
+            if board[e] != 0 || board[start_sq] != 0 || board[pawn_sq] != PAWN | them << 3 {
+                return Err(format!(
+                    "en-passant square {} does not follow a double pawn step (it and the square behind must be empty, with a {} pawn in front)",
+                    name,
+                    if them == 0 { "white" } else { "black" }
+                ));
+            }
+        }
+        g.in_check = attacked(geo, &g.board, g.king[side as usize] as usize, them);
+        g.ep_legal = g.compute_ep_legal();
+        g.hash = g.compute_hash();
+        g.hist[0] = g.hash;
+        g.status = g.compute_status();
+        Ok(g)
+    }
+
+    fn parse_text(text: &str, opts: &RuleOptions) -> Result<Hyperchess, String> {
+        let (_, c, r, _) = intern_options(opts)?;
+        let geo = geometry(c, r);
+        let fields: Vec<&str> = text.split_whitespace().collect();
+        if fields.len() < 2 || fields.len() > 6 {
+            return Err(format!(
+                "a position is '<boards> <side> - <en passant> <half-move clock> <move number>', got {} fields",
+                fields.len()
+            ));
+        }
+        let parts: Vec<&str> = fields[0].split('|').collect();
+        if parts.len() != c * r {
+            return Err(format!(
+                "Boards={}x{} needs {} board placements separated by '|', got {}",
+                c,
+                r,
+                c * r,
+                parts.len()
+            ));
+        }
+        let mut board = [0u8; MAX_SQ];
+        for (bi, part) in parts.iter().enumerate() {
+            let (w, z) = (bi % c, bi / c);
+            let bname = format!("board {}{}", (b'A' + w as u8) as char, notation::roman(z));
+            let ranks: Vec<&str> = part.split('/').collect();
+            if ranks.len() != 8 {
+                return Err(format!(
+                    "{} ('{}') has {} ranks, not 8",
+                    bname,
+                    part,
+                    ranks.len()
+                ));
+            }
+            for (ri, rank) in ranks.iter().enumerate() {
+                let y = 7 - ri;
+                let mut x = 0usize;
+                for ch in rank.chars() {
+                    if let Some(d) = ch.to_digit(10) {
+                        if d == 0 || d > 8 {
+                            return Err(format!(
+                                "{} rank {}: bad empty count '{}'",
+                                bname,
+                                y + 1,
+                                ch
+                            ));
+                        }
+                        x += d as usize;
+                    } else if let Some(p) = char_piece(ch) {
+                        if x >= 8 {
+                            return Err(format!(
+                                "{} rank {} ('{}') has more than 8 squares",
+                                bname,
+                                y + 1,
+                                rank
+                            ));
+                        }
+                        board[x + 8 * y + 64 * bi] = p;
+                        x += 1;
+                    } else {
+                        return Err(format!(
+                            "{} rank {}: '{}' is not a piece (P N B R Q G K, lowercase for Black) or a digit",
+                            bname,
+                            y + 1,
+                            ch
+                        ));
+                    }
+                    if x > 8 {
+                        return Err(format!(
+                            "{} rank {} ('{}') has more than 8 squares",
+                            bname,
+                            y + 1,
+                            rank
+                        ));
+                    }
+                }
+                if x != 8 {
+                    return Err(format!(
+                        "{} rank {} ('{}') has {} squares, not 8",
+                        bname,
+                        y + 1,
+                        rank,
+                        x
+                    ));
+                }
+            }
+        }
+        let side = match fields[1] {
+            "w" | "W" => 0,
+            "b" | "B" => 1,
+            s => return Err(format!("side to move must be 'w' or 'b', not '{}'", s)),
+        };
+        if let Some(&cf) = fields.get(2) {
+            if cf != "-" {
+                return Err(format!(
+                    "castling field must be '-' (there is no castling in hyperchess), not '{}'",
+                    cf
+                ));
+            }
+        }
+        let ep = match fields.get(3) {
+            None | Some(&"-") => NONE,
+            Some(s) => {
+                let (sq, used) =
+                    parse_square(geo, s).map_err(|e| format!("en-passant square: {}", e))?;
+                if used != s.len() {
+                    return Err(format!("en-passant square '{}' has extra characters", s));
+                }
+                sq as u16
+            }
+        };
+        let halfmove = match fields.get(4) {
+            None => 0,
+            Some(s) => s
+                .parse::<u32>()
+                .ok()
+                .filter(|&n| n <= 1_000_000)
+                .ok_or_else(|| format!("half-move clock must be a number from 0, not '{}'", s))?,
+        };
+        let fullmove = match fields.get(5) {
+            None => 1,
+            Some(s) => s
+                .parse::<u32>()
+                .ok()
+                .filter(|&n| (1..=10_000_000).contains(&n))
+                .ok_or_else(|| format!("move number must be a number from 1, not '{}'", s))?,
+        };
+        Self::setup(opts, board, side, ep, halfmove, fullmove)
+    }
+}
+
+impl Game for Hyperchess {
+    type Move = Move;
+    const NAME: &'static str = "hyperchess";
+
+    fn rule_options() -> &'static [OptionSpec] {
+        OPTIONS
+    }
+
+    fn start(opts: &RuleOptions) -> Result<Self, String> {
+        let (_, c, r, _) = intern_options(opts)?;
+        let mut board = [0u8; MAX_SQ];
+        let kb = c / 2 + c * (r / 2);
+        for b in 0..c * r {
+            let back: [u8; 8] = if b == kb {
+                [ROOK, KNIGHT, BISHOP, GUARD, KING, BISHOP, KNIGHT, ROOK]
+            } else {
+                [ROOK, KNIGHT, BISHOP, GUARD, GUARD, BISHOP, KNIGHT, ROOK]
+            };
+            for x in 0..8 {
+                board[64 * b + x] = back[x];
+                board[64 * b + 8 + x] = PAWN;
+                board[64 * b + 48 + x] = PAWN | BLACK;
+                board[64 * b + 56 + x] = back[x] | BLACK;
+            }
+        }
+        Self::setup(opts, board, 0, NONE, 0, 1)
+    }
+
+    fn from_text(text: &str, opts: &RuleOptions) -> Result<Self, String> {
+        Self::parse_text(text, opts)
+    }
+
+    fn to_text(&self) -> String {
+        let geo = self.geo;
+        let mut s = String::new();
+        for b in 0..geo.cols * geo.rows {
+            if b > 0 {
+                s.push('|');
+            }
+            for y in (0..8).rev() {
+                let mut empty = 0;
+                for x in 0..8 {
+                    let p = self.board[64 * b + 8 * y + x];
+                    if p == 0 {
+                        empty += 1;
+                    } else {
+                        if empty > 0 {
+                            s.push((b'0' + empty) as char);
+                            empty = 0;
+                        }
+                        s.push(piece_char(p));
+                    }
+                }
+                if empty > 0 {
+                    s.push((b'0' + empty) as char);
+                }
+                if y > 0 {
+                    s.push('/');
+                }
+            }
+        }
+        let ep = if self.ep == NONE {
+            "-".to_string()
+        } else {
+            square_name(geo, self.ep as usize)
+        };
+        format!(
+            "{} {} - {} {} {}",
+            s,
+            if self.side == 0 { 'w' } else { 'b' },
+            ep,
+            self.halfmove,
+            self.fullmove
+        )
+    }
+
+    fn display(&self) -> String {
+        let geo = self.geo;
+        let mut lines = Vec::new();
+        let mut head = String::from("       ");
+        for w in 0..geo.cols {
+            head.push_str(&format!("{:<11}", (b'A' + w as u8) as char));
+        }
+        lines.push(head.trim_end().to_string());
+        for z in (0..geo.rows).rev() {
+            for y in (0..8).rev() {
+                let mut l = if y == 7 {
+                    format!("{:<4}", notation::roman(z))
+                } else {
+                    "    ".to_string()
+                };
+                l.push_str(&format!("{}  ", y + 1));
+                for w in 0..geo.cols {
+                    if w > 0 {
+                        l.push_str("   ");
+                    }
+                    for x in 0..8 {
+                        let p = self.board[x + 8 * y + 64 * (w + geo.cols * z)];
+                        l.push(if p == 0 { '.' } else { piece_char(p) });
+                    }
+                }
+                lines.push(l);
+            }
+            let mut files = String::from("       ");
+            for w in 0..geo.cols {
+                if w > 0 {
+                    files.push_str("   ");
+                }
+                files.push_str("abcdefgh");
+            }
+            lines.push(files);
+        }
+        lines.join("\n")
+    }
+
+    fn options(&self) -> &RuleOptions {
+        self.opts
+    }
+
+    fn players(&self) -> usize {
+        2
+    }
+
+    fn to_move(&self) -> Seat {
+        self.side as Seat
+    }
+
+    fn legal_moves(&self, out: &mut Vec<Move>) {
+        out.clear();
+        if self.status.is_over() {
+            return;
+        }
+        self.gen::<true>(&mut |m| {
+            out.push(m);
+            false
+        });
+    }
+
+    fn play(&mut self, mv: Move) {
+        let z = zob();
+        let (from, to, promo) = (mv.from(), mv.to(), mv.promo());
+        let us = self.side;
+        let them = us ^ 1;
+        let p = self.board[from];
+        let t = p & 7;
+        let cap = self.board[to];
+        let mut irreversible = t == PAWN;
+        self.hash ^= zp(z, p, from);
+        if cap != 0 {
+            self.hash ^= zp(z, cap, to);
+            let c = &mut self.counts[them as usize][(cap & 7) as usize];
+            *c = c.wrapping_sub(1);
+            irreversible = true;
+        } else if t == PAWN && to == self.ep as usize {
+            let v = ep_victim(to, us);
+            let vp = self.board[v];
+            if vp != 0 {
+                self.hash ^= zp(z, vp, v);
+                let c = &mut self.counts[them as usize][(vp & 7) as usize];
+                *c = c.wrapping_sub(1);
+                self.board[v] = 0;
+            }
+        }
+        let newp = if promo != 0 {
+            let c = &mut self.counts[us as usize][PAWN as usize];
+            *c = c.wrapping_sub(1);
+            let c = &mut self.counts[us as usize][promo as usize];
+            *c = c.wrapping_add(1);
+            promo | us << 3
+        } else {
+            p
+        };
+        self.board[from] = 0;
+        self.board[to] = newp;
+        self.hash ^= zp(z, newp, to);
+        if t == KING {
+            self.king[us as usize] = to as u16;
+        }
+        if self.ep_legal {
+            self.hash ^= z.ep[self.ep as usize];
+        }
+        self.ep = NONE;
+        self.ep_legal = false;
+        if t == PAWN && (from as isize - to as isize).abs() == 16 {
+            self.ep = ((from + to) / 2) as u16;
+        }
+        self.halfmove = if irreversible { 0 } else { self.halfmove + 1 };
+        if us == 1 {
+            self.fullmove += 1;
+        }
+        self.side = them;
+        self.hash ^= z.side;
+        self.plies += 1;
+        self.in_check = attacked(self.geo, &self.board, self.king[them as usize] as usize, us);
+        if self.ep != NONE {
+            self.ep_legal = self.compute_ep_legal();
+            if self.ep_legal {
+                self.hash ^= z.ep[self.ep as usize];
+            }
+        }
+        self.hist[self.plies as usize % HIST] = self.hash;
+        self.status = self.compute_status();
+    }
+
+    fn status(&self) -> Status {
+        self.status
+    }
+
+    fn hash(&self) -> u64 {
+        self.hash
+    }
+
+    fn full_hash(&self) -> u64 {
+        self.compute_hash()
+    }
+
+    fn parse_move(&self, text: &str) -> Result<Move, String> {
+        let t = text.trim();
+        if t.is_empty() {
+            return Err("empty move".into());
+        }
+        if !t.is_ascii() {
+            return Err(format!("move '{}' has characters that are not ASCII", t));
+        }
+        let geo = self.geo;
+        let example = if geo.cols == 1 && geo.rows == 1 {
+            "e2e4 or e7e8q"
+        } else {
+            "AeII2AeII4 or CbI7CbI8q"
+        };
+        let (from, n1) = parse_square(geo, t)
+            .map_err(|e| format!("move '{}': {} (moves look like {})", t, e, example))?;
+        let (to, n2) = parse_square(geo, &t[n1..])
+            .map_err(|e| format!("move '{}': {} (moves look like {})", t, e, example))?;
+        let rest = &t[n1 + n2..];
+        let promo = match rest {
+            "" => 0,
+            "n" | "N" => KNIGHT,
+            "b" | "B" => BISHOP,
+            "q" | "Q" => QUEEN,
+            "g" | "G" => GUARD,
+            "r" | "R" => {
+                return Err(format!(
+                    "move '{}': pawns cannot promote to a rook; choose n, g, b or q",
+                    t
+                ))
+            }
+            _ => {
+                return Err(format!(
+                    "move '{}': unexpected '{}' after the squares (only a promotion letter n, g, b or q may follow)",
+                    t, rest
+                ))
+            }
+        };
+        if from == to {
+            return Err(format!("move '{}' does not move (same square twice)", t));
+        }
+        let p = self.board[from];
+        if p & 7 == PAWN {
+            let last = if p >> 3 == 0 { 7 } else { 0 };
+            if geo.coord[to][1] == last && promo == 0 {
+                return Err(format!(
+                    "move '{}' takes a pawn to its last rank: add the promotion piece (n, g, b or q), e.g. '{}q'",
+                    t, t
+                ));
+            }
+        }
+        if promo != 0 && p & 7 != PAWN {
+            return Err(format!(
+                "move '{}': only a pawn reaching its last rank can promote",
+                t
+            ));
+        }
+        Ok(Move::new(from, to, promo))
+    }
+
+    fn format_move(&self, mv: Move) -> String {
+        let mut s = square_name(self.geo, mv.from());
+        s.push_str(&square_name(self.geo, mv.to()));
+        match mv.promo() {
+            KNIGHT => s.push('n'),
+            BISHOP => s.push('b'),
+            QUEEN => s.push('q'),
+            GUARD => s.push('g'),
+            _ => {}
+        }
+        s
+    }
+
+    fn evaluate(&self, seat: Seat) -> i32 {
+        let v = eval::evaluate_white(self);
+        if seat == 0 {
+            v
+        } else {
+            -v
+        }
+    }
+
+    fn move_priority(&self, mv: Move) -> i32 {
+        eval::move_priority(self, mv)
+    }
+
+    fn is_noisy(&self, mv: Move) -> bool {
+        mv.promo() != 0
+            || self.board[mv.to()] != 0
+            || (self.board[mv.from()] & 7 == PAWN && mv.to() == self.ep as usize)
+    }
+
+    fn random_move(&self, rng: &mut GameRng, buf: &mut Vec<Move>) -> Option<Move> {
+        use rand::Rng;
+        if self.status.is_over() {
+            return None;
+        }
+        // Uniform over the pseudo-legal list, rejecting illegal picks: uniform over legal moves,
+        // and far fewer legality tests than generating every legal move.
+        buf.clear();
+        self.gen::<false>(&mut |m| {
+            buf.push(m);
+            false
+        });
+        if buf.is_empty() {
+            return None;
+        }
+        let us = self.side;
+        let ksq = self.king[us as usize] as usize;
+        let mut b = self.board;
+        for _ in 0..32 {
+            let m = buf[rng.random_range(0..buf.len())];
+            let kind = if self.board[m.from()] & 7 == PAWN && m.to() == self.ep as usize {
+                EN_PASSANT
+            } else {
+                NORMAL
+            };
+            if safe_after(self.geo, &mut b, m.from(), m.to(), kind, ksq, us) {
+                return Some(m);
+            }
+        }
+        self.legal_moves(buf);
+        if buf.is_empty() {
+            None
+        } else {
+            Some(buf[rng.random_range(0..buf.len())])
+        }
+    }
+}

@@ -1,0 +1,1361 @@
+//! Tesseract (1983): a 15 x 15 board, six men per side (Tesseract, two Stars, Pyramid,
+//! Rectangle, Cylinder), seven sliders (two large, five small), two crosses, reserves and drops.
+//! Rules as the engine plays them: `docs/rules/tesseract.md`.
+#![allow(clippy::needless_range_loop)]
+//!
+//! State: one byte per intersection (`board`), holding the piece (kind + colour) in the low five
+//! bits and the cross footprint (arm end, centre, centre owner) in the high three; reserve counts,
+//! on-board men counts and the Tesseract squares are kept beside it so that the state is a plain
+//! ~260-byte copy (plus one `Arc` for the rule options).
+
+use crate::game::{Game, GameRng, OptionKind, OptionSpec, Outcome, RuleOptions, Seat, Status};
+use crate::zobrist;
+use std::sync::Arc;
+
+mod eval;
+mod movegen;
+
+/// Board width and height.
+pub const W: usize = 15;
+/// Number of intersections.
+pub const SQ: usize = W * W;
+/// "No square".
+pub const NONE: u8 = 255;
+
+// ---- cell layout ----
+pub(crate) const KM: u8 = 0x0F;
+pub(crate) const BLK: u8 = 0x10;
+pub(crate) const ARM: u8 = 0x20;
+pub(crate) const CEN: u8 = 0x40;
+pub(crate) const CBLK: u8 = 0x80;
+pub(crate) const FP: u8 = ARM | CEN;
+
+// ---- piece kinds (low nibble) ----
+pub(crate) const K_T: u8 = 1;
+pub(crate) const K_S: u8 = 2;
+pub(crate) const K_P: u8 = 3;
+pub(crate) const K_R: u8 = 4;
+pub(crate) const K_C: u8 = 5;
+pub(crate) const K_SH: u8 = 6; // small slider, horizontal
+pub(crate) const K_SV: u8 = 7; // small slider, vertical
+pub(crate) const K_LHA: u8 = 8; // large horizontal slider, anchor (left point)
+pub(crate) const K_LHB: u8 = 9; // large horizontal slider, right point
+pub(crate) const K_LVA: u8 = 10; // large vertical slider, anchor (lower point)
+pub(crate) const K_LVB: u8 = 11; // large vertical slider, upper point
+
+#[inline]
+pub(crate) fn is_man(k: u8) -> bool {
+    (K_T..=K_C).contains(&k)
+}
+#[inline]
+pub(crate) fn is_slider(k: u8) -> bool {
+    k >= K_SH
+}
+#[inline]
+pub(crate) fn color(c: u8) -> usize {
+    ((c & BLK) >> 4) as usize
+}
+
+// ---- reserve indices ----
+pub(crate) const R_T: usize = 0;
+pub(crate) const R_S: usize = 1;
+pub(crate) const R_P: usize = 2;
+pub(crate) const R_R: usize = 3;
+pub(crate) const R_C: usize = 4;
+pub(crate) const R_L: usize = 5;
+pub(crate) const R_SM: usize = 6;
+pub(crate) const R_X: usize = 7;
+/// A side's full set, by reserve index.
+pub(crate) const FULL: [u8; 8] = [1, 2, 1, 1, 1, 2, 5, 2];
+const RES_LETTERS: [char; 8] = ['T', 'S', 'P', 'R', 'C', 'L', 's', 'X'];
+const MAN_LETTERS: [char; 6] = ['?', 'T', 'S', 'P', 'R', 'C'];
+
+// ---- move kinds ----
+pub(crate) const MK_MOVE: u8 = 0;
+pub(crate) const MK_PIVOT: u8 = 1;
+/// Drop/placement of man kind `k` (1..=5) is `1 + k` (2..=6).
+pub(crate) const MK_SH: u8 = 7;
+pub(crate) const MK_SV: u8 = 8;
+pub(crate) const MK_LH: u8 = 9;
+pub(crate) const MK_LV: u8 = 10;
+pub(crate) const MK_X: u8 = 11;
+
+/// Number of setup plies (both orders): 6 men, 4 small sliders, 4 crosses.
+pub const SETUP_PLIES: u8 = 14;
+
+/// A move: `kind` says what it is; `from`/`via`/`to` are squares (`NONE` when unused).
+/// - `MK_MOVE`: a man move (`via` = the corner for Star/Pyramid/Rectangle, `NONE` for a
+///   Tesseract/Cylinder move or a first-leg capture) or a slider slide (anchor to anchor).
+/// - `MK_PIVOT`: pivot about `from`; `to` = the large slider's new other point (`NONE` for small).
+/// - drops/placements: the piece in `kind`, on `to` (the anchor for sliders, the centre for crosses).
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub struct Move {
+    pub kind: u8,
+    pub from: u8,
+    pub via: u8,
+    pub to: u8,
+}
+
+impl Move {
+    pub(crate) const fn new(kind: u8, from: u8, via: u8, to: u8) -> Self {
+        Move {
+            kind,
+            from,
+            via,
+            to,
+        }
+    }
+    /// True for drops and setup placements.
+    pub fn is_drop(&self) -> bool {
+        self.kind >= 2
+    }
+}
+
+// ---- geometry ----
+/// Direction offsets: N, E, S, W, NE, SE, SW, NW.
+pub(crate) const DX: [i32; 8] = [0, 1, 0, -1, 1, 1, -1, -1];
+pub(crate) const DY: [i32; 8] = [1, 0, -1, 0, 1, -1, -1, 1];
+
+const fn build_nb() -> [[u8; 8]; SQ] {
+    let mut t = [[NONE; 8]; SQ];
+    let mut s = 0;
+    while s < SQ {
+        let f = (s % W) as i32;
+        let r = (s / W) as i32;
+        let mut d = 0;
+        while d < 8 {
+            let nf = f + DX[d];
+            let nr = r + DY[d];
+            if nf >= 0 && nf < W as i32 && nr >= 0 && nr < W as i32 {
+                t[s][d] = (nr * W as i32 + nf) as u8;
+            }
+            d += 1;
+        }
+        s += 1;
+    }
+    t
+}
+/// `NB[sq][dir]`: the neighbour of `sq` in direction `dir`, or `NONE` off the board.
+pub(crate) static NB: [[u8; 8]; SQ] = build_nb();
+
+/// The two directions perpendicular to `d` (same family: orthogonal or diagonal).
+#[inline]
+pub(crate) fn perps(d: usize) -> [usize; 2] {
+    if d < 4 {
+        [(d + 1) % 4, (d + 3) % 4]
+    } else {
+        [4 + (d - 4 + 1) % 4, 4 + (d - 4 + 3) % 4]
+    }
+}
+
+#[inline]
+pub(crate) fn file_of(s: u8) -> i32 {
+    (s as usize % W) as i32
+}
+#[inline]
+pub(crate) fn rank_of(s: u8) -> i32 {
+    (s as usize / W) as i32
+}
+/// Square of file/rank (0-based), no bounds check.
+#[inline]
+fn sq_of(f: i32, r: i32) -> u8 {
+    (r * W as i32 + f) as u8
+}
+/// The unit step from `a` towards `b` (each coordinate -1/0/1), as (dx, dy).
+#[inline]
+fn unit(a: u8, b: u8) -> (i32, i32) {
+    (
+        (file_of(b) - file_of(a)).signum(),
+        (rank_of(b) - rank_of(a)).signum(),
+    )
+}
+#[inline]
+fn offset(s: u8, d: (i32, i32)) -> u8 {
+    sq_of(file_of(s) + d.0, rank_of(s) + d.1)
+}
+
+/// Whether `sq` is in `side`'s camp (White ranks 2-3, Black ranks 13-14).
+#[inline]
+pub(crate) fn in_camp(side: usize, sq: u8) -> bool {
+    let r = rank_of(sq);
+    if side == 0 {
+        r == 1 || r == 2
+    } else {
+        r == 12 || r == 13
+    }
+}
+
+/// Whether `sq` may be a cross centre: neutral zone, footprint on the board (ranks 4-12, files b-n).
+#[inline]
+pub(crate) fn cross_centre_ok(sq: u8) -> bool {
+    let (f, r) = (file_of(sq), rank_of(sq));
+    (1..=13).contains(&f) && (3..=11).contains(&r)
+}
+
+// ---- zobrist ----
+const fn build_keys<const N: usize>(salt: u64) -> [u64; N] {
+    let mut t = [0u64; N];
+    let mut i = 0;
+    while i < N {
+        t[i] = zobrist::key(salt, i as u64);
+        i += 1;
+    }
+    t
+}
+static PIECE_KEYS: [u64; 2 * 12 * SQ] = build_keys(0x7465_7373_0001);
+static CROSS_KEYS: [u64; 2 * SQ] = build_keys(0x7465_7373_0002);
+static RES_KEYS: [u64; 2 * 8 * 8] = build_keys(0x7465_7373_0003);
+static STEP_KEYS: [u64; 16] = build_keys(0x7465_7373_0004);
+const SIDE_KEY: u64 = zobrist::key(0x7465_7373_0005, 0);
+
+#[inline]
+fn piece_key(side: usize, kind: u8, sq: u8) -> u64 {
+    // Tails of large sliders are not hashed: the anchor (with the orientation) says it all.
+    if kind == K_LHB || kind == K_LVB || kind == 0 {
+        0
+    } else {
+        PIECE_KEYS[(side * 12 + kind as usize) * SQ + sq as usize]
+    }
+}
+#[inline]
+fn res_key(side: usize, idx: usize, count: u8) -> u64 {
+    RES_KEYS[(side * 8 + idx) * 8 + (count as usize & 7)]
+}
+
+/// The setup stage a setup ply belongs to.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) enum Stage {
+    Men,
+    Sliders,
+    Crosses,
+    Play,
+}
+
+/// Stage of setup ply `step` (0..14) under the chosen order; `Play` from 14 on.
+pub(crate) fn stage_of(step: u8, crosses_first: bool) -> Stage {
+    if step >= SETUP_PLIES {
+        return Stage::Play;
+    }
+    if crosses_first {
+        match step {
+            0..=3 => Stage::Crosses,
+            4..=9 => Stage::Men,
+            _ => Stage::Sliders,
+        }
+    } else {
+        match step {
+            0..=5 => Stage::Men,
+            6..=9 => Stage::Sliders,
+            _ => Stage::Crosses,
+        }
+    }
+}
+
+/// The Tesseract game state.
+#[derive(Clone, Debug)]
+pub struct Tesseract {
+    pub(crate) board: [u8; SQ],
+    /// Reserve counts by side and reserve index (T S P R C L s X).
+    pub(crate) reserve: [[u8; 8]; 2],
+    /// Men on the board by side and kind (index 1..=5).
+    pub(crate) men: [[u8; 6]; 2],
+    /// Square of each side's Tesseract, `NONE` if not on the board.
+    pub(crate) tpos: [u8; 2],
+    pub(crate) side: u8,
+    /// Setup plies done (0..14); 14 = play.
+    pub(crate) step: u8,
+    pub(crate) crosses_first: bool,
+    pub(crate) ply: u32,
+    pub(crate) max_plies: u32,
+    pub(crate) status: Status,
+    pub(crate) hash: u64,
+    opts: Arc<RuleOptions>,
+}
+
+static OPTIONS: [OptionSpec; 2] = [
+    OptionSpec {
+        name: "CrossesFirst",
+        kind: OptionKind::Check { default: false },
+    },
+    OptionSpec {
+        name: "MaxPlies",
+        kind: OptionKind::Spin {
+            default: 400,
+            min: 0,
+            max: 100000,
+        },
+    },
+];
+
+/// The position text of the empty board at the start (both orders).
+pub const START_TEXT: &str = "w setup:0 0 - - TSSPRCLLsssssXX TSSPRCLLsssssXX";
+
+impl Tesseract {
+    fn empty(opts: &RuleOptions) -> Self {
+        let mut g = Tesseract {
+            board: [0; SQ],
+            reserve: [FULL; 2],
+            men: [[0; 6]; 2],
+            tpos: [NONE; 2],
+            side: 0,
+            step: 0,
+            crosses_first: opts.flag("CrossesFirst"),
+            ply: 0,
+            max_plies: opts.int("MaxPlies").max(0) as u32,
+            status: Status::Ongoing,
+            hash: 0,
+            opts: Arc::new(opts.clone()),
+        };
+        g.hash = g.full_hash();
+        g
+    }
+
+    /// The current setup stage (or `Play`).
+    pub(crate) fn stage(&self) -> Stage {
+        stage_of(self.step, self.crosses_first)
+    }
+
+    /// Whether play (after setup) has started.
+    pub fn in_play(&self) -> bool {
+        self.step >= SETUP_PLIES
+    }
+
+    /// Ply counter (plies since the empty board).
+    pub fn ply(&self) -> u32 {
+        self.ply
+    }
+
+    /// Reserve count of `side` for reserve letter index (T S P R C L s X).
+    pub fn reserve_count(&self, side: usize, letter: char) -> u8 {
+        match RES_LETTERS.iter().position(|&c| c == letter) {
+            Some(i) => self.reserve[side][i],
+            None => 0,
+        }
+    }
+
+    /// Men of `side` on the board by letter (T S P R C).
+    pub fn men_on_board(&self, side: usize, letter: char) -> u8 {
+        match MAN_LETTERS.iter().position(|&c| c == letter) {
+            Some(k) if k > 0 => self.men[side][k],
+            _ => 0,
+        }
+    }
+
+    /// Parses a point name (`h8`) to its square index.
+    pub fn square(name: &str) -> Result<u8, String> {
+        let b = name.trim().as_bytes();
+        let mut i = 0;
+        let s = parse_point(b, &mut i, name)?;
+        if i != b.len() {
+            return Err(format!("'{}' is not a point", name));
+        }
+        Ok(s)
+    }
+
+    // ---- low-level board edits (keep hash, counts, tpos) ----
+    #[inline]
+    fn put(&mut self, sq: u8, kind: u8, side: usize) {
+        let i = sq as usize;
+        self.board[i] = (self.board[i] & FP) | (self.board[i] & CBLK) | kind | ((side as u8) << 4);
+        self.hash ^= piece_key(side, kind, sq);
+        if is_man(kind) {
+            self.men[side][kind as usize] += 1;
+            if kind == K_T {
+                self.tpos[side] = sq;
+            }
+        }
+    }
+    #[inline]
+    fn take(&mut self, sq: u8) {
+        let i = sq as usize;
+        let c = self.board[i];
+        let kind = c & KM;
+        if kind == 0 {
+            return;
+        }
+        let side = color(c);
+        self.board[i] = c & (FP | CBLK);
+        self.hash ^= piece_key(side, kind, sq);
+        if is_man(kind) {
+            self.men[side][kind as usize] -= 1;
+            if kind == K_T {
+                self.tpos[side] = NONE;
+            }
+        }
+    }
+    #[inline]
+    fn set_reserve(&mut self, side: usize, idx: usize, n: u8) {
+        self.hash ^= res_key(side, idx, self.reserve[side][idx]) ^ res_key(side, idx, n);
+        self.reserve[side][idx] = n;
+    }
+    fn put_cross(&mut self, centre: u8, side: usize) {
+        let i = centre as usize;
+        self.board[i] |= CEN | if side == 1 { CBLK } else { 0 };
+        for d in 0..4 {
+            let n = NB[i][d];
+            if n != NONE {
+                self.board[n as usize] |= ARM;
+            }
+        }
+        self.hash ^= CROSS_KEYS[side * SQ + i];
+    }
+    /// Puts a slider with anchor `a` (kind = small h/v or large anchor kind).
+    fn put_slider(&mut self, a: u8, kind: u8, side: usize) {
+        self.put(a, kind, side);
+        match kind {
+            K_LHA => self.put(a + 1, K_LHB, side),
+            K_LVA => self.put(a + W as u8, K_LVB, side),
+            _ => {}
+        }
+    }
+
+    /// Men of `side` on the board other than the Tesseract.
+    #[inline]
+    pub(crate) fn other_men_on_board(&self, side: usize) -> u32 {
+        let m = &self.men[side];
+        (m[2] + m[3] + m[4] + m[5]) as u32
+    }
+    /// Men of `side` in reserve (the Tesseract included, for setup).
+    #[inline]
+    pub(crate) fn men_in_reserve(&self, side: usize) -> u32 {
+        let r = &self.reserve[side];
+        (r[R_T] + r[R_S] + r[R_P] + r[R_R] + r[R_C]) as u32
+    }
+    /// Must-drop: only the Tesseract on the board and a man in reserve (play phase).
+    #[inline]
+    pub(crate) fn must_drop(&self, side: usize) -> bool {
+        self.in_play() && self.other_men_on_board(side) == 0 && self.men_in_reserve(side) > 0
+    }
+    /// The Tesseract's range: 4 under the endgame limit, else unlimited.
+    #[inline]
+    pub(crate) fn t_range(&self, side: usize) -> u32 {
+        let m = &self.men[side];
+        let r = &self.reserve[side];
+        let others = m[2] + m[3] + m[4] + r[R_S] + r[R_P] + r[R_R];
+        if others == 0 {
+            4
+        } else {
+            14
+        }
+    }
+
+    /// Squares of enemy men captured by `mv` (played by the side owning the piece on `from`).
+    pub(crate) fn captured_squares(&self, mv: Move) -> ([u8; 3], usize) {
+        let mut out = [NONE; 3];
+        let mut n = 0;
+        if mv.kind != MK_MOVE {
+            return (out, 0);
+        }
+        let c = self.board[mv.from as usize];
+        let k = c & KM;
+        let me = color(c);
+        let enemy_man = |s: u8| {
+            let x = self.board[s as usize];
+            is_man(x & KM) && color(x) != me
+        };
+        let mut check = |s: u8| {
+            if enemy_man(s) {
+                out[n] = s;
+                n += 1;
+            }
+        };
+        match k {
+            K_T | K_C => {
+                let u = unit(mv.from, mv.to);
+                let q = offset(mv.to, (-u.0, -u.1));
+                if q != mv.from {
+                    check(q);
+                }
+            }
+            K_S | K_P => {
+                if mv.via == NONE {
+                    let u = unit(mv.from, mv.to);
+                    check(offset(mv.from, u));
+                } else {
+                    let u = unit(mv.via, mv.to);
+                    let q = offset(mv.to, (-u.0, -u.1));
+                    if q != mv.via {
+                        check(q);
+                    }
+                }
+            }
+            K_R => {
+                let a = unit(mv.from, mv.via);
+                let b = unit(mv.via, mv.to);
+                check(offset(mv.from, a));
+                check(mv.via);
+                check(offset(mv.via, b));
+            }
+            K_SH | K_SV => {
+                let u = unit(mv.from, mv.to);
+                let q = offset(mv.to, (-u.0, -u.1));
+                if q != mv.from {
+                    check(q);
+                }
+            }
+            K_LHA => {
+                check(mv.to);
+                check(mv.to + 1);
+            }
+            K_LVA => {
+                check(mv.to);
+                check(mv.to + W as u8);
+            }
+            _ => {}
+        }
+        (out, n)
+    }
+
+    /// Whether `mv` captures anything.
+    pub fn is_capture(&self, mv: Move) -> bool {
+        self.captured_squares(mv).1 > 0
+    }
+
+    fn compute_status(&self) -> Status {
+        let s = self.side as usize;
+        let o = 1 - s;
+        if self.in_play() {
+            for x in 0..2 {
+                if self.tpos[x] == NONE {
+                    return Status::Over(Outcome::win(1 - x, "tesseract captured"));
+                }
+            }
+            if self.other_men_on_board(s) == 0 && self.men_in_reserve(s) == 0 && !self.t_can_move(s)
+            {
+                return Status::Over(Outcome::win(o, "tesseract immobile"));
+            }
+        }
+        if !self.has_any_move() {
+            return Status::Over(Outcome::win(o, "no legal move"));
+        }
+        if self.max_plies > 0 && self.ply >= self.max_plies {
+            return Status::Over(Outcome::draw(2, "MaxPlies"));
+        }
+        Status::Ongoing
+    }
+
+    /// Checks that the placements made so far match the setup step (setup positions only).
+    fn check_setup_counts(&self) -> Result<(), String> {
+        for side in 0..2 {
+            let mut men_placed = 0u32;
+            let mut sl_placed = 0u32;
+            let mut x_placed = 0u32;
+            for st in 0..self.step {
+                if st as usize % 2 != side {
+                    continue;
+                }
+                match stage_of(st, self.crosses_first) {
+                    Stage::Men => men_placed += 1,
+                    Stage::Sliders => sl_placed += 1,
+                    Stage::Crosses => x_placed += 1,
+                    Stage::Play => {}
+                }
+            }
+            let name = ["White", "Black"][side];
+            let r = &self.reserve[side];
+            let on_men = (FULL[R_T] - r[R_T]) + (FULL[R_S] - r[R_S]) + (FULL[R_P] - r[R_P]);
+            if on_men as u32 != men_placed
+                || r[R_S] < 1
+                || r[R_R] != 1
+                || r[R_C] != 1
+                || r[R_L] != 2
+                || (FULL[R_SM] - r[R_SM]) as u32 != sl_placed
+                || (FULL[R_X] - r[R_X]) as u32 != x_placed
+            {
+                return Err(format!(
+                    "{} has placed pieces that do not match setup ply {} (by then {} has placed {} of T/S/P, {} small sliders and {} crosses)",
+                    name, self.step, name, men_placed, sl_placed, x_placed
+                ));
+            }
+        }
+        Ok(())
+    }
+}
+
+// ---- notation ----
+pub(crate) fn point_name(s: u8) -> String {
+    format!(
+        "{}{}",
+        (b'a' + (s as usize % W) as u8) as char,
+        s as usize / W + 1
+    )
+}
+
+/// Parses a point at `b[*i..]`: a file letter a..o then a rank 1..15.
+fn parse_point(b: &[u8], i: &mut usize, whole: &str) -> Result<u8, String> {
+    let start = *i;
+    let f = match b.get(*i) {
+        Some(&c @ b'a'..=b'o') => (c - b'a') as i32,
+        Some(&c) => {
+            return Err(format!(
+                "'{}': expected a file letter a..o at position {}, found '{}'",
+                whole,
+                start + 1,
+                c as char
+            ))
+        }
+        None => {
+            return Err(format!(
+                "'{}': a point (file a..o, rank 1..15) is missing at the end",
+                whole
+            ))
+        }
+    };
+    *i += 1;
+    let mut r: i32 = 0;
+    let mut digits = 0;
+    while let Some(&c @ b'0'..=b'9') = b.get(*i) {
+        r = r * 10 + (c - b'0') as i32;
+        digits += 1;
+        *i += 1;
+        if digits > 2 {
+            break;
+        }
+    }
+    if digits == 0 || !(1..=15).contains(&r) || digits > 2 {
+        return Err(format!(
+            "'{}': the point starting at position {} needs a rank 1..15 after its file letter",
+            whole,
+            start + 1
+        ));
+    }
+    Ok(sq_of(f, r - 1))
+}
+
+fn parse_orientation(b: &[u8], i: &mut usize, whole: &str) -> Result<bool, String> {
+    let r = match b.get(*i) {
+        Some(b'h') => false,
+        Some(b'v') => true,
+        _ => {
+            return Err(format!(
+                "'{}': a slider needs its orientation after the anchor point, h or v",
+                whole
+            ))
+        }
+    };
+    *i += 1;
+    Ok(r)
+}
+
+fn man_kind_of_letter(c: u8) -> Option<u8> {
+    match c {
+        b'T' => Some(K_T),
+        b'S' => Some(K_S),
+        b'P' => Some(K_P),
+        b'R' => Some(K_R),
+        b'C' => Some(K_C),
+        _ => None,
+    }
+}
+
+fn parse_move_text(text: &str) -> Result<Move, String> {
+    let t = text.trim();
+    let b = t.as_bytes();
+    if b.is_empty() {
+        return Err("empty move text".into());
+    }
+    let mut i = 0;
+    let mv;
+    if b.len() >= 2 && b[1] == b'@' {
+        i = 2;
+        let to = parse_point(b, &mut i, t)?;
+        let kind = match b[0] {
+            b's' | b'L' => {
+                let v = parse_orientation(b, &mut i, t)?;
+                match (b[0], v) {
+                    (b's', false) => MK_SH,
+                    (b's', true) => MK_SV,
+                    (_, false) => MK_LH,
+                    (_, true) => MK_LV,
+                }
+            }
+            b'X' => MK_X,
+            c => match man_kind_of_letter(c) {
+                Some(k) => 1 + k,
+                None => {
+                    return Err(format!(
+                        "'{}': unknown piece letter '{}' before '@' (men T S P R C, small slider s, large slider L, cross X)",
+                        t, c as char
+                    ))
+                }
+            },
+        };
+        mv = Move::new(kind, NONE, NONE, to);
+    } else {
+        let from = parse_point(b, &mut i, t)?;
+        if b.get(i) == Some(&b'^') {
+            i += 1;
+            let to = if i < b.len() {
+                parse_point(b, &mut i, t)?
+            } else {
+                NONE
+            };
+            mv = Move::new(MK_PIVOT, from, NONE, to);
+        } else {
+            let p2 = parse_point(b, &mut i, t)?;
+            if i < b.len() {
+                let p3 = parse_point(b, &mut i, t)?;
+                mv = Move::new(MK_MOVE, from, p2, p3);
+            } else {
+                mv = Move::new(MK_MOVE, from, NONE, p2);
+            }
+        }
+    }
+    if i != b.len() {
+        return Err(format!(
+            "'{}': unexpected text '{}' at the end of the move",
+            t,
+            &t[i..]
+        ));
+    }
+    Ok(mv)
+}
+
+fn format_move_text(mv: Move) -> String {
+    match mv.kind {
+        MK_MOVE => {
+            if mv.via == NONE {
+                format!("{}{}", point_name(mv.from), point_name(mv.to))
+            } else {
+                format!(
+                    "{}{}{}",
+                    point_name(mv.from),
+                    point_name(mv.via),
+                    point_name(mv.to)
+                )
+            }
+        }
+        MK_PIVOT => {
+            if mv.to == NONE {
+                format!("{}^", point_name(mv.from))
+            } else {
+                format!("{}^{}", point_name(mv.from), point_name(mv.to))
+            }
+        }
+        MK_SH => format!("s@{}h", point_name(mv.to)),
+        MK_SV => format!("s@{}v", point_name(mv.to)),
+        MK_LH => format!("L@{}h", point_name(mv.to)),
+        MK_LV => format!("L@{}v", point_name(mv.to)),
+        MK_X => format!("X@{}", point_name(mv.to)),
+        k if (2..=6).contains(&k) => {
+            format!("{}@{}", MAN_LETTERS[(k - 1) as usize], point_name(mv.to))
+        }
+        _ => format!("?{:?}", mv),
+    }
+}
+
+impl Game for Tesseract {
+    type Move = Move;
+    const NAME: &'static str = "tesseract";
+
+    fn rule_options() -> &'static [OptionSpec] {
+        &OPTIONS
+    }
+
+    fn start(opts: &RuleOptions) -> Result<Self, String> {
+        let mut g = Self::empty(opts);
+        g.status = g.compute_status();
+        Ok(g)
+    }
+
+    fn from_text(text: &str, opts: &RuleOptions) -> Result<Self, String> {
+        let f: Vec<&str> = text.split_whitespace().collect();
+        if f.len() != 7 {
+            return Err(format!(
+                "a tesseract position has 7 fields (side, phase, ply, White pieces, Black pieces, White reserve, Black reserve), found {}; the start is '{}'",
+                f.len(),
+                START_TEXT
+            ));
+        }
+        let mut g = Self::empty(opts);
+        g.board = [0; SQ];
+        g.reserve = [[0; 8]; 2];
+        g.side = match f[0] {
+            "w" => 0,
+            "b" => 1,
+            x => return Err(format!("side to move must be w or b, not '{}'", x)),
+        };
+        g.step = if f[1] == "play" {
+            SETUP_PLIES
+        } else if let Some(n) = f[1].strip_prefix("setup:") {
+            match n.parse::<u8>() {
+                Ok(v) if v < SETUP_PLIES => v,
+                _ => {
+                    return Err(format!(
+                        "phase 'setup:N' needs N = setup plies done, 0..13, not '{}'",
+                        n
+                    ))
+                }
+            }
+        } else {
+            return Err(format!(
+                "phase must be 'play' or 'setup:N' (N = 0..13 setup plies done), not '{}'",
+                f[1]
+            ));
+        };
+        g.ply = f[2]
+            .parse::<u32>()
+            .map_err(|_| format!("ply counter must be a whole number, not '{}'", f[2]))?;
+        if g.step < SETUP_PLIES {
+            if g.ply != g.step as u32 {
+                return Err(format!(
+                    "during setup the ply counter must equal the setup plies done ({}), not {}",
+                    g.step, g.ply
+                ));
+            }
+            if g.side != g.step % 2 {
+                return Err(format!(
+                    "at setup ply {} it is {} to place",
+                    g.step,
+                    ["White (w)", "Black (b)"][g.step as usize % 2]
+                ));
+            }
+        }
+        // Crosses first (footprints), then pieces.
+        let mut counts = [[0u8; 8]; 2];
+        let mut pieces: Vec<(usize, u8, u8)> = Vec::new(); // (side, kind, anchor)
+        for side in 0..2 {
+            let name = ["White", "Black"][side];
+            if f[3 + side] == "-" {
+                continue;
+            }
+            for tok in f[3 + side].split(',') {
+                let b = tok.as_bytes();
+                if b.len() < 3 {
+                    return Err(format!(
+                        "{} piece '{}' is too short (e.g. Th2, sf3h, Le5v, Xh8)",
+                        name, tok
+                    ));
+                }
+                let mut i = 1;
+                let p = parse_point(b, &mut i, tok)?;
+                let (kind, ri) = match b[0] {
+                    b's' => (if parse_orientation(b, &mut i, tok)? { K_SV } else { K_SH }, R_SM),
+                    b'L' => (if parse_orientation(b, &mut i, tok)? { K_LVA } else { K_LHA }, R_L),
+                    b'X' => (0, R_X),
+                    c => match man_kind_of_letter(c) {
+                        Some(k) => (k, (k - 1) as usize),
+                        None => {
+                            return Err(format!(
+                                "{} piece '{}': unknown letter '{}' (T S P R C men, s small slider, L large slider, X cross)",
+                                name, tok, c as char
+                            ))
+                        }
+                    },
+                };
+                if i != b.len() {
+                    return Err(format!(
+                        "{} piece '{}': unexpected text at the end",
+                        name, tok
+                    ));
+                }
+                counts[side][ri] += 1;
+                if ri == R_X {
+                    if !cross_centre_ok(p) {
+                        return Err(format!(
+                            "{} cross at {}: a cross centre must be on files b..n and ranks 4..12",
+                            name,
+                            point_name(p)
+                        ));
+                    }
+                    let fp = [
+                        p,
+                        NB[p as usize][0],
+                        NB[p as usize][1],
+                        NB[p as usize][2],
+                        NB[p as usize][3],
+                    ];
+                    if fp.iter().any(|&q| g.board[q as usize] & FP != 0) {
+                        return Err(format!(
+                            "{} cross at {} overlaps another cross's footprint",
+                            name,
+                            point_name(p)
+                        ));
+                    }
+                    g.put_cross(p, side);
+                } else {
+                    pieces.push((side, kind, p));
+                }
+            }
+        }
+        for &(side, kind, p) in &pieces {
+            let name = ["White", "Black"][side];
+            let mut cells = vec![p];
+            if kind == K_LHA {
+                if file_of(p) == 14 {
+                    return Err(format!(
+                        "{} large slider {}h would stick out of the board",
+                        name,
+                        point_name(p)
+                    ));
+                }
+                cells.push(p + 1);
+            }
+            if kind == K_LVA {
+                if rank_of(p) == 14 {
+                    return Err(format!(
+                        "{} large slider {}v would stick out of the board",
+                        name,
+                        point_name(p)
+                    ));
+                }
+                cells.push(p + W as u8);
+            }
+            for &q in &cells {
+                let c = g.board[q as usize];
+                if c & KM != 0 {
+                    return Err(format!("two pieces on {}", point_name(q)));
+                }
+                if c & CEN != 0 {
+                    return Err(format!(
+                        "{} piece on the cross centre {}",
+                        name,
+                        point_name(q)
+                    ));
+                }
+                if c & ARM != 0 && (is_man(kind) || g.step < SETUP_PLIES) {
+                    return Err(format!(
+                        "{} man on the cross arm end {} (men never stand on a cross)",
+                        name,
+                        point_name(q)
+                    ));
+                }
+                if g.step < SETUP_PLIES && !in_camp(side, q) {
+                    return Err(format!(
+                        "{} piece on {} outside its camp during setup",
+                        name,
+                        point_name(q)
+                    ));
+                }
+            }
+            g.put_slider(p, kind, side);
+        }
+        for side in 0..2 {
+            let name = ["White", "Black"][side];
+            let rs = f[5 + side];
+            if rs != "-" {
+                for ch in rs.chars() {
+                    match RES_LETTERS.iter().position(|&c| c == ch) {
+                        Some(i) => g.reserve[side][i] += 1,
+                        None => {
+                            return Err(format!(
+                            "{} reserve '{}': unknown letter '{}' (T S P R C L s X, or - for none)",
+                            name, rs, ch
+                        ))
+                        }
+                    }
+                }
+            }
+            for i in 0..8 {
+                if counts[side][i] + g.reserve[side][i] > FULL[i] {
+                    return Err(format!(
+                        "{} has {} '{}' on the board and in reserve, more than its {}",
+                        name,
+                        counts[side][i] + g.reserve[side][i],
+                        RES_LETTERS[i],
+                        FULL[i]
+                    ));
+                }
+                if g.step < SETUP_PLIES && counts[side][i] + g.reserve[side][i] != FULL[i] {
+                    return Err(format!(
+                        "nothing is captured during setup: {}'s '{}' on the board plus in reserve must be {}",
+                        name, RES_LETTERS[i], FULL[i]
+                    ));
+                }
+            }
+            if g.step >= SETUP_PLIES && (g.reserve[side][R_T] > 0 || g.reserve[side][R_X] > 0) {
+                return Err(format!(
+                    "{}: once play has started no Tesseract or cross can be in reserve",
+                    name
+                ));
+            }
+        }
+        if g.step < SETUP_PLIES {
+            g.check_setup_counts()?;
+        } else if g.tpos[0] == NONE && g.tpos[1] == NONE {
+            return Err("both Tesseracts are missing; at most one can have been captured".into());
+        }
+        g.hash = g.full_hash();
+        g.status = g.compute_status();
+        Ok(g)
+    }
+
+    fn to_text(&self) -> String {
+        let mut s = String::with_capacity(160);
+        s.push_str(if self.side == 0 { "w " } else { "b " });
+        if self.in_play() {
+            s.push_str("play ");
+        } else {
+            s.push_str(&format!("setup:{} ", self.step));
+        }
+        s.push_str(&self.ply.to_string());
+        for side in 0..2 {
+            let mut toks: Vec<String> = Vec::new();
+            for sq in 0..SQ as u8 {
+                let c = self.board[sq as usize];
+                if c & CEN != 0 && ((c & CBLK != 0) as usize) == side {
+                    toks.push(format!("X{}", point_name(sq)));
+                }
+                let k = c & KM;
+                if k == 0 || color(c) != side {
+                    continue;
+                }
+                match k {
+                    K_T..=K_C => {
+                        toks.push(format!("{}{}", MAN_LETTERS[k as usize], point_name(sq)))
+                    }
+                    K_SH => toks.push(format!("s{}h", point_name(sq))),
+                    K_SV => toks.push(format!("s{}v", point_name(sq))),
+                    K_LHA => toks.push(format!("L{}h", point_name(sq))),
+                    K_LVA => toks.push(format!("L{}v", point_name(sq))),
+                    _ => {}
+                }
+            }
+            s.push(' ');
+            if toks.is_empty() {
+                s.push('-');
+            } else {
+                s.push_str(&toks.join(","));
+            }
+        }
+        for side in 0..2 {
+            s.push(' ');
+            let mut any = false;
+            for i in 0..8 {
+                for _ in 0..self.reserve[side][i] {
+                    s.push(RES_LETTERS[i]);
+                    any = true;
+                }
+            }
+            if !any {
+                s.push('-');
+            }
+        }
+        s
+    }
+
+    fn display(&self) -> String {
+        let mut out = String::new();
+        out.push_str("    ");
+        for f in 0..W {
+            out.push_str(&format!(" {} ", (b'a' + f as u8) as char));
+        }
+        for r in (0..W).rev() {
+            out.push('\n');
+            let camp = if r == 1 || r == 2 {
+                'w'
+            } else if r == 12 || r == 13 {
+                'b'
+            } else {
+                ' '
+            };
+            out.push_str(&format!("{:>2}{} ", r + 1, camp));
+            for f in 0..W {
+                let c = self.board[r * W + f];
+                let k = c & KM;
+                let blk = c & BLK != 0;
+                let cell: String = if c & CEN != 0 {
+                    if c & CBLK != 0 { " x " } else { " X " }.to_string()
+                } else {
+                    let arm = if c & ARM != 0 { '+' } else { ' ' };
+                    let body = match k {
+                        0 => {
+                            if c & ARM != 0 {
+                                " + ".to_string()
+                            } else {
+                                " . ".to_string()
+                            }
+                        }
+                        K_T..=K_C => {
+                            let l = MAN_LETTERS[k as usize];
+                            format!(" {} ", if blk { l.to_ascii_lowercase() } else { l })
+                        }
+                        _ => {
+                            let o = if blk { 'b' } else { 'w' };
+                            let (o, g) = match k {
+                                K_SH => (o, '-'),
+                                K_SV => (o, '|'),
+                                K_LHA | K_LHB => (o.to_ascii_uppercase(), '='),
+                                _ => (o.to_ascii_uppercase(), '#'),
+                            };
+                            format!("{}{}{}", o, g, arm)
+                        }
+                    };
+                    body
+                };
+                out.push_str(&cell);
+            }
+        }
+        out.push_str("\n    ");
+        for f in 0..W {
+            out.push_str(&format!(" {} ", (b'a' + f as u8) as char));
+        }
+        out.push_str(
+            "\nMen: T S P R C (White upper case, Black lower case). Sliders: w-/w| White small h/v, W=/W# White large h/v (b, B for Black).\nCross centre X (White's) / x (Black's), free arm end +; a slider on an arm end shows a trailing +.",
+        );
+        for side in 0..2 {
+            let mut r = String::new();
+            for i in 0..8 {
+                for _ in 0..self.reserve[side][i] {
+                    r.push(RES_LETTERS[i]);
+                }
+            }
+            if r.is_empty() {
+                r.push('-');
+            }
+            out.push_str(&format!("\n{} reserve: {}", ["White", "Black"][side], r));
+        }
+        let phase = match self.stage() {
+            Stage::Play => "play".to_string(),
+            Stage::Men => format!(
+                "setup ply {}: place Tesseract, Star or Pyramid in own camp",
+                self.step + 1
+            ),
+            Stage::Sliders => format!(
+                "setup ply {}: place a small slider in own camp",
+                self.step + 1
+            ),
+            Stage::Crosses => format!(
+                "setup ply {}: place a cross in the neutral zone",
+                self.step + 1
+            ),
+        };
+        out.push_str(&format!(
+            "\nPhase: {}  |  ply {}{}  |  {} to move",
+            phase,
+            self.ply,
+            if self.max_plies > 0 {
+                format!("/{}", self.max_plies)
+            } else {
+                String::new()
+            },
+            ["White", "Black"][self.side as usize]
+        ));
+        if let Status::Over(o) = self.status {
+            let res = match o.winner() {
+                Some(0) => "White wins".to_string(),
+                Some(_) => "Black wins".to_string(),
+                None => "draw".to_string(),
+            };
+            out.push_str(&format!("\nGame over: {} ({})", res, o.reason));
+        }
+        out.push_str(&format!("\nPosition: {}", self.to_text()));
+        out
+    }
+
+    fn options(&self) -> &RuleOptions {
+        &self.opts
+    }
+
+    fn players(&self) -> usize {
+        2
+    }
+
+    fn to_move(&self) -> Seat {
+        self.side as usize
+    }
+
+    fn legal_moves(&self, out: &mut Vec<Move>) {
+        out.clear();
+        if self.status.is_over() {
+            return;
+        }
+        self.gen_all(&mut |m, _| out.push(m));
+    }
+
+    fn play(&mut self, mv: Move) {
+        let me = self.side as usize;
+        match mv.kind {
+            MK_MOVE => {
+                let from = mv.from as usize;
+                if from >= SQ || mv.to as usize >= SQ {
+                    return;
+                }
+                let k = self.board[from] & KM;
+                let (caps, n) = self.captured_squares(mv);
+                for &q in &caps[..n] {
+                    self.take(q);
+                }
+                if is_man(k) || k == K_SH || k == K_SV {
+                    self.take(mv.from);
+                    self.put(mv.to, k, me);
+                } else if k == K_LHA || k == K_LVA {
+                    let o = if k == K_LHA { 1 } else { W as u8 };
+                    self.take(mv.from);
+                    self.take(mv.from + o);
+                    self.put_slider(mv.to, k, me);
+                }
+            }
+            MK_PIVOT => {
+                let p = mv.from;
+                if p as usize >= SQ {
+                    return;
+                }
+                let k = self.board[p as usize] & KM;
+                match k {
+                    K_SH => {
+                        self.take(p);
+                        self.put(p, K_SV, me);
+                    }
+                    K_SV => {
+                        self.take(p);
+                        self.put(p, K_SH, me);
+                    }
+                    K_LHA | K_LHB | K_LVA | K_LVB => {
+                        if mv.to as usize >= SQ {
+                            return;
+                        }
+                        let (anchor, o) = match k {
+                            K_LHA => (p, 1),
+                            K_LHB => (p - 1, 1),
+                            K_LVA => (p, W as u8),
+                            _ => (p - W as u8, W as u8),
+                        };
+                        self.take(anchor);
+                        self.take(anchor + o);
+                        let nk = if o == 1 { K_LVA } else { K_LHA };
+                        self.put_slider(p.min(mv.to), nk, me);
+                    }
+                    _ => {}
+                }
+            }
+            MK_X => {
+                if mv.to as usize >= SQ {
+                    return;
+                }
+                self.put_cross(mv.to, me);
+                let n = self.reserve[me][R_X].saturating_sub(1);
+                self.set_reserve(me, R_X, n);
+            }
+            _ => {
+                if mv.to as usize >= SQ {
+                    return;
+                }
+                let (kind, ri) = match mv.kind {
+                    MK_SH => (K_SH, R_SM),
+                    MK_SV => (K_SV, R_SM),
+                    MK_LH => (K_LHA, R_L),
+                    MK_LV => (K_LVA, R_L),
+                    k => (k - 1, (k - 2) as usize),
+                };
+                self.put_slider(mv.to, kind, me);
+                let n = self.reserve[me][ri].saturating_sub(1);
+                self.set_reserve(me, ri, n);
+            }
+        }
+        self.ply += 1;
+        if self.step < SETUP_PLIES {
+            self.hash ^= STEP_KEYS[self.step as usize] ^ STEP_KEYS[self.step as usize + 1];
+            self.step += 1;
+        }
+        self.side ^= 1;
+        self.hash ^= SIDE_KEY;
+        self.status = self.compute_status();
+    }
+
+    fn status(&self) -> Status {
+        self.status
+    }
+
+    fn hash(&self) -> u64 {
+        self.hash
+    }
+
+    fn full_hash(&self) -> u64 {
+        let mut h = 0u64;
+        for sq in 0..SQ {
+            let c = self.board[sq];
+            if c & KM != 0 {
+                h ^= piece_key(color(c), c & KM, sq as u8);
+            }
+            if c & CEN != 0 {
+                h ^= CROSS_KEYS[((c & CBLK != 0) as usize) * SQ + sq];
+            }
+        }
+        for side in 0..2 {
+            for i in 0..8 {
+                h ^= res_key(side, i, self.reserve[side][i]);
+            }
+        }
+        h ^= STEP_KEYS[self.step as usize];
+        if self.side == 1 {
+            h ^= SIDE_KEY;
+        }
+        h
+    }
+
+    fn parse_move(&self, text: &str) -> Result<Move, String> {
+        parse_move_text(text)
+    }
+
+    fn format_move(&self, mv: Move) -> String {
+        format_move_text(mv)
+    }
+
+    fn evaluate(&self, seat: Seat) -> i32 {
+        eval::evaluate(self, seat)
+    }
+
+    fn move_priority(&self, mv: Move) -> i32 {
+        let (caps, n) = self.captured_squares(mv);
+        if n == 0 {
+            return if mv.is_drop() { -1 } else { 0 };
+        }
+        let mut v = 0;
+        for &q in &caps[..n] {
+            let k = self.board[q as usize] & KM;
+            v += if k == K_T {
+                100_000
+            } else {
+                eval::PIECE_VALUE[k as usize]
+            };
+        }
+        v * 10 - eval::PIECE_VALUE[(self.board[mv.from as usize] & KM) as usize] / 10
+    }
+
+    fn is_noisy(&self, mv: Move) -> bool {
+        self.captured_squares(mv).1 > 0
+    }
+
+    fn random_move(&self, rng: &mut GameRng, buf: &mut Vec<Move>) -> Option<Move> {
+        self.random_move_fast(rng, buf)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn geometry_tables() {
+        let h8 = Tesseract::square("h8").unwrap();
+        assert_eq!(point_name(NB[h8 as usize][0]), "h9");
+        assert_eq!(point_name(NB[h8 as usize][5]), "i7");
+        assert_eq!(NB[0][2], NONE);
+        assert_eq!(perps(0), [1, 3]);
+        assert_eq!(perps(4), [5, 7]);
+        assert_eq!(perps(6), [7, 5]);
+    }
+
+    #[test]
+    fn setup_stages_in_both_orders() {
+        let d: Vec<Stage> = (0..15).map(|s| stage_of(s, false)).collect();
+        assert_eq!(d.iter().filter(|&&s| s == Stage::Men).count(), 6);
+        assert_eq!(d[6], Stage::Sliders);
+        assert_eq!(d[10], Stage::Crosses);
+        assert_eq!(d[14], Stage::Play);
+        assert_eq!(stage_of(0, true), Stage::Crosses);
+        assert_eq!(stage_of(4, true), Stage::Men);
+        assert_eq!(stage_of(13, true), Stage::Sliders);
+    }
+
+    #[test]
+    fn state_is_compact() {
+        assert!(
+            std::mem::size_of::<Tesseract>() <= 320,
+            "{}",
+            std::mem::size_of::<Tesseract>()
+        );
+        assert_eq!(std::mem::size_of::<Move>(), 4);
+    }
+}
