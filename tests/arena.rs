@@ -821,7 +821,9 @@ fn cli_mcts_against_random_on_each_game() {
 
 #[test]
 fn cli_quatre_against_itself_as_an_external_engine() {
-    let cmd = format!("{} option.Threads=1", quatre());
+    // A small Hash: the engine allocates its whole tree at every `go`, and 64 MiB can eat a
+    // short move's budget on a loaded machine (see the big test for the defaults).
+    let cmd = format!("{} option.Threads=1 option.Hash=16", quatre());
     for game in two_seat_games() {
         let (out, games) = cli_match(
             game,
