@@ -1,0 +1,551 @@
+//! The referee: holds the true state of one game, gives each seat's player its position and
+//! clock, checks every move for legality and time, and records the game.
+
+use super::player::{self, EngineSpec, Fault, Proto, Request, Setup};
+use crate::game::{Game, RuleOptions, Status, MAX_SEATS};
+use crate::games::{AnyGame, Entry};
+use crate::protocol::command::{self, Command};
+use crate::search::Limits;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use std::sync::Arc;
+use std::time::Duration;
+
+type StartFn = dyn Fn(&RuleOptions, Option<u64>) -> Result<Box<dyn AnyGame>, String> + Send + Sync;
+type FromTextFn = dyn Fn(&str, &RuleOptions) -> Result<Box<dyn AnyGame>, String> + Send + Sync;
+
+/// The ruleset a match is played under, with its rule options set.
+#[derive(Clone)]
+pub struct GameDef {
+    pub name: String,
+    pub options: RuleOptions,
+    /// The rule options given on the command line (`--option`), sent to every engine.
+    pub given_options: Vec<(String, String)>,
+    start: Arc<StartFn>,
+    from_text: Arc<FromTextFn>,
+}
+
+impl GameDef {
+    /// A ruleset from the registry.
+    pub fn from_entry(entry: Entry) -> GameDef {
+        GameDef {
+            name: entry.name.to_string(),
+            options: entry.default_options(),
+            given_options: Vec::new(),
+            start: Arc::new(move |o, s| entry.start(o, s)),
+            from_text: Arc::new(move |t, o| entry.from_text(t, o)),
+        }
+    }
+
+    /// Any [`Game`] type, registered or not (tests use this with small games of their own).
+    pub fn of<G: Game>() -> GameDef {
+        GameDef {
+            name: G::NAME.to_string(),
+            options: RuleOptions::of::<G>(),
+            given_options: Vec::new(),
+            start: Arc::new(|o, s| {
+                let g = match s {
+                    Some(seed) => G::start_with_seed(o, seed)?,
+                    None => G::start(o)?,
+                };
+                Ok(Box::new(g) as Box<dyn AnyGame>)
+            }),
+            from_text: Arc::new(|t, o| Ok(Box::new(G::from_text(t, o)?) as Box<dyn AnyGame>)),
+        }
+    }
+
+    /// Sets a rule option (`Name=Value` from `--option`), remembering it for the engines.
+    pub fn set_option(&mut self, name: &str, value: &str) -> Result<(), String> {
+        self.options.set(name, value)?;
+        let spec = self.options.spec(name).expect("just set");
+        let v = self.options.text(spec.name).to_string();
+        self.given_options
+            .retain(|(k, _)| !k.eq_ignore_ascii_case(spec.name));
+        self.given_options.push((spec.name.to_string(), v));
+        Ok(())
+    }
+
+    pub fn start(&self, seed: Option<u64>) -> Result<Box<dyn AnyGame>, String> {
+        (self.start)(&self.options, seed)
+    }
+
+    pub fn from_text(&self, text: &str) -> Result<Box<dyn AnyGame>, String> {
+        (self.from_text)(text, &self.options)
+    }
+}
+
+/// The limits of every move.
+#[derive(Clone, Debug, Default)]
+pub struct TimeControl {
+    /// Base time per seat (ms) for a clock; None = no clock.
+    pub base_ms: Option<u64>,
+    /// Increment per move (ms).
+    pub inc_ms: u64,
+    pub movetime_ms: Option<u64>,
+    pub nodes: Option<u64>,
+    pub depth: Option<u32>,
+    /// Slack allowed over the clock or the movetime before a time loss.
+    pub margin_ms: u64,
+    /// Longest wait for a move when neither a clock nor a movetime bounds it (node/depth-limited
+    /// searches), before the engine counts as hanging.
+    pub timeout_ms: u64,
+}
+
+impl TimeControl {
+    /// Parses `--tc BASE[+INC]` in seconds (`10+0.1`, `60`, `0.5+0.005`).
+    pub fn parse_tc(s: &str) -> Result<(u64, u64), String> {
+        let (b, i) = s.split_once('+').unwrap_or((s, "0"));
+        let secs = |x: &str| -> Result<u64, String> {
+            let v: f64 = x
+                .trim()
+                .parse()
+                .map_err(|_| format!("--tc takes BASE+INC in seconds (10+0.1), not '{}'", s))?;
+            if !(v >= 0.0 && v.is_finite()) {
+                return Err(format!("--tc: '{}' is not a valid time", s));
+            }
+            Ok((v * 1000.0).round() as u64)
+        };
+        let (b, i) = (secs(b)?, secs(i)?);
+        if b == 0 {
+            return Err(format!("--tc: the base time of '{}' is zero", s));
+        }
+        Ok((b, i))
+    }
+
+    /// A short description, for the table and the game file.
+    pub fn describe(&self) -> String {
+        let mut parts = Vec::new();
+        if let Some(b) = self.base_ms {
+            parts.push(format!(
+                "tc {}+{}",
+                b as f64 / 1000.0,
+                self.inc_ms as f64 / 1000.0
+            ));
+        }
+        if let Some(m) = self.movetime_ms {
+            parts.push(format!("movetime {} ms", m));
+        }
+        if let Some(n) = self.nodes {
+            parts.push(format!("nodes {}", n));
+        }
+        if let Some(d) = self.depth {
+            parts.push(format!("depth {}", d));
+        }
+        parts.join(", ")
+    }
+
+    /// The `go` line for `players` seats with these clocks.
+    pub fn go_line(&self, clocks: &[i64], players: usize) -> String {
+        let mut s = String::from("go");
+        if self.base_ms.is_some() {
+            let t = |i: usize| clocks[i].max(0);
+            if players == 2 {
+                s += &format!(
+                    " wtime {} btime {} winc {} binc {}",
+                    t(0),
+                    t(1),
+                    self.inc_ms,
+                    self.inc_ms
+                );
+            }
+            for i in 0..players {
+                s += &format!(" p{}time {}", i + 1, t(i));
+            }
+            for i in 0..players {
+                s += &format!(" p{}inc {}", i + 1, self.inc_ms);
+            }
+        }
+        if let Some(m) = self.movetime_ms {
+            s += &format!(" movetime {}", m);
+        }
+        if let Some(n) = self.nodes {
+            s += &format!(" nodes {}", n);
+        }
+        if let Some(d) = self.depth {
+            s += &format!(" depth {}", d);
+        }
+        s
+    }
+
+    /// How long the referee waits for a move of `seat` before it is late.
+    pub fn allowed(&self, clock: i64) -> Duration {
+        let mut ms: Option<u64> = None;
+        if self.base_ms.is_some() {
+            ms = Some(clock.max(0) as u64 + self.margin_ms);
+        }
+        if let Some(m) = self.movetime_ms {
+            let w = m + self.margin_ms;
+            ms = Some(ms.map_or(w, |x| x.min(w)));
+        }
+        Duration::from_millis(ms.unwrap_or(self.timeout_ms))
+    }
+}
+
+/// One game of the match, as the scheduler hands it out.
+#[derive(Clone, Debug)]
+pub struct Job {
+    /// 0-based game number.
+    pub index: usize,
+    /// The rotation group (game pair for two seats) it belongs to.
+    pub group: usize,
+    /// The engine (index into the match's engines) at each seat.
+    pub seats: Vec<usize>,
+    /// The deal seed for games with chance in their start (None otherwise).
+    pub deal_seed: Option<u64>,
+    /// Random opening moves played before the engines take over.
+    pub opening: Vec<String>,
+    /// Seed for the built-in players' randomness in this game.
+    pub seed: u64,
+}
+
+/// Settings the referee needs besides the game and the engines.
+#[derive(Clone, Debug)]
+pub struct RefereeConfig {
+    pub tc: TimeControl,
+    /// Draw the game after this many plies (engines' moves plus opening); None = the rules decide.
+    pub max_plies: Option<usize>,
+    pub proto: Proto,
+    pub handshake_timeout_ms: u64,
+    /// Wait after `stop` before an engine counts as hanging.
+    pub grace_ms: u64,
+    pub verbose: bool,
+}
+
+/// How a game ended, by kind.
+pub mod termination {
+    /// The rules ended it (the game's own reason is in `reason`).
+    pub const RULES: &str = "rules";
+    pub const ILLEGAL: &str = "illegal move";
+    pub const TIME: &str = "time forfeit";
+    pub const NO_ANSWER: &str = "no answer";
+    pub const CRASH: &str = "crash";
+    /// The arena's `--max-plies` drew it.
+    pub const ADJUDICATION: &str = "adjudication";
+}
+
+/// One game, as written to the `--out` file (one JSON object per line).
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct GameRecord {
+    /// 0-based game number in the match.
+    pub game: usize,
+    /// The rotation group: games of a group share the opening (and deal) with seats rotated.
+    pub group: usize,
+    /// The ruleset.
+    pub game_name: String,
+    /// Every rule option in effect.
+    pub options: BTreeMap<String, String>,
+    /// The engine's name at each seat (p1 first).
+    pub seats: Vec<String>,
+    /// The engine's index (order of `--engine`) at each seat.
+    pub engines: Vec<usize>,
+    /// The deal seed (`position startpos seed N`) for games with chance in their start.
+    pub deal_seed: Option<u64>,
+    /// The start position text (full state, before the opening).
+    pub start: String,
+    /// Random opening moves, played before the engines' moves.
+    pub opening: Vec<String>,
+    /// The engines' moves, in order.
+    pub moves: Vec<String>,
+    /// Milliseconds each of `moves` took.
+    pub times_ms: Vec<u64>,
+    /// Reward of each seat (summing to 1).
+    pub result: Vec<f32>,
+    /// The kind of ending: rules, illegal move, time forfeit, no answer, crash, adjudication.
+    pub termination: String,
+    /// A sentence: the game's reason ("checkmate") or what the offender did.
+    pub reason: String,
+    /// The seat that lost by fault, if any.
+    pub offender: Option<usize>,
+    /// The time control.
+    pub tc: String,
+    /// The final position text (full state).
+    #[serde(default)]
+    pub end: String,
+}
+
+/// Rewards when `offender` loses by fault: 0 for it, the others share the point.
+pub fn forfeit_rewards(players: usize, offender: usize) -> Vec<f32> {
+    (0..players)
+        .map(|s| {
+            if s == offender {
+                0.0
+            } else {
+                1.0 / (players - 1).max(1) as f32
+            }
+        })
+        .collect()
+}
+
+/// The `position` line for `seat` (the seat's observation in hidden-information games).
+pub fn position_line(
+    state: &dyn AnyGame,
+    seat: usize,
+    deal_seed: Option<u64>,
+    moves: &[String],
+) -> String {
+    if state.hidden_information() {
+        return format!("position fen {}", state.observation_text(seat));
+    }
+    let mut s = String::from("position startpos");
+    if let Some(d) = deal_seed {
+        s += &format!(" seed {}", d);
+    }
+    if !moves.is_empty() {
+        s += " moves ";
+        s += &moves.join(" ");
+    }
+    s
+}
+
+/// Plays one game to its end. Never panics on an engine's behaviour; an error is returned only
+/// when the game itself cannot be set up (which would be the arena's or the ruleset's fault).
+pub fn play_game(
+    def: &GameDef,
+    engines: &[EngineSpec],
+    job: &Job,
+    cfg: &RefereeConfig,
+) -> Result<GameRecord, String> {
+    let mut state = def.start(job.deal_seed)?;
+    let players = state.players();
+    let start_text = state.to_text();
+    for m in &job.opening {
+        state
+            .play_text(m)
+            .map_err(|e| format!("opening move {}: {}", m, e))?;
+    }
+    let mut rec = GameRecord {
+        game: job.index,
+        group: job.group,
+        game_name: def.name.clone(),
+        options: def
+            .options
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect(),
+        seats: job.seats.iter().map(|&e| engines[e].name.clone()).collect(),
+        engines: job.seats.clone(),
+        deal_seed: job.deal_seed,
+        start: start_text,
+        opening: job.opening.clone(),
+        moves: Vec::new(),
+        times_ms: Vec::new(),
+        result: Vec::new(),
+        termination: String::new(),
+        reason: String::new(),
+        offender: None,
+        tc: cfg.tc.describe(),
+        end: String::new(),
+    };
+    let fault = |rec: &mut GameRecord, seat: usize, kind: &str, why: String| {
+        rec.result = forfeit_rewards(players, seat);
+        rec.termination = kind.to_string();
+        rec.offender = Some(seat);
+        rec.reason = format!("p{} ({}) {}", seat + 1, rec.seats[seat], why);
+    };
+
+    // Start every seat's player.
+    let mut seats: Vec<Box<dyn player::Player>> = Vec::with_capacity(players);
+    for seat in 0..players {
+        let spec = &engines[job.seats[seat]];
+        let setup = Setup {
+            game: &def.name,
+            rule_options: &def.given_options,
+            proto: cfg.proto,
+            seed: crate::arena::mix(job.seed, seat as u64),
+            handshake_timeout: Duration::from_millis(cfg.handshake_timeout_ms),
+            label: format!("g{} p{} {}", job.index + 1, seat + 1, spec.name),
+            verbose: cfg.verbose,
+        };
+        match player::start(spec, &setup) {
+            Ok(p) => seats.push(p),
+            Err(f) => {
+                let (kind, why) = fault_text(&f, "at the start");
+                fault(&mut rec, seat, kind, why);
+                for p in seats.iter_mut() {
+                    p.finish();
+                }
+                rec.end = state.to_text();
+                return Ok(rec);
+            }
+        }
+    }
+
+    let tc = &cfg.tc;
+    let mut clocks = [tc.base_ms.unwrap_or(0) as i64; MAX_SEATS];
+    let mut history: Vec<String> = job.opening.clone();
+    loop {
+        if let Status::Over(o) = state.status() {
+            rec.result = o.rewards[..players].to_vec();
+            rec.termination = termination::RULES.into();
+            rec.reason = o.reason.to_string();
+            break;
+        }
+        if let Some(mp) = cfg.max_plies {
+            if history.len() >= mp {
+                rec.result = vec![1.0 / players as f32; players];
+                rec.termination = termination::ADJUDICATION.into();
+                rec.reason = format!("arena --max-plies {} reached", mp);
+                break;
+            }
+        }
+        let seat = state.to_move();
+        let go = tc.go_line(&clocks[..players], players);
+        let limits = match command::parse(&go) {
+            Ok(Command::Go { limits, .. }) => limits,
+            _ => Limits::default(),
+        };
+        let own_view;
+        let view: &dyn AnyGame = if state.hidden_information() {
+            own_view = def.from_text(&state.observation_text(seat)).map_err(|e| {
+                format!(
+                    "the observation of p{} does not parse back: {}",
+                    seat + 1,
+                    e
+                )
+            })?;
+            own_view.as_ref()
+        } else {
+            state.as_ref()
+        };
+        let req = Request {
+            position: position_line(state.as_ref(), seat, job.deal_seed, &history),
+            go,
+            limits,
+            state: view,
+            wait: tc.allowed(clocks[seat]),
+            grace: Duration::from_millis(cfg.grace_ms),
+        };
+        let answer = match seats[seat].go(&req) {
+            Ok(a) => a,
+            Err(f) => {
+                let (kind, why) = fault_text(&f, "during its move");
+                fault(&mut rec, seat, kind, why);
+                break;
+            }
+        };
+        let ms = answer.elapsed.as_millis() as u64;
+        if tc.base_ms.is_some() && ms as i64 > clocks[seat] + tc.margin_ms as i64 {
+            let why = format!(
+                "lost on time: {} ms with {} ms on its clock (margin {} ms)",
+                ms,
+                clocks[seat].max(0),
+                tc.margin_ms
+            );
+            fault(&mut rec, seat, termination::TIME, why);
+            rec.moves.push(answer.mv);
+            rec.times_ms.push(ms);
+            break;
+        }
+        if let Some(mt) = tc.movetime_ms {
+            if ms > mt + tc.margin_ms {
+                let why = format!(
+                    "lost on time: {} ms for a movetime of {} ms (margin {} ms)",
+                    ms, mt, tc.margin_ms
+                );
+                fault(&mut rec, seat, termination::TIME, why);
+                rec.moves.push(answer.mv);
+                rec.times_ms.push(ms);
+                break;
+            }
+        }
+        if answer.mv.is_empty() {
+            fault(
+                &mut rec,
+                seat,
+                termination::ILLEGAL,
+                "answered 'bestmove' with no move".into(),
+            );
+            break;
+        }
+        if let Err(e) = state.play_text(&answer.mv) {
+            fault(
+                &mut rec,
+                seat,
+                termination::ILLEGAL,
+                format!("played an illegal move: {}", e),
+            );
+            rec.moves.push(answer.mv);
+            rec.times_ms.push(ms);
+            break;
+        }
+        if tc.base_ms.is_some() {
+            clocks[seat] += tc.inc_ms as i64 - ms as i64;
+        }
+        history.push(answer.mv.clone());
+        rec.moves.push(answer.mv);
+        rec.times_ms.push(ms);
+    }
+    for p in seats.iter_mut() {
+        p.finish();
+    }
+    rec.end = state.to_text();
+    Ok(rec)
+}
+
+fn fault_text(f: &Fault, when: &str) -> (&'static str, String) {
+    match f {
+        Fault::NoAnswer(s) => (
+            termination::NO_ANSWER,
+            format!("did not answer {}: {}", when, s),
+        ),
+        Fault::Crash(s) => (termination::CRASH, format!("crashed {}: {}", when, s)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tc_parses_seconds() {
+        assert_eq!(TimeControl::parse_tc("10+0.1").unwrap(), (10_000, 100));
+        assert_eq!(TimeControl::parse_tc("60").unwrap(), (60_000, 0));
+        assert_eq!(TimeControl::parse_tc("5+0.05").unwrap(), (5_000, 50));
+        assert!(TimeControl::parse_tc("abc").is_err());
+        assert!(TimeControl::parse_tc("0+1").is_err());
+        assert!(TimeControl::parse_tc("-1+0").is_err());
+    }
+
+    #[test]
+    fn go_lines_carry_both_clock_spellings() {
+        let tc = TimeControl {
+            base_ms: Some(5000),
+            inc_ms: 50,
+            margin_ms: 100,
+            ..Default::default()
+        };
+        assert_eq!(
+            tc.go_line(&[4000, 3000], 2),
+            "go wtime 4000 btime 3000 winc 50 binc 50 p1time 4000 p2time 3000 p1inc 50 p2inc 50"
+        );
+        assert_eq!(
+            tc.go_line(&[1, 2, -5], 3),
+            "go p1time 1 p2time 2 p3time 0 p1inc 50 p2inc 50 p3inc 50"
+        );
+        assert_eq!(tc.allowed(4000), Duration::from_millis(4100));
+        let tc = TimeControl {
+            movetime_ms: Some(50),
+            nodes: Some(1000),
+            margin_ms: 100,
+            timeout_ms: 9000,
+            ..Default::default()
+        };
+        assert_eq!(tc.go_line(&[0, 0], 2), "go movetime 50 nodes 1000");
+        assert_eq!(tc.allowed(0), Duration::from_millis(150));
+        let tc = TimeControl {
+            nodes: Some(1000),
+            timeout_ms: 9000,
+            ..Default::default()
+        };
+        assert_eq!(tc.allowed(0), Duration::from_millis(9000));
+    }
+
+    #[test]
+    fn forfeits_share_the_point() {
+        assert_eq!(forfeit_rewards(2, 0), vec![0.0, 1.0]);
+        assert_eq!(
+            forfeit_rewards(4, 2),
+            vec![1.0 / 3.0, 1.0 / 3.0, 0.0, 1.0 / 3.0]
+        );
+    }
+}
