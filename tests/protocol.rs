@@ -413,3 +413,31 @@ fn random_and_truncated_lines_never_crash_it() {
     e.ask("isready", |l| l == "readyok");
     e.quit();
 }
+
+#[test]
+fn a_tiny_movetime_still_gives_a_legal_move_in_every_game() {
+    let mut e = Engine::start();
+    for game in ["hyperchess", "rithmomachia", "tesseract", "tesseris"] {
+        e.exchange(&format!("setoption name Game value {}", game));
+        for algo in ["mcts", "alphabeta"] {
+            e.exchange(&format!("setoption name Algorithm value {}", algo));
+            let out = e.ask("go movetime 1", |l| l.starts_with("bestmove"));
+            let best = out
+                .last()
+                .unwrap()
+                .split_whitespace()
+                .nth(1)
+                .unwrap()
+                .to_string();
+            let moves = e.exchange("moves");
+            assert!(
+                moves[0].split_whitespace().skip(1).any(|m| m == best),
+                "{} {}: bestmove {} not legal",
+                game,
+                algo,
+                best
+            );
+        }
+    }
+    e.quit();
+}

@@ -227,8 +227,14 @@ pub fn search<G: Game>(root: &G, ctx: &Context) -> Outcome<G::Move> {
     }
     // A move that wins on the spot is played, whatever the visit counts say (a slower win can
     // gather as many visits).
-    let best = immediate_win(root)
-        .or_else(|| best_child(&shared.tree).and_then(|c| shared.tree.node(c).mv()));
+    // Never answer without a move while there is one (a stop before the first iteration).
+    let best = win
+        .or_else(|| best_child(&shared.tree).and_then(|c| shared.tree.node(c).mv()))
+        .or_else(|| {
+            let mut moves = Vec::new();
+            root.legal_moves(&mut moves);
+            moves.first().copied()
+        });
     Outcome {
         best,
         nodes: shared.iterations.load(Ordering::Relaxed),
@@ -260,7 +266,9 @@ fn worker<G: Game>(sh: &Shared<G>, index: usize) {
     let mut last_report = Instant::now();
     let observer = sh.root.to_move();
     loop {
-        if sh.done.load(Ordering::Relaxed) || sh.ctx.stopped() {
+        // The first iteration always runs, so that the root has a scored child to play.
+        let started = sh.iterations.load(Ordering::Relaxed) > 0;
+        if started && (sh.done.load(Ordering::Relaxed) || sh.ctx.stopped()) {
             break;
         }
         let it = sh.iterations.load(Ordering::Relaxed);
@@ -270,7 +278,7 @@ fn worker<G: Game>(sh: &Shared<G>, index: usize) {
                 break;
             }
         }
-        if it % 32 == 0 || sh.ctx.params.threads > 1 {
+        if started && (it % 32 == 0 || sh.ctx.params.threads > 1) {
             let now = Instant::now();
             if sh.hard.is_some_and(|h| now >= h) || sh.soft.is_some_and(|s| now >= s) {
                 sh.done.store(true, Ordering::Relaxed);
