@@ -228,6 +228,24 @@ impl RuleOptions {
         self.text(name) == "true"
     }
 
+    /// A `'static` copy of these options, made once per distinct set of values and shared by
+    /// every state built with them: cloning a state then copies a pointer, with no allocation
+    /// and no reference count that search threads would contend on.
+    pub fn intern(&self) -> &'static RuleOptions {
+        use std::sync::Mutex;
+        static INTERNED: Mutex<Vec<&'static RuleOptions>> = Mutex::new(Vec::new());
+        let mut all = INTERNED.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(o) = all
+            .iter()
+            .find(|o| std::ptr::eq(o.specs, self.specs) && o.values == self.values)
+        {
+            return o;
+        }
+        let o: &'static RuleOptions = Box::leak(Box::new(self.clone()));
+        all.push(o);
+        o
+    }
+
     /// `(name, value)` of every option, in spec order.
     pub fn iter(&self) -> impl Iterator<Item = (&'static str, &str)> + '_ {
         self.specs.iter().map(move |s| (s.name, self.text(s.name)))

@@ -27,6 +27,9 @@ const NONE: u32 = u32::MAX;
 /// Fixed-point scale of reward sums.
 const SCALE: f64 = 65536.0;
 
+/// Aligned to a cache line: siblings are allocated side by side, and the hottest ones (under the
+/// root) would otherwise share lines that every thread writes.
+#[repr(align(64))]
 struct Node<M> {
     /// The move into this node and the seat that made it (None / 0 for the root).
     mv: Option<M>,
@@ -265,20 +268,33 @@ fn worker<G: Game>(sh: &Shared<G>, index: usize) {
     let mut legal: FxHashSet<G::Move> = FxHashSet::default();
     let mut last_report = Instant::now();
     let observer = sh.root.to_move();
+    // Counters are kept per thread and added to the shared ones in batches (every iteration with
+    // one thread, so that node limits stay exact and reproducible): the shared cache lines would
+    // otherwise bounce between cores at every iteration.
+    let batch = if sh.ctx.params.threads > 1 { 16 } else { 1 };
+    let (mut local_iterations, mut local_depth, mut local_seldepth, mut done_here) =
+        (0u64, 0u64, 0u32, 0u64);
+    let flush = |n: &mut u64, d: &mut u64, sd: &mut u32| {
+        sh.iterations.fetch_add(*n, Ordering::Relaxed);
+        sh.depth_sum.fetch_add(*d, Ordering::Relaxed);
+        sh.seldepth.fetch_max(*sd, Ordering::Relaxed);
+        *n = 0;
+        *d = 0;
+    };
     loop {
         // The first iteration always runs, so that the root has a scored child to play.
-        let started = sh.iterations.load(Ordering::Relaxed) > 0;
+        let started = done_here > 0;
         if started && (sh.done.load(Ordering::Relaxed) || sh.ctx.stopped()) {
             break;
         }
-        let it = sh.iterations.load(Ordering::Relaxed);
+        let it = sh.iterations.load(Ordering::Relaxed) + local_iterations;
         if let Some(n) = sh.ctx.limits.nodes {
             if it >= n {
                 sh.done.store(true, Ordering::Relaxed);
                 break;
             }
         }
-        if started && (it % 32 == 0 || sh.ctx.params.threads > 1) {
+        if started && done_here % 16 == 0 {
             let now = Instant::now();
             if sh.hard.is_some_and(|h| now >= h) || sh.soft.is_some_and(|s| now >= s) {
                 sh.done.store(true, Ordering::Relaxed);
@@ -298,10 +314,18 @@ fn worker<G: Game>(sh: &Shared<G>, index: usize) {
                 break;
             }
         }
-        iterate(
+        let depth = iterate(
             sh, observer, &mut rng, &mut moves, &mut buf, &mut path, &mut legal,
         );
+        done_here += 1;
+        local_iterations += 1;
+        local_depth += depth as u64;
+        local_seldepth = local_seldepth.max(depth);
+        if local_iterations >= batch {
+            flush(&mut local_iterations, &mut local_depth, &mut local_seldepth);
+        }
     }
+    flush(&mut local_iterations, &mut local_depth, &mut local_seldepth);
 }
 
 /// One descent, leaf evaluation and backup.
@@ -313,7 +337,7 @@ fn iterate<G: Game>(
     buf: &mut Vec<G::Move>,
     path: &mut Vec<u32>,
     legal: &mut FxHashSet<G::Move>,
-) {
+) -> u32 {
     let tree = &sh.tree;
     let hidden = G::hidden_information();
     let c = sh.ctx.params.exploration as f64;
@@ -381,10 +405,7 @@ fn iterate<G: Game>(
         }
         nd.visits.fetch_add(1, Ordering::Relaxed);
     }
-    let depth = path.len() as u32 - 1;
-    sh.depth_sum.fetch_add(depth as u64, Ordering::Relaxed);
-    sh.seldepth.fetch_max(depth, Ordering::Relaxed);
-    sh.iterations.fetch_add(1, Ordering::Relaxed);
+    path.len() as u32 - 1
 }
 
 /// Adds a child for every move of `moves` that `node` lacks (all of them on first expansion),

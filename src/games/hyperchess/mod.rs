@@ -11,7 +11,7 @@ mod geometry;
 mod notation;
 
 use std::fmt;
-use std::sync::{Mutex, OnceLock};
+use std::sync::OnceLock;
 
 use crate::game::{Game, GameRng, OptionKind, OptionSpec, Outcome, RuleOptions, Seat, Status};
 use geometry::{geometry, Geometry, MAX_SQ, NONE};
@@ -105,19 +105,10 @@ fn intern_options(opts: &RuleOptions) -> Result<(&'static RuleOptions, usize, us
             mp
         ));
     }
-    static CACHE: Mutex<Vec<(usize, usize, u32, &'static RuleOptions)>> = Mutex::new(Vec::new());
-    let mut cache = CACHE.lock().unwrap_or_else(|e| e.into_inner());
-    if let Some(&(_, _, _, o)) = cache
-        .iter()
-        .find(|e| e.0 == c && e.1 == r && e.2 == mp as u32)
-    {
-        return Ok((o, c, r, mp as u32));
-    }
-    let canon = RuleOptions::defaults(OPTIONS)
+    let o = RuleOptions::defaults(OPTIONS)
         .with("Boards", &format!("{}x{}", c, r))
-        .with("MaxPlies", &mp.to_string());
-    let o: &'static RuleOptions = Box::leak(Box::new(canon));
-    cache.push((c, r, mp as u32, o));
+        .with("MaxPlies", &mp.to_string())
+        .intern();
     Ok((o, c, r, mp as u32))
 }
 

@@ -16,7 +16,6 @@
 
 use crate::game::{Game, GameRng, OptionKind, OptionSpec, Outcome, RuleOptions, Seat, Status};
 use crate::zobrist;
-use std::sync::Arc;
 
 mod eval;
 mod text;
@@ -422,7 +421,7 @@ pub struct Rithmomachia {
     /// Pieces that are pyramids.
     pyr_mask: u64,
     cfg: Cfg,
-    opts: Arc<RuleOptions>,
+    opts: &'static RuleOptions,
 }
 
 /// One piece as the layout tables and the position text describe it.
@@ -569,7 +568,7 @@ impl Rithmomachia {
             dirty: [!0; 2],
             pyr_mask: 0,
             cfg,
-            opts: Arc::new(opts.clone()),
+            opts: opts.intern(),
         };
         g.pris_hash = g.compute_pris_hash();
         Ok(g)

@@ -6,11 +6,10 @@
 //! State: one byte per intersection (`board`), holding the piece (kind + colour) in the low five
 //! bits and the cross footprint (arm end, centre, centre owner) in the high three; reserve counts,
 //! on-board men counts and the Tesseract squares are kept beside it so that the state is a plain
-//! ~260-byte copy (plus one `Arc` for the rule options).
+//! ~260-byte copy (plus a pointer to the interned rule options).
 
 use crate::game::{Game, GameRng, OptionKind, OptionSpec, Outcome, RuleOptions, Seat, Status};
 use crate::zobrist;
-use std::sync::Arc;
 
 mod eval;
 mod movegen;
@@ -269,7 +268,7 @@ pub struct Tesseract {
     pub(crate) max_plies: u32,
     pub(crate) status: Status,
     pub(crate) hash: u64,
-    opts: Arc<RuleOptions>,
+    opts: &'static RuleOptions,
 }
 
 static OPTIONS: [OptionSpec; 2] = [
@@ -304,7 +303,7 @@ impl Tesseract {
             max_plies: opts.int("MaxPlies").max(0) as u32,
             status: Status::Ongoing,
             hash: 0,
-            opts: Arc::new(opts.clone()),
+            opts: opts.intern(),
         };
         g.hash = g.full_hash();
         g

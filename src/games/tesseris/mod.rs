@@ -6,8 +6,6 @@
 //! `UNKNOWN`). Knowledge is tracked per hand slot: `mask[t][i]` holds one bit per seat that knows
 //! the card in slot `i` of seat `t`'s hand (the owner's bit is always set).
 
-use std::sync::Arc;
-
 use crate::game::{Game, GameRng, OptionKind, OptionSpec, Outcome, RuleOptions, Seat, Status};
 use crate::zobrist;
 
@@ -80,7 +78,7 @@ static OPTIONS: [OptionSpec; 5] = [
 /// A tesseris state (full or one seat's observation).
 #[derive(Clone, Debug)]
 pub struct Tesseris {
-    opts: Arc<RuleOptions>,
+    opts: &'static RuleOptions,
     n: u8,
     /// 12 (48 cards, no squares) or 18 (72 cards).
     shapes: u8,
@@ -347,7 +345,7 @@ impl Tesseris {
             18
         };
         Ok(Tesseris {
-            opts: Arc::new(opts.clone()),
+            opts: opts.intern(),
             n: n as u8,
             shapes,
             target: opts.int("Target").clamp(1, 1000) as u16,
