@@ -8,11 +8,15 @@ use crate::game::{Game, Status};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Instant;
 
-pub const MATE: i32 = 30_000;
+/// Mate scores sit far above any evaluation (a 3x3 hyperchess army is worth ~60,000 cp).
+pub const MATE: i32 = 1_000_000;
 const MATE_BOUND: i32 = MATE - 1000;
-const INF: i32 = 32_000;
+const INF: i32 = 2_000_000;
 const MAX_PLY: usize = 128;
-const QS_MAX: usize = 8;
+const QS_MAX: usize = 6;
+/// Noisy moves a quiescence node looks at, best first: with a hundred pieces on the board (3x3
+/// hyperchess) an unbounded capture search swamps the main search.
+const QS_WIDTH: usize = 12;
 
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Bound {
@@ -45,10 +49,10 @@ impl Table {
         Table { slots, mask: n - 1 }
     }
     fn pack(e: Entry) -> u64 {
-        (e.score as i16 as u16 as u64)
-            | (e.depth as u64) << 16
-            | (e.bound as u64) << 24
-            | (e.move_index as u64) << 32
+        (e.score as u32 as u64)
+            | (e.depth as u64) << 32
+            | (e.bound as u64) << 40
+            | (e.move_index as u64) << 42
             | 1 << 63
     }
     fn probe(&self, key: u64) -> Option<Entry> {
@@ -57,16 +61,16 @@ impl Table {
         if data == 0 || s[0].load(Ordering::Relaxed) ^ data != key {
             return None;
         }
-        let bound = match (data >> 24) & 3 {
+        let bound = match (data >> 40) & 3 {
             0 => Bound::Exact,
             1 => Bound::Lower,
             _ => Bound::Upper,
         };
         Some(Entry {
-            score: data as u16 as i16 as i32,
-            depth: (data >> 16) as u8,
+            score: data as u32 as i32,
+            depth: (data >> 32) as u8,
             bound,
-            move_index: (data >> 32) as u16,
+            move_index: (data >> 42) as u16,
         })
     }
     fn store(&self, key: u64, e: Entry) {
@@ -75,7 +79,7 @@ impl Table {
         let old = s[1].load(Ordering::Relaxed);
         if old != 0
             && s[0].load(Ordering::Relaxed) ^ old == key
-            && ((old >> 16) as u8) > e.depth
+            && ((old >> 32) as u8) > e.depth
             && e.bound != Bound::Exact
         {
             return;
@@ -132,6 +136,9 @@ struct Worker<'a, 'b, G: Game> {
     pv: Vec<Vec<G::Move>>,
     move_bufs: Vec<Vec<G::Move>>,
     root_excluded: Vec<G::Move>,
+    /// The best fully searched root move of the current iteration: played when time runs out
+    /// before the first iteration completes.
+    root_best: Option<G::Move>,
     /// The first thread prints a progress line at least once a second during long iterations.
     main: bool,
     /// The last completed iteration's report, re-sent with fresh counts as progress.
@@ -193,6 +200,7 @@ fn iterative_deepening<G: Game>(
         pv: vec![Vec::new(); MAX_PLY + QS_MAX + 2],
         move_bufs: vec![Vec::new(); MAX_PLY + QS_MAX + 2],
         root_excluded: Vec::new(),
+        root_best: None,
         main,
         progress: None,
         last_print: Instant::now(),
@@ -240,6 +248,11 @@ fn iterative_deepening<G: Game>(
             }
         }
         if !complete && lines.is_empty() {
+            // Out of time in the first iteration: the best root move searched so far beats
+            // an arbitrary one (root moves are tried best-ordered).
+            if last_report.is_none() && w.root_excluded.is_empty() {
+                best = w.root_best.or(best);
+            }
             break;
         }
         if let Some(&m) = w.root_excluded.first() {
@@ -471,6 +484,9 @@ impl<G: Game> Worker<'_, '_, G> {
             if score > best {
                 best = score;
                 best_index = Some(i);
+                if ply == 0 {
+                    self.root_best = Some(m);
+                }
                 if score > alpha {
                     alpha = score;
                     let (head, tail) = self.pv.split_at_mut(ply + 1);
@@ -524,7 +540,9 @@ impl<G: Game> Worker<'_, '_, G> {
         if let Some(s) = Self::terminal_score(g, ply) {
             return s;
         }
-        let stand = g.evaluate(g.to_move());
+        let stand = g
+            .evaluate(g.to_move())
+            .clamp(-MATE_BOUND + 1, MATE_BOUND - 1);
         if stand >= beta || qdepth >= QS_MAX || ply >= MAX_PLY + QS_MAX {
             return stand;
         }
@@ -534,7 +552,7 @@ impl<G: Game> Worker<'_, '_, G> {
         moves.retain(|&m| g.is_noisy(m));
         let order = self.order(g, &moves, None, ply);
         let mut best = stand;
-        for &i in &order {
+        for &i in order.iter().take(QS_WIDTH) {
             let m = moves[i as usize];
             let mut c = g.clone();
             c.play(m);
@@ -558,5 +576,39 @@ impl<G: Game> Worker<'_, '_, G> {
         }
         self.move_bufs[ply] = moves;
         best
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn table_entries_round_trip_with_scores_beyond_sixteen_bits() {
+        let t = Table::new(1);
+        for (key, score) in [
+            (0x1234_5678_9abc_def0u64, -987_654),
+            (42, 45_000),
+            (7, MATE - 3),
+        ] {
+            let e = Entry {
+                score,
+                depth: 200,
+                bound: Bound::Lower,
+                move_index: 65_000,
+            };
+            t.store(key, e);
+            let p = t.probe(key).expect("stored entry");
+            assert_eq!((p.score, p.depth, p.move_index), (score, 200, 65_000));
+            assert!(p.bound == Bound::Lower);
+        }
+        assert!(t.probe(99).is_none());
+    }
+
+    #[test]
+    fn a_large_evaluation_is_not_a_mate_score() {
+        assert_eq!(score_of(45_000), Score::Cp(45_000));
+        assert_eq!(score_of(MATE - 1), Score::Mate(1));
+        assert_eq!(score_of(-(MATE - 2)), Score::Mate(-1));
     }
 }

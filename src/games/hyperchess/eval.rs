@@ -135,9 +135,28 @@ pub fn evaluate_white(g: &Hyperchess) -> i32 {
         if g.in_check && g.side as usize == col {
             safety -= 30;
         }
+        // King zone: the king's square and its flight squares that the enemy attacks. Without
+        // this the side ahead has no reason to go after the king and games drift to the ply
+        // limit; with it, the weaker king's shrinking room shows in the score. Weighted more
+        // as the attacker's material lead grows (mop-up).
+        let enemy = (1 - col) as u8;
+        let zone_attacked = std::iter::once(k)
+            .chain(geo.king.get(k).iter().map(|&q| q as usize))
+            .filter(|&q| super::attacked(geo, b, q, enemy))
+            .count() as i32;
+        let lead = if col == 0 { -material(g) } else { material(g) };
+        let weight = 12 + (lead.clamp(0, 3000) / 100);
+        safety -= weight * zone_attacked;
         score += if col == 0 { safety } else { -safety };
     }
     score
+}
+
+/// White's material minus Black's, by this grid's piece values.
+fn material(g: &Hyperchess) -> i32 {
+    (1..7)
+        .map(|t| g.geo.values[t] * (g.counts[0][t] as i32 - g.counts[1][t] as i32))
+        .sum()
 }
 
 /// MVV-LVA for captures (most valuable victim first, cheapest attacker first among equals),
