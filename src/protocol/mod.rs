@@ -59,6 +59,8 @@ pub struct Engine {
     rules: HashMap<&'static str, RuleOptions>,
     position: Box<dyn AnyGame>,
     search: Option<Running>,
+    /// Whether the running search waits for `stop` (go infinite, or go with no limit).
+    unlimited_search: bool,
 }
 
 impl Engine {
@@ -85,6 +87,7 @@ impl Engine {
             rules,
             position,
             search: None,
+            unlimited_search: false,
         })
     }
 
@@ -110,6 +113,11 @@ impl Engine {
             if !self.handle_line(line.trim_end_matches(['\n', '\r'])) {
                 return;
             }
+        }
+        // End of input: a search with a limit finishes and answers (so `echo "go movetime 500" |
+        // quatre` works); one without a limit would never end, so it is stopped.
+        if self.unlimited_search {
+            self.stop_search();
         }
         self.wait_search();
     }
@@ -170,8 +178,12 @@ impl Engine {
                 self.set_position(spec, &moves)?;
             }
             Command::Go { limits, warnings } => {
-                for w in warnings {
-                    self.out.error(&format!("go: {}", w));
+                if self.searching() {
+                    return Err("a search is already running; send 'stop' first".into());
+                }
+                // One line for the whole command, however many tokens were off.
+                if !warnings.is_empty() {
+                    self.out.error(&format!("go: {}", warnings.join("; ")));
                 }
                 self.go(limits)?;
             }
@@ -281,6 +293,9 @@ impl Engine {
             .chain((self.game.rule_options)())
         {
             lines.push(options::option_line(s));
+            if s.name == "Hash" {
+                lines.push("option name Clear Hash type button".into());
+            }
         }
         lines
     }
@@ -367,6 +382,7 @@ impl Engine {
             self.out.line("bestmove 0000");
             return Ok(());
         }
+        self.unlimited_search = limits.is_unlimited();
         let stop = Arc::new(AtomicBool::new(false));
         let position = self.position.clone();
         let params = self.params.clone();
@@ -390,7 +406,7 @@ impl Engine {
                     }
                 };
                 // `go infinite` must not print bestmove before `stop` (UCI).
-                while limits.infinite && !stop2.load(Ordering::Relaxed) {
+                while limits.is_unlimited() && !stop2.load(Ordering::Relaxed) {
                     std::thread::sleep(std::time::Duration::from_millis(1));
                 }
                 done2.store(true, Ordering::Release);

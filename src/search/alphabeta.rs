@@ -36,17 +36,43 @@ struct Entry {
 
 /// Lockless table: each slot holds (key ^ data, data) so that a torn write is detected.
 struct Table {
-    slots: Vec<[AtomicU64; 2]>,
+    slots: Box<[[AtomicU64; 2]]>,
     mask: usize,
+}
+
+/// `n` zeroed slots from the allocator's zeroed memory: the OS maps pages as they are first
+/// written, so a large `Hash` costs nothing until the search uses it. None if memory is short.
+fn zeroed_slots(n: usize) -> Option<Box<[[AtomicU64; 2]]>> {
+    let layout = std::alloc::Layout::array::<[AtomicU64; 2]>(n).ok()?;
+    // SAFETY: all-zero bytes are a valid AtomicU64 (0); the layout is exactly the one
+    // Box<[T]> frees with.
+    unsafe {
+        let p = std::alloc::alloc_zeroed(layout) as *mut [AtomicU64; 2];
+        if p.is_null() {
+            return None;
+        }
+        Some(Box::from_raw(std::ptr::slice_from_raw_parts_mut(p, n)))
+    }
 }
 
 impl Table {
     fn new(mb: usize) -> Self {
-        let n = ((mb.max(1) * 1024 * 1024) / 16).next_power_of_two() / 2;
-        let n = n.max(1024);
-        let mut slots = Vec::with_capacity(n);
-        slots.resize_with(n, || [AtomicU64::new(0), AtomicU64::new(0)]);
-        Table { slots, mask: n - 1 }
+        // The largest power of two of 16-byte slots that fits in `mb`; halved while memory is short.
+        let mut bytes = mb.max(1) * 1024 * 1024;
+        if let Some(avail) = super::available_memory() {
+            bytes = bytes.min(avail / 4 * 3);
+        }
+        let mut n = ((bytes / 16 + 1).next_power_of_two() / 2).max(1024);
+        loop {
+            if let Some(slots) = zeroed_slots(n) {
+                return Table { slots, mask: n - 1 };
+            }
+            if n <= 1024 {
+                // Not even 16 KiB: nothing sensible is left to do.
+                std::alloc::handle_alloc_error(std::alloc::Layout::new::<[AtomicU64; 2]>());
+            }
+            n /= 2;
+        }
     }
     fn pack(e: Entry) -> u64 {
         (e.score as u32 as u64)
@@ -258,6 +284,20 @@ fn iterative_deepening<G: Game>(
         if let Some(&m) = w.root_excluded.first() {
             best = Some(m);
         }
+        // An iteration cut short by time may have fewer lines than asked: keep the previous
+        // iteration's other lines after the new ones.
+        if !complete {
+            if let Some(prev) = &last_report {
+                for l in &prev.lines {
+                    if lines.len() >= multipv {
+                        break;
+                    }
+                    if !lines.iter().any(|n| n.pv.first() == l.pv.first()) {
+                        lines.push(l.clone());
+                    }
+                }
+            }
+        }
         w.flush();
         if main {
             let report = Report {
@@ -284,7 +324,7 @@ fn iterative_deepening<G: Game>(
             ..
         }) = last_report.as_ref().and_then(|r| r.lines.first())
         {
-            if ctx.limits.depth.is_none() && !ctx.limits.infinite {
+            if ctx.limits.depth.is_none() && !ctx.limits.is_unlimited() {
                 break;
             }
         }
@@ -299,7 +339,7 @@ fn iterative_deepening<G: Game>(
         depth += 1;
     }
     // `go infinite` waits for stop even when the search is exhausted (UCI manners).
-    if main && ctx.limits.infinite {
+    if main && ctx.limits.is_unlimited() {
         while !ctx.stopped() {
             std::thread::sleep(std::time::Duration::from_millis(2));
         }
@@ -351,6 +391,12 @@ impl<G: Game> Worker<'_, '_, G> {
     /// Counts a node and checks the limits every 1024 nodes.
     fn tick(&mut self) {
         self.nodes += 1;
+        // With a node limit, check it at every node, so that `go nodes N` stops at N exactly.
+        if let Some(n) = self.sh.ctx.limits.nodes {
+            if self.sh.nodes.load(Ordering::Relaxed) + (self.nodes - self.flushed) >= n {
+                self.sh.abort.store(true, Ordering::Relaxed);
+            }
+        }
         if self.nodes & 1023 == 0 {
             self.flush();
             let ctx = self.sh.ctx;

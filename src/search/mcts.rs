@@ -99,7 +99,8 @@ impl<M: Copy> Tree<M> {
         let cap = (bytes / std::mem::size_of::<Node<M>>()).clamp(1024, (NONE - 1) as usize);
         // Reserved, not initialised: the OS maps pages as nodes are written, so a short search
         // does not pay for the whole `Hash` up front.
-        let mut nodes: Vec<UnsafeCell<MaybeUninit<Node<M>>>> = Vec::with_capacity(cap);
+        let mut nodes: Vec<UnsafeCell<MaybeUninit<Node<M>>>> = super::reserve(cap, 1024);
+        let cap = nodes.capacity();
         // SAFETY: MaybeUninit needs no initialisation; a slot is only read after `init` wrote it.
         unsafe { nodes.set_len(cap) };
         let tree = Tree {
@@ -123,14 +124,18 @@ impl<M: Copy> Tree<M> {
         unsafe { (*self.nodes[i as usize].get()).assume_init_ref() }
     }
 
-    fn alloc(&self, mv: M, mover: Seat) -> Option<u32> {
-        let i = self.used.fetch_add(1, Ordering::Relaxed);
-        if i >= self.nodes.len() {
-            self.used.store(self.nodes.len(), Ordering::Relaxed);
-            return None;
+    /// Hands out up to `n` consecutive fresh slots (fewer, or none, when the arena is full).
+    fn alloc_many(&self, n: usize) -> std::ops::Range<usize> {
+        let cap = self.nodes.len();
+        if n == 0 || self.used.load(Ordering::Relaxed) >= cap {
+            return 0..0;
         }
-        self.init(i, Some(mv), mover as u8);
-        Some(i as u32)
+        let i = self.used.fetch_add(n, Ordering::Relaxed);
+        i.min(cap)..(i + n).min(cap)
+    }
+
+    fn is_full(&self) -> bool {
+        self.used.load(Ordering::Relaxed) >= self.nodes.len()
     }
 
     /// Links a fresh node as the first child of `parent` (caller holds parent's lock).
@@ -309,7 +314,10 @@ fn worker<G: Game>(sh: &Shared<G>, index: usize) {
         }
         if let Some(d) = sh.ctx.limits.depth {
             let n = sh.iterations.load(Ordering::Relaxed);
-            if n >= 64 && sh.depth_sum.load(Ordering::Relaxed) / n >= d as u64 {
+            // A full tree stops deepening: then the depth asked for may never come.
+            if n >= 64
+                && (sh.depth_sum.load(Ordering::Relaxed) / n >= d as u64 || sh.tree.is_full())
+            {
                 sh.done.store(true, Ordering::Relaxed);
                 break;
             }
@@ -435,14 +443,15 @@ fn add_missing_children<G: Game>(
         .filter(|m| !existing.contains(m))
         .map(|&m| (state.move_priority(m), m))
         .collect();
-    // Linking prepends, so link the lowest priority first.
-    missing.sort_by_key(|&(p, _)| p);
-    let mover = state.to_move();
-    for (_, m) in missing {
-        match tree.alloc(m, mover) {
-            Some(ch) => tree.link(node, ch),
-            None => break,
-        }
+    // Reserve every slot at once; when the arena runs short, the highest-priority moves get
+    // the slots there are. Linking prepends, so link the lowest priority first.
+    missing.sort_by_key(|&(p, _)| std::cmp::Reverse(p));
+    let slots = tree.alloc_many(missing.len());
+    let mover = state.to_move() as u8;
+    for (k, &(_, m)) in missing[..slots.len()].iter().enumerate().rev() {
+        let ch = slots.start + k;
+        tree.init(ch, Some(m), mover);
+        tree.link(node, ch as u32);
     }
     if lock {
         nd.unlock();
@@ -505,13 +514,9 @@ fn rollout<G: Game>(
     }
 }
 
+/// The most visited root child (the same tie-break as the reported lines).
 fn best_child<M: Copy>(tree: &Tree<M>) -> Option<u32> {
-    tree.children(0).max_by(|&a, &b| {
-        let (na, nb) = (&tree.node(a), &tree.node(b));
-        (na.visits.load(Ordering::Relaxed), na.mean())
-            .partial_cmp(&(nb.visits.load(Ordering::Relaxed), nb.mean()))
-            .unwrap_or(std::cmp::Ordering::Equal)
-    })
+    ranked(tree).first().copied()
 }
 
 /// Root children sorted by visits, most first.

@@ -205,6 +205,32 @@ pub fn search<G: Game>(root: &G, ctx: &Context) -> Outcome<G::Move> {
     }
 }
 
+/// An empty vector with room for `want` items, or for as many as memory allows (halving down to
+/// `min`): a `Hash` larger than the machine can give must not abort the engine.
+pub fn reserve<T>(want: usize, min: usize) -> Vec<T> {
+    let mut n = want.max(min);
+    // Also stay within three quarters of the memory the system reports available, where it says.
+    if let Some(avail) = available_memory() {
+        let fit = (avail / 4 * 3) / std::mem::size_of::<T>().max(1);
+        n = n.min(fit.max(min));
+    }
+    loop {
+        let mut v = Vec::new();
+        if v.try_reserve_exact(n).is_ok() || n <= min {
+            return v;
+        }
+        n /= 2;
+    }
+}
+
+/// Bytes of memory available (Linux `MemAvailable`), if known.
+pub(crate) fn available_memory() -> Option<usize> {
+    let info = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = info.lines().find(|l| l.starts_with("MemAvailable:"))?;
+    let kb: usize = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kb * 1024)
+}
+
 /// Probability of winning for a centipawn-like evaluation.
 pub fn win_probability(cp: i32) -> f32 {
     1.0 / (1.0 + 10f32.powf(-(cp as f32) / 400.0))

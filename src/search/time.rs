@@ -14,6 +14,8 @@ pub struct Deadlines {
 
 /// Moves assumed still to play when `movestogo` is absent: these games are long.
 const DEFAULT_MOVES_TO_GO: u64 = 30;
+/// Thinking time when `go` gives clocks but not the mover's.
+const NO_CLOCK_MS: u64 = 1000;
 
 /// Deadlines for `seat` to move under `limits`, counted from `start`.
 pub fn deadlines(limits: &Limits, seat: Seat, overhead_ms: u64, start: Instant) -> Deadlines {
@@ -40,6 +42,11 @@ pub fn deadlines(limits: &Limits, seat: Seat, overhead_ms: u64, start: Instant) 
                 hard: at(hard),
             }
         }
+        // Clocks were given, but none for the seat to move: think briefly rather than forever.
+        None if limits.time.iter().any(|t| t.is_some()) => Deadlines {
+            soft: at(NO_CLOCK_MS),
+            hard: at(NO_CLOCK_MS),
+        },
         None => Deadlines {
             soft: None,
             hard: None,
@@ -61,7 +68,13 @@ pub fn budget(remaining: u64, inc: u64, movestogo: Option<u64>, overhead_ms: u64
         avail / 10 + inc / 2
     };
     let soft = soft.min(cap.max(1));
-    let hard = (soft * 3).min(cap).max(soft);
+    // Never past four fifths of the clock, however large the increment.
+    let hard = (soft * 3)
+        .min(cap)
+        .min(avail * 4 / 5)
+        .max(soft.min(avail * 4 / 5))
+        .max(1);
+    let soft = soft.min(hard);
     (soft, hard)
 }
 
@@ -95,6 +108,32 @@ mod tests {
             clock = clock - hard - 30 + 100;
         }
         assert!(clock > 100, "clock ran down to {}", clock);
+    }
+
+    #[test]
+    fn a_large_increment_never_takes_the_hard_limit_past_the_clock() {
+        for (clock, inc) in [(1000, 5000), (200, 10_000), (50, 1000), (10_000, 100)] {
+            let (soft, hard) = budget(clock, inc, None, 30);
+            assert!(
+                soft <= hard && hard < clock,
+                "clock {} inc {}: soft {} hard {}",
+                clock,
+                inc,
+                soft,
+                hard
+            );
+        }
+    }
+
+    #[test]
+    fn clocks_without_the_movers_own_give_a_short_think() {
+        let l = Limits {
+            time: [None, Some(300), None, None],
+            ..Default::default()
+        };
+        let t0 = Instant::now();
+        let d = deadlines(&l, 0, 30, t0);
+        assert_eq!(d.hard.unwrap() - t0, Duration::from_millis(NO_CLOCK_MS));
     }
 
     #[test]

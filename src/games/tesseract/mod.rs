@@ -1138,7 +1138,6 @@ impl Game for Tesseract {
             };
             out.push_str(&format!("\nGame over: {} ({})", res, o.reason));
         }
-        out.push_str(&format!("\nPosition: {}", self.to_text()));
         out
     }
 
