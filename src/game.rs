@@ -384,6 +384,29 @@ pub fn perft<G: Game>(g: &G, depth: u32) -> u64 {
     total
 }
 
+/// [`perft`] that gives up once `stop` is set (checked at every interior node): None then.
+pub fn perft_until<G: Game>(
+    g: &G,
+    depth: u32,
+    stop: &std::sync::atomic::AtomicBool,
+) -> Option<u64> {
+    if depth <= 1 {
+        return Some(perft(g, depth));
+    }
+    if stop.load(std::sync::atomic::Ordering::Relaxed) {
+        return None;
+    }
+    let mut moves = Vec::new();
+    g.legal_moves(&mut moves);
+    let mut total = 0;
+    for &m in &moves {
+        let mut c = g.clone();
+        c.play(m);
+        total += perft_until(&c, depth - 1, stop)?;
+    }
+    Some(total)
+}
+
 /// Per-move perft: `(move text, count)` for each legal move, in generation order.
 pub fn perft_divide<G: Game>(g: &G, depth: u32) -> Vec<(String, u64)> {
     let mut moves = Vec::new();

@@ -441,3 +441,20 @@ fn a_tiny_movetime_still_gives_a_legal_move_in_every_game() {
     }
     e.quit();
 }
+
+#[test]
+fn a_long_perft_answers_isready_and_stops_on_request() {
+    let mut e = Engine::start();
+    e.send("perft 20");
+    std::thread::sleep(Duration::from_millis(100));
+    let t0 = Instant::now();
+    e.ask("isready", |l| l == "readyok");
+    assert!(
+        t0.elapsed() < Duration::from_millis(200),
+        "isready took {:?}",
+        t0.elapsed()
+    );
+    let out = e.ask("stop", |l| l == "info string perft stopped");
+    assert!(out.iter().all(|l| !l.starts_with("nodes ")), "{:?}", out);
+    e.quit();
+}

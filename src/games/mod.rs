@@ -40,6 +40,14 @@ pub trait AnyGame: Send + Sync {
     fn play_text(&mut self, mv: &str) -> Result<(), String>;
     fn perft(&self, depth: u32) -> u64;
     fn perft_divide(&self, depth: u32) -> Vec<(String, u64)>;
+    /// Per-move perft, each root move's count handed to `each` as soon as it is known; stops
+    /// (returning false) once `stop` is set.
+    fn perft_divide_until(
+        &self,
+        depth: u32,
+        stop: &AtomicBool,
+        each: &mut dyn FnMut(String, u64),
+    ) -> bool;
     fn evaluate(&self, seat: Seat) -> i32;
     fn random_move(&self, rng: &mut GameRng) -> Option<String>;
     fn baseline_move(&self, rng: &mut GameRng) -> Option<String>;
@@ -128,6 +136,24 @@ impl<G: Game> AnyGame for G {
     }
     fn perft_divide(&self, depth: u32) -> Vec<(String, u64)> {
         perft_divide(self, depth)
+    }
+    fn perft_divide_until(
+        &self,
+        depth: u32,
+        stop: &AtomicBool,
+        each: &mut dyn FnMut(String, u64),
+    ) -> bool {
+        let mut moves = Vec::new();
+        Game::legal_moves(self, &mut moves);
+        for m in moves {
+            let mut c = self.clone();
+            c.play(m);
+            match crate::game::perft_until(&c, depth.saturating_sub(1), stop) {
+                Some(n) => each(self.format_move(m), n),
+                None => return false,
+            }
+        }
+        true
     }
     fn evaluate(&self, seat: Seat) -> i32 {
         Game::evaluate(self, seat)

@@ -218,24 +218,32 @@ impl Engine {
             }
             Command::Perft { depth } => {
                 self.refuse_while_searching("perft")?;
-                let t0 = std::time::Instant::now();
-                let mut total = 0;
-                for (m, n) in self.position.perft_divide(depth.max(1)) {
-                    if depth > 0 {
-                        self.out.line(&format!("{}: {}", m, n));
+                // On the search thread, like go: isready is answered and stop/quit end it.
+                let position = self.position.clone();
+                self.spawn_job(false, move |stop, out| {
+                    let t0 = std::time::Instant::now();
+                    let mut total = 0;
+                    let finished = if depth == 0 {
+                        total = 1;
+                        true
+                    } else {
+                        position.perft_divide_until(depth, stop, &mut |m, n| {
+                            out.line(&format!("{}: {}", m, n));
+                            total += n;
+                        })
+                    };
+                    if finished {
+                        out.line(&format!("nodes {}", total));
+                        let ms = t0.elapsed().as_millis().max(1) as u64;
+                        format!(
+                            "info string perft time {} ms, {} nodes/s",
+                            ms,
+                            total * 1000 / ms
+                        )
+                    } else {
+                        "info string perft stopped".to_string()
                     }
-                    total += n;
-                }
-                if depth == 0 {
-                    total = 1;
-                }
-                self.out.line(&format!("nodes {}", total));
-                let ms = t0.elapsed().as_millis().max(1) as u64;
-                self.out.line(&format!(
-                    "info string perft time {} ms, {} nodes/s",
-                    ms,
-                    total * 1000 / ms
-                ));
+                })?;
             }
             Command::Eval => {
                 let seat = self.position.to_move();
@@ -382,38 +390,48 @@ impl Engine {
             self.out.line("bestmove 0000");
             return Ok(());
         }
-        self.unlimited_search = limits.is_unlimited();
-        let stop = Arc::new(AtomicBool::new(false));
         let position = self.position.clone();
         let params = self.params.clone();
-        let out = self.out.clone();
-        let stop2 = stop.clone();
+        self.spawn_job(limits.is_unlimited(), move |stop, out| {
+            let sink = |s: &str| out.line(s);
+            let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                position.search(&params, &limits, stop, &sink)
+            }));
+            let best = match r {
+                Ok(r) => r.best,
+                Err(p) => {
+                    // Still answer, with a legal move, so that a GUI is not left waiting.
+                    out.error(&format!("internal error in the search: {}", panic_text(&p)));
+                    position.legal_moves().into_iter().next()
+                }
+            };
+            // `go infinite` (or `go` alone) must not print bestmove before `stop` (UCI).
+            while limits.is_unlimited() && !stop.load(Ordering::Relaxed) {
+                std::thread::sleep(std::time::Duration::from_millis(1));
+            }
+            format!("bestmove {}", best.unwrap_or_else(|| "0000".into()))
+        })
+    }
+
+    /// Runs `job` on the search thread. It gets the stop flag and the output, and returns its
+    /// last line, which is printed after the job is marked done, so that a command sent on
+    /// seeing that line is never refused as "during a search".
+    fn spawn_job(
+        &mut self,
+        unlimited: bool,
+        job: impl FnOnce(&AtomicBool, &Output) -> String + Send + 'static,
+    ) -> Result<(), String> {
+        self.unlimited_search = unlimited;
+        let stop = Arc::new(AtomicBool::new(false));
         let done = Arc::new(AtomicBool::new(false));
-        let done2 = done.clone();
+        let (stop2, done2) = (stop.clone(), done.clone());
+        let out = self.out.clone();
         let handle = std::thread::Builder::new()
             .name("search".into())
             .spawn(move || {
-                let sink = |s: &str| out.line(s);
-                let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                    position.search(&params, &limits, &stop2, &sink)
-                }));
-                let best = match r {
-                    Ok(r) => r.best,
-                    Err(p) => {
-                        // Still answer, with a legal move, so that a GUI is not left waiting.
-                        out.error(&format!("internal error in the search: {}", panic_text(&p)));
-                        position.legal_moves().into_iter().next()
-                    }
-                };
-                // `go infinite` must not print bestmove before `stop` (UCI).
-                while limits.is_unlimited() && !stop2.load(Ordering::Relaxed) {
-                    std::thread::sleep(std::time::Duration::from_millis(1));
-                }
+                let last = job(&stop2, &out);
                 done2.store(true, Ordering::Release);
-                out.line(&format!(
-                    "bestmove {}",
-                    best.unwrap_or_else(|| "0000".into())
-                ));
+                out.line(&last);
             })
             .map_err(|e| format!("cannot start the search thread: {}", e))?;
         self.search = Some(Running { stop, done, handle });
