@@ -3,7 +3,7 @@
 //! ordering (table move, `move_priority`, killers) and MultiPV. More than one thread runs Lazy SMP:
 //! every thread searches the same tree, sharing the table, and the first thread's result is used.
 
-use super::{time, Context, Line, Outcome, Report, Score};
+use super::{Context, Line, Outcome, Report, Score};
 use crate::game::{Game, Status};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Instant;
@@ -174,12 +174,7 @@ struct Worker<'a, 'b, G: Game> {
 
 /// Runs alpha-beta on `root`.
 pub fn search<G: Game>(root: &G, ctx: &Context) -> Outcome<G::Move> {
-    let dl = time::deadlines(
-        ctx.limits,
-        root.to_move(),
-        ctx.params.move_overhead_ms,
-        ctx.start,
-    );
+    let dl = ctx.deadlines(root.to_move());
     let sh = Shared {
         table: Table::new(ctx.params.hash_mb),
         nodes: AtomicU64::new(0),
@@ -384,6 +379,14 @@ impl<G: Game> Worker<'_, '_, G> {
         self.flushed = self.nodes;
     }
 
+    /// The line at `ply` becomes `m` followed by the line found below it.
+    fn update_pv(&mut self, ply: usize, m: G::Move) {
+        let (head, tail) = self.pv.split_at_mut(ply + 1);
+        head[ply].clear();
+        head[ply].push(m);
+        head[ply].extend_from_slice(&tail[0]);
+    }
+
     fn aborted(&self) -> bool {
         self.sh.abort.load(Ordering::Relaxed)
     }
@@ -535,10 +538,7 @@ impl<G: Game> Worker<'_, '_, G> {
                 }
                 if score > alpha {
                     alpha = score;
-                    let (head, tail) = self.pv.split_at_mut(ply + 1);
-                    head[ply].clear();
-                    head[ply].push(m);
-                    head[ply].extend_from_slice(&tail[0]);
+                    self.update_pv(ply, m);
                 }
             }
             if alpha >= beta {
@@ -610,10 +610,7 @@ impl<G: Game> Worker<'_, '_, G> {
                 best = s;
                 if s > alpha {
                     alpha = s;
-                    let (head, tail) = self.pv.split_at_mut(ply + 1);
-                    head[ply].clear();
-                    head[ply].push(m);
-                    head[ply].extend_from_slice(&tail[0]);
+                    self.update_pv(ply, m);
                 }
             }
             if alpha >= beta {

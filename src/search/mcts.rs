@@ -15,7 +15,7 @@
 //!   children are the moves seen so far, selection only considers those legal in the current
 //!   determinization, and UCB uses their availability counts instead of the parent's visits.
 
-use super::{centipawns, heuristic_rewards, time, Context, Line, Outcome, Report, Score};
+use super::{centipawns, heuristic_rewards, Context, Line, Outcome, Report, Score};
 use crate::game::{rng_from_seed, Game, GameRng, Seat, Status};
 use fxhash::FxHashSet;
 use std::cell::UnsafeCell;
@@ -191,12 +191,7 @@ struct Shared<'a, G: Game> {
 
 /// Runs MCTS (ISMCTS for hidden-information games) on `root` within the context's limits.
 pub fn search<G: Game>(root: &G, ctx: &Context) -> Outcome<G::Move> {
-    let dl = time::deadlines(
-        ctx.limits,
-        root.to_move(),
-        ctx.params.move_overhead_ms,
-        ctx.start,
-    );
+    let dl = ctx.deadlines(root.to_move());
     let shared = Shared {
         root,
         tree: Tree::new(ctx.params.hash_mb),

@@ -166,6 +166,11 @@ pub struct Context<'a> {
 }
 
 impl Context<'_> {
+    /// When a search for `seat` must stop, from the limits and `MoveOverhead`.
+    pub fn deadlines(&self, seat: Seat) -> time::Deadlines {
+        time::deadlines(self.limits, seat, self.params.move_overhead_ms, self.start)
+    }
+
     pub fn stopped(&self) -> bool {
         self.stop.load(Ordering::Relaxed)
     }
