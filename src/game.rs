@@ -260,6 +260,10 @@ pub trait Game: Clone + Send + Sync + Debug + 'static {
     /// The name the protocol loads the ruleset by (`hyperchess`, …).
     const NAME: &'static str;
 
+    /// MCTS rollout length (random plies from a new leaf before the evaluation scores it) that
+    /// plays best for this game, as measured; the `RolloutPlies` option overrides it.
+    const ROLLOUT_PLIES: usize = 4;
+
     /// The rule options, each shown as an `option` line and set with `setoption`.
     fn rule_options() -> &'static [OptionSpec];
 

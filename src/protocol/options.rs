@@ -56,8 +56,8 @@ pub fn engine_specs() -> Vec<OptionSpec> {
         OptionSpec {
             name: "RolloutPlies",
             kind: OptionKind::Spin {
-                default: SearchParams::default().rollout_plies as i64,
-                min: 0,
+                default: -1,
+                min: -1,
                 max: 10_000,
             },
         },
@@ -83,7 +83,7 @@ pub fn apply(params: &mut SearchParams, name: &str, value: &str) -> bool {
         "multipv" => params.multipv = int().max(1) as usize,
         "seed" => params.seed = int() as u64,
         "moveoverhead" => params.move_overhead_ms = int() as u64,
-        "rolloutplies" => params.rollout_plies = int() as usize,
+        "rolloutplies" => params.rollout_plies = usize::try_from(int()).ok(),
         _ => return false,
     }
     true

@@ -187,6 +187,7 @@ struct Shared<'a, G: Game> {
     done: AtomicBool,
     soft: Option<Instant>,
     hard: Option<Instant>,
+    rollout_plies: usize,
 }
 
 /// Runs MCTS (ISMCTS for hidden-information games) on `root` within the context's limits.
@@ -202,6 +203,7 @@ pub fn search<G: Game>(root: &G, ctx: &Context) -> Outcome<G::Move> {
         done: AtomicBool::new(false),
         soft: dl.soft,
         hard: dl.hard,
+        rollout_plies: ctx.params.rollout_plies.unwrap_or(G::ROLLOUT_PLIES),
     };
     let threads = ctx.params.threads.max(1);
     if threads == 1 {
@@ -358,7 +360,7 @@ fn iterate<G: Game>(
         }
         let nd = &tree.node(node);
         if node != 0 && nd.visits.load(Ordering::Relaxed) == 0 {
-            break rollout(&mut state, sh.ctx.params.rollout_plies, rng, buf);
+            break rollout(&mut state, sh.rollout_plies, rng, buf);
         }
         // Make sure the node's children cover this state's legal moves.
         if hidden {
@@ -382,12 +384,12 @@ fn iterate<G: Game>(
                 nd.unlock();
             } else {
                 // Another thread is expanding this node: score it as a leaf rather than wait.
-                break rollout(&mut state, sh.ctx.params.rollout_plies, rng, buf);
+                break rollout(&mut state, sh.rollout_plies, rng, buf);
             }
         }
         let Some(child) = select(tree, node, hidden.then_some(&*legal), c) else {
             // No child (tree full): score the position from here.
-            break rollout(&mut state, sh.ctx.params.rollout_plies, rng, buf);
+            break rollout(&mut state, sh.rollout_plies, rng, buf);
         };
         let ch = &tree.node(child);
         ch.virtual_loss.fetch_add(1, Ordering::Relaxed);

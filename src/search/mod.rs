@@ -44,8 +44,8 @@ pub struct SearchParams {
     /// Milliseconds kept in hand for communication delays.
     pub move_overhead_ms: u64,
     /// MCTS: random plies played from a new leaf before the evaluation scores it (0 = score the
-    /// leaf directly).
-    pub rollout_plies: usize,
+    /// leaf directly); None = the game's own measured choice ([`Game::rollout_plies`]).
+    pub rollout_plies: Option<usize>,
     /// MCTS exploration constant.
     pub exploration: f32,
 }
@@ -59,7 +59,7 @@ impl Default for SearchParams {
             multipv: 1,
             seed: 0,
             move_overhead_ms: 30,
-            rollout_plies: 4,
+            rollout_plies: None,
             exploration: 0.8,
         }
     }

@@ -237,7 +237,7 @@ fn mcts_takes_a_win_in_one_and_blocks() {
 fn mcts_with_a_seed_and_one_thread_is_deterministic() {
     let mut p = mcts();
     p.seed = 42;
-    p.rollout_plies = 9;
+    p.rollout_plies = Some(9);
     let a = run(
         "x........",
         p.clone(),

@@ -750,6 +750,9 @@ impl Hyperchess {
 impl Game for Hyperchess {
     type Move = Move;
     const NAME: &'static str = "hyperchess";
+    /// Measured against a random mover at 100 ms a move, 6 games each, 600-ply cap: 12 plies
+    /// mated 6 of 6, 4 plies 17 of 20 (the rest hit the cap), 0 plies 3 of 6.
+    const ROLLOUT_PLIES: usize = 12;
 
     fn rule_options() -> &'static [OptionSpec] {
         OPTIONS
