@@ -165,6 +165,8 @@ struct Worker<'a, 'b, G: Game> {
     /// The best fully searched root move of the current iteration: played when time runs out
     /// before the first iteration completes.
     root_best: Option<G::Move>,
+    /// The seat to move at the root.
+    root_seat: usize,
     /// The first thread prints a progress line at least once a second during long iterations.
     main: bool,
     /// The last completed iteration's report, re-sent with fresh counts as progress.
@@ -222,6 +224,7 @@ fn iterative_deepening<G: Game>(
         move_bufs: vec![Vec::new(); MAX_PLY + QS_MAX + 2],
         root_excluded: Vec::new(),
         root_best: None,
+        root_seat: root.to_move(),
         main,
         progress: None,
         last_print: Instant::now(),
@@ -426,11 +429,22 @@ impl<G: Game> Worker<'_, '_, G> {
         }
     }
 
-    fn terminal_score(g: &G, ply: usize) -> Option<i32> {
+    /// The seat whose view the score at `ply` takes: turns alternate, so the root's mover at even
+    /// plies and the other seat at odd ones. (A finished state's `to_move` is not defined by the
+    /// trait — rithmomachia leaves the winner there — so it must not be asked.)
+    fn seat_at(&self, ply: usize) -> usize {
+        if ply % 2 == 0 {
+            self.root_seat
+        } else {
+            1 - self.root_seat
+        }
+    }
+
+    fn terminal_score(&self, g: &G, ply: usize) -> Option<i32> {
         match g.status() {
             Status::Ongoing => None,
             Status::Over(o) => {
-                let r = o.rewards[g.to_move()];
+                let r = o.rewards[self.seat_at(ply)];
                 Some(if r > 0.99 {
                     MATE - ply as i32
                 } else if r < 0.01 {
@@ -476,7 +490,7 @@ impl<G: Game> Worker<'_, '_, G> {
             return 0;
         }
         self.seldepth = self.seldepth.max(ply);
-        if let Some(s) = Self::terminal_score(g, ply) {
+        if let Some(s) = self.terminal_score(g, ply) {
             return s;
         }
         if depth <= 0 || ply >= MAX_PLY {
@@ -583,11 +597,11 @@ impl<G: Game> Worker<'_, '_, G> {
             return 0;
         }
         self.seldepth = self.seldepth.max(ply);
-        if let Some(s) = Self::terminal_score(g, ply) {
+        if let Some(s) = self.terminal_score(g, ply) {
             return s;
         }
         let stand = g
-            .evaluate(g.to_move())
+            .evaluate(self.seat_at(ply))
             .clamp(-MATE_BOUND + 1, MATE_BOUND - 1);
         if stand >= beta || qdepth >= QS_MAX || ply >= MAX_PLY + QS_MAX {
             return stand;

@@ -84,7 +84,11 @@ impl Game for Ttt {
     }
     fn play(&mut self, mv: u8) {
         self.cells[mv as usize] = self.to_move as u8 + 1;
-        self.to_move ^= 1;
+        // Like rithmomachia, the winner stays "to move" once the game is over: the trait does
+        // not say whose turn it is then, and searches must not depend on it.
+        if !self.status().is_over() {
+            self.to_move ^= 1;
+        }
     }
     fn status(&self) -> Status {
         for l in LINES {
