@@ -192,6 +192,9 @@ struct Shared<'a, G: Game> {
 
 /// Runs MCTS (ISMCTS for hidden-information games) on `root` within the context's limits.
 pub fn search<G: Game>(root: &G, ctx: &Context) -> Outcome<G::Move> {
+    if let Some(o) = convert_decided(root, ctx) {
+        return o;
+    }
     let dl = ctx.deadlines(root.to_move());
     let shared = Shared {
         root,
@@ -245,6 +248,25 @@ pub fn search<G: Game>(root: &G, ctx: &Context) -> Outcome<G::Move> {
         nodes: shared.iterations.load(Ordering::Relaxed),
         report: Some(report),
     }
+}
+
+/// Sampling rarely finds the one mating line among hundreds of moves, so a decided position can
+/// be won for ever without being finished: 3 of 20 hyperchess games against a random mover
+/// reached the ply limit a full army up (evaluation +40,000), and a 50 ms proof search found no
+/// forced mate there either. Alpha-beta, steered by the evaluation's king-zone term, mated in 20
+/// of 20. So in two-player games of perfect information, under a time limit, once the evaluation
+/// gives the mover at least 99.9% the move is handed to alpha-beta (an `info string` says so).
+fn convert_decided<G: Game>(root: &G, ctx: &Context) -> Option<Outcome<G::Move>> {
+    if G::hidden_information() || root.players() != 2 {
+        return None;
+    }
+    let mover = root.to_move();
+    if heuristic_rewards(root)[mover] < 0.999 {
+        return None;
+    }
+    ctx.deadlines(mover).soft?;
+    (ctx.out)("info string decided position: alpha-beta plays it out");
+    Some(super::alphabeta::search(root, ctx))
 }
 
 /// A legal move after which the mover has won, for perfect-information games.
