@@ -1,6 +1,6 @@
 //! Heuristic evaluation: progress toward the chosen victory (prisoners by count and/or value),
-//! material on the board, pieces the enemy threatens to take, and for the formation victories
-//! the pieces already in the enemy half.
+//! material on the board, pieces either side threatens to take, advance toward the enemy, and
+//! for the formation victories the pieces already in the enemy half.
 
 use super::*;
 
@@ -20,6 +20,22 @@ fn side_score(g: &Rithmomachia, s: u8) -> f64 {
     let p = &g.pris[s as usize];
     let mut score = progress(&g.cfg, p.count, p.sum);
     score += 12.0 * g.own[s as usize].count_ones() as f64;
+    let formation = matches!(
+        g.cfg.victory,
+        Victory::Grande | Victory::Majeure | Victory::Excellente
+    );
+    if !formation {
+        // A gentle pull toward the enemy: without it, once the pieces within reach are taken,
+        // a search sees no capture on its horizon and shuffles until MaxPlies.
+        let mut m = g.own[s as usize];
+        while m != 0 {
+            let i = m.trailing_zeros() as usize;
+            m &= m - 1;
+            let r = (g.pieces[i].sq >> 3) as i32;
+            let adv = if s == BLACK { 15 - r } else { r };
+            score += adv as f64 * 1.5;
+        }
+    }
     if matches!(
         g.cfg.victory,
         Victory::Grande | Victory::Majeure | Victory::Excellente
@@ -65,6 +81,14 @@ pub fn evaluate(g: &Rithmomachia, seat: Seat) -> i32 {
         let p = &g.pris[1 - stm as usize];
         let gain = progress(&g.cfg, p.count + n, p.sum + val) - progress(&g.cfg, p.count, p.sum);
         v -= 0.6 * gain;
+    }
+    // Enemy pieces our next phase 1 would take if the enemy leaves them: a threat forces a reply,
+    // and against a careless opponent it becomes a capture.
+    let (n, val) = g.threatened(1 - stm);
+    if n > 0 {
+        let p = &g.pris[stm as usize];
+        let gain = progress(&g.cfg, p.count + n, p.sum + val) - progress(&g.cfg, p.count, p.sum);
+        v += 0.25 * gain;
     }
     let unit = progress(&g.cfg, 1, g.cfg.s / 12 + 1) - progress(&g.cfg, 0, 0);
     v += 0.25 * unit;
