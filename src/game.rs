@@ -264,6 +264,13 @@ pub trait Game: Clone + Send + Sync + Debug + 'static {
     /// plays best for this game, as measured; the `RolloutPlies` option overrides it.
     const ROLLOUT_PLIES: usize = 4;
 
+    /// MCTS tree depth cap (nodes this deep are scored, never expanded; 0 = none) that plays
+    /// best for this game, as measured; the `TreeDepth` option overrides it.
+    const TREE_DEPTH: usize = 0;
+
+    /// MCTS exploration constant (UCB1's c) for this game's reward scale, as measured.
+    const EXPLORATION: f32 = 0.8;
+
     /// The rule options, each shown as an `option` line and set with `setoption`.
     fn rule_options() -> &'static [OptionSpec];
 
@@ -343,6 +350,12 @@ pub trait Game: Clone + Send + Sync + Debug + 'static {
         } else {
             Some(buf[rng.random_range(0..buf.len())])
         }
+    }
+
+    /// The move MCTS rollouts play from a new leaf: a random one unless the game knows a cheap
+    /// policy that scores leaves better (tesseris plays its rule-based player there).
+    fn rollout_move(&self, rng: &mut GameRng, buf: &mut Vec<Self::Move>) -> Option<Self::Move> {
+        self.random_move(rng, buf)
     }
 
     /// True for games where seats hold hidden information (tesseris).

@@ -1156,6 +1156,8 @@ fn random_game_invariants_long() {
 /// ISMCTS must read nothing its seat cannot know: two full deals that look the same from the seat
 /// to move (they differ only in cards hidden from it) give identical searches, node for node, with
 /// the same Seed and one thread — same best move, same playout count, same candidate statistics.
+/// Both with the game's own tree (depth 1, other seats played by the rollout policy) and with an
+/// unlimited tree (`TreeDepth` 0), where other seats' nodes are searched too.
 #[test]
 fn ismcts_search_is_identical_on_deals_that_look_the_same_to_the_seat() {
     use quatre::search::{Limits, SearchParams};
@@ -1174,41 +1176,48 @@ fn ismcts_search_is_identical_on_deals_that_look_the_same_to_the_seat() {
                 let o = g.to_move();
                 let h = reshuffle_hidden(&g, o, &mut rng);
                 assert_ne!(h.to_text(), g.to_text(), "the two deals must differ");
-                let params = SearchParams {
-                    threads: 1,
-                    seed: 11,
-                    hash_mb: 16,
-                    ..Default::default()
-                };
-                let limits = Limits {
-                    nodes: Some(3000),
-                    ..Default::default()
-                };
-                let run = |s: &Tesseris| {
-                    let lines = Mutex::new(Vec::new());
-                    let sink = |l: &str| {
-                        lines
-                            .lock()
-                            .unwrap()
-                            .push(l.split(" nps ").next().unwrap().to_string())
+                for tree_depth in [None, Some(0)] {
+                    let params = SearchParams {
+                        threads: 1,
+                        seed: 11,
+                        hash_mb: 16,
+                        tree_depth,
+                        ..Default::default()
                     };
-                    let r = quatre::games::AnyGame::search(
-                        s,
-                        &params,
-                        &limits,
-                        &AtomicBool::new(false),
-                        &sink,
+                    let limits = Limits {
+                        nodes: Some(3000),
+                        ..Default::default()
+                    };
+                    let run = |s: &Tesseris| {
+                        let lines = Mutex::new(Vec::new());
+                        let sink = |l: &str| {
+                            lines
+                                .lock()
+                                .unwrap()
+                                .push(l.split(" nps ").next().unwrap().to_string())
+                        };
+                        let r = quatre::games::AnyGame::search(
+                            s,
+                            &params,
+                            &limits,
+                            &AtomicBool::new(false),
+                            &sink,
+                        );
+                        (r.best, r.nodes, lines.into_inner().unwrap())
+                    };
+                    let (a, b) = (run(&g), run(&h));
+                    assert_eq!(
+                        a, b,
+                        "searches differ at ply {} with {} players, tree depth {:?}",
+                        ply, p, tree_depth
                     );
-                    (r.best, r.nodes, lines.into_inner().unwrap())
-                };
-                let (a, b) = (run(&g), run(&h));
-                assert_eq!(a, b, "searches differ at ply {} with {} players", ply, p);
-                assert!(a.2.iter().any(|l| l.starts_with("info string candidate ")));
-                compared += 1;
+                    assert!(a.2.iter().any(|l| l.starts_with("info string candidate ")));
+                    compared += 1;
+                }
             }
             let m = g.random_move(&mut rng, &mut buf).unwrap();
             g.play(m);
         }
     }
-    assert!(compared >= 6);
+    assert!(compared >= 12);
 }

@@ -61,6 +61,14 @@ pub fn engine_specs() -> Vec<OptionSpec> {
                 max: 10_000,
             },
         },
+        OptionSpec {
+            name: "TreeDepth",
+            kind: OptionKind::Spin {
+                default: -1,
+                min: -1,
+                max: 10_000,
+            },
+        },
     ]
 }
 
@@ -84,6 +92,7 @@ pub fn apply(params: &mut SearchParams, name: &str, value: &str) -> bool {
         "seed" => params.seed = int() as u64,
         "moveoverhead" => params.move_overhead_ms = int() as u64,
         "rolloutplies" => params.rollout_plies = usize::try_from(int()).ok(),
+        "treedepth" => params.tree_depth = usize::try_from(int()).ok(),
         _ => return false,
     }
     true

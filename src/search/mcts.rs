@@ -36,7 +36,16 @@ struct Node<M> {
     mover: u8,
     visits: AtomicU32,
     virtual_loss: AtomicU32,
+    /// ISMCTS: the times this node was available without every sibling being so (see below).
     availability: AtomicU32,
+    /// ISMCTS: the times every child of this node was available at once. Counting those here,
+    /// once, instead of in each child spares a write to every child's cache line per visit —
+    /// the root's children are all legal in every determinization, and those writes, shared by
+    /// all threads, were what kept tesseris from scaling.
+    all_available: AtomicU32,
+    /// ISMCTS: the parent's `all_available` when this node was created; a child's availability
+    /// is `availability + parent.all_available - avail_base`.
+    avail_base: u32,
     reward_sum: AtomicU64,
     first_child: AtomicU32,
     next_sibling: AtomicU32,
@@ -45,13 +54,15 @@ struct Node<M> {
 }
 
 impl<M: Copy> Node<M> {
-    fn new(mv: Option<M>, mover: u8) -> Self {
+    fn new(mv: Option<M>, mover: u8, avail_base: u32) -> Self {
         Node {
             mv,
             mover,
             visits: AtomicU32::new(0),
             virtual_loss: AtomicU32::new(0),
             availability: AtomicU32::new(0),
+            all_available: AtomicU32::new(0),
+            avail_base,
             reward_sum: AtomicU64::new(0),
             first_child: AtomicU32::new(NONE),
             next_sibling: AtomicU32::new(NONE),
@@ -64,6 +75,11 @@ impl<M: Copy> Node<M> {
     }
     fn mover(&self) -> usize {
         self.mover as usize
+    }
+    /// ISMCTS: how many times this node's move was available when its parent was visited.
+    fn availability(&self, parent: &Node<M>) -> u32 {
+        (self.availability.load(Ordering::Relaxed) + parent.all_available.load(Ordering::Relaxed))
+            .saturating_sub(self.avail_base)
     }
     fn mean(&self) -> f64 {
         let n = self.visits.load(Ordering::Relaxed);
@@ -107,15 +123,15 @@ impl<M: Copy> Tree<M> {
             nodes: nodes.into_boxed_slice(),
             used: AtomicUsize::new(1),
         };
-        tree.init(0, None, 0);
+        tree.init(0, None, 0, 0);
         tree
     }
 
     /// Writes node `i`. Only for a slot nobody else can see yet (the root before the search
     /// starts, or an index just handed out by `alloc`).
-    fn init(&self, i: usize, mv: Option<M>, mover: u8) {
+    fn init(&self, i: usize, mv: Option<M>, mover: u8, avail_base: u32) {
         // SAFETY: the slot is exclusively this thread's until it is linked (Release) into a parent.
-        unsafe { (*self.nodes[i].get()).write(Node::new(mv, mover)) };
+        unsafe { (*self.nodes[i].get()).write(Node::new(mv, mover, avail_base)) };
     }
 
     /// Node `i`, which must have been initialised (the root, or reached through a link).
@@ -188,6 +204,9 @@ struct Shared<'a, G: Game> {
     soft: Option<Instant>,
     hard: Option<Instant>,
     rollout_plies: usize,
+    /// Nodes this deep are scored as leaves, never expanded.
+    tree_depth: usize,
+    exploration: f64,
 }
 
 /// Runs MCTS (ISMCTS for hidden-information games) on `root` within the context's limits.
@@ -207,6 +226,11 @@ pub fn search<G: Game>(root: &G, ctx: &Context) -> Outcome<G::Move> {
         soft: dl.soft,
         hard: dl.hard,
         rollout_plies: ctx.params.rollout_plies.unwrap_or(G::ROLLOUT_PLIES),
+        tree_depth: match ctx.params.tree_depth.unwrap_or(G::TREE_DEPTH) {
+            0 => usize::MAX,
+            d => d,
+        },
+        exploration: ctx.params.exploration.unwrap_or(G::EXPLORATION) as f64,
     };
     let threads = ctx.params.threads.max(1);
     if threads == 1 {
@@ -333,10 +357,15 @@ fn worker<G: Game>(sh: &Shared<G>, index: usize) {
         }
         if let Some(d) = sh.ctx.limits.depth {
             let n = sh.iterations.load(Ordering::Relaxed);
-            // A full tree stops deepening: then the depth asked for may never come.
-            if n >= 64
-                && (sh.depth_sum.load(Ordering::Relaxed) / n >= d as u64 || sh.tree.is_full())
-            {
+            // A full tree stops deepening, and a capped one never passes its cap: then the
+            // depth asked for may never come, and depth N means N × 1000 iterations instead.
+            let reached = if d as usize > sh.tree_depth {
+                n >= d as u64 * 1000
+            } else {
+                n >= 64
+                    && (sh.depth_sum.load(Ordering::Relaxed) / n >= d as u64 || sh.tree.is_full())
+            };
+            if reached {
                 sh.done.store(true, Ordering::Relaxed);
                 break;
             }
@@ -367,7 +396,7 @@ fn iterate<G: Game>(
 ) -> u32 {
     let tree = &sh.tree;
     let hidden = G::hidden_information();
-    let c = sh.ctx.params.exploration as f64;
+    let c = sh.exploration;
     let mut state = if hidden {
         sh.root.determinize(observer, rng)
     } else {
@@ -381,21 +410,28 @@ fn iterate<G: Game>(
             break o.rewards;
         }
         let nd = &tree.node(node);
-        if node != 0 && nd.visits.load(Ordering::Relaxed) == 0 {
+        // A new leaf, or the depth cap reached: score it.
+        if node != 0 && (nd.visits.load(Ordering::Relaxed) == 0 || path.len() > sh.tree_depth) {
             break rollout(&mut state, sh.rollout_plies, rng, buf);
         }
         // Make sure the node's children cover this state's legal moves.
+        let mut all_available = false;
         if hidden {
             state.legal_moves(moves);
             legal.clear();
             legal.extend(moves.iter().copied());
-            let present = tree
-                .children(node)
-                .filter(|&c| tree.node(c).mv().is_some_and(|m| legal.contains(&m)))
-                .count();
+            let (mut present, mut total) = (0, 0);
+            for c in tree.children(node) {
+                total += 1;
+                if tree.node(c).mv().is_some_and(|m| legal.contains(&m)) {
+                    present += 1;
+                }
+            }
             if present < moves.len() {
                 add_missing_children(tree, node, &state, moves, true);
             }
+            // The children just added are legal here too.
+            all_available = present == total;
         } else if !nd.expanded.load(Ordering::Acquire) {
             if nd.try_lock() {
                 if !nd.expanded.load(Ordering::Acquire) {
@@ -409,7 +445,7 @@ fn iterate<G: Game>(
                 break rollout(&mut state, sh.rollout_plies, rng, buf);
             }
         }
-        let Some(child) = select(tree, node, hidden.then_some(&*legal), c) else {
+        let Some(child) = select(tree, node, hidden.then_some(&*legal), all_available, c) else {
             // No child (tree full): score the position from here.
             break rollout(&mut state, sh.rollout_plies, rng, buf);
         };
@@ -467,9 +503,10 @@ fn add_missing_children<G: Game>(
     missing.sort_by_key(|&(p, _)| std::cmp::Reverse(p));
     let slots = tree.alloc_many(missing.len());
     let mover = state.to_move() as u8;
+    let base = nd.all_available.load(Ordering::Relaxed);
     for (k, &(_, m)) in missing[..slots.len()].iter().enumerate().rev() {
         let ch = slots.start + k;
-        tree.init(ch, Some(m), mover);
+        tree.init(ch, Some(m), mover, base);
         tree.link(node, ch as u32);
     }
     if lock {
@@ -478,17 +515,23 @@ fn add_missing_children<G: Game>(
 }
 
 /// UCB1 with virtual loss; with `available` (ISMCTS), only children whose move is in it, with
-/// availability counts in place of the parent's visits.
+/// availability counts in place of the parent's visits (`all_available`: every child is).
 fn select<M: Copy + Eq + std::hash::Hash>(
     tree: &Tree<M>,
     node: u32,
     available: Option<&FxHashSet<M>>,
+    all_available: bool,
     c: f64,
 ) -> Option<u32> {
     let parent = &tree.node(node);
     let parent_n = (parent.visits.load(Ordering::Relaxed)
         + parent.virtual_loss.load(Ordering::Relaxed))
     .max(1) as f64;
+    let parent_all = if available.is_some() && all_available {
+        parent.all_available.fetch_add(1, Ordering::Relaxed) + 1
+    } else {
+        parent.all_available.load(Ordering::Relaxed)
+    };
     let mut best = None;
     let mut best_v = f64::NEG_INFINITY;
     for ch in tree.children(node) {
@@ -499,7 +542,12 @@ fn select<M: Copy + Eq + std::hash::Hash>(
                 if !moves.contains(&m) {
                     continue;
                 }
-                cn.availability.fetch_add(1, Ordering::Relaxed) as f64 + 1.0
+                let own = if all_available {
+                    cn.availability.load(Ordering::Relaxed)
+                } else {
+                    cn.availability.fetch_add(1, Ordering::Relaxed) + 1
+                };
+                (own + parent_all).saturating_sub(cn.avail_base).max(1) as f64
             }
             None => parent_n,
         };
@@ -519,14 +567,22 @@ fn select<M: Copy + Eq + std::hash::Hash>(
     best
 }
 
-/// Scores a new leaf: random plies, then the real result or the evaluation.
+/// Scores a new leaf: `plies` rollout moves (random unless the game has a policy), then the real result or the evaluation.
 fn rollout<G: Game>(
     state: &mut G,
     plies: usize,
     rng: &mut GameRng,
     buf: &mut Vec<G::Move>,
 ) -> [f32; crate::game::MAX_SEATS] {
-    crate::game::random_playout(state, rng, plies, buf);
+    for _ in 0..plies {
+        if state.status().is_over() {
+            break;
+        }
+        match state.rollout_move(rng, buf) {
+            Some(m) => state.play(m),
+            None => break,
+        }
+    }
     match state.status() {
         Status::Over(o) => o.rewards,
         Status::Ongoing => heuristic_rewards(state),
@@ -637,7 +693,7 @@ fn candidates<G: Game>(sh: &Shared<G>) {
                 "info string candidate {} visits {} availability {} reward {:.4}",
                 sh.root.format_move(m),
                 n.visits.load(Ordering::Relaxed),
-                n.availability.load(Ordering::Relaxed),
+                n.availability(tree.node(0)),
                 n.mean()
             ));
         }

@@ -44,10 +44,12 @@ pub struct SearchParams {
     /// Milliseconds kept in hand for communication delays.
     pub move_overhead_ms: u64,
     /// MCTS: random plies played from a new leaf before the evaluation scores it (0 = score the
-    /// leaf directly); None = the game's own measured choice ([`Game::rollout_plies`]).
+    /// leaf directly); None = the game's own measured choice ([`Game::ROLLOUT_PLIES`]).
     pub rollout_plies: Option<usize>,
-    /// MCTS exploration constant.
-    pub exploration: f32,
+    /// MCTS tree depth cap (0 = none); None = the game's own choice ([`Game::TREE_DEPTH`]).
+    pub tree_depth: Option<usize>,
+    /// MCTS exploration constant; None = the game's own choice ([`Game::EXPLORATION`]).
+    pub exploration: Option<f32>,
 }
 
 impl Default for SearchParams {
@@ -60,7 +62,8 @@ impl Default for SearchParams {
             seed: 0,
             move_overhead_ms: 30,
             rollout_plies: None,
-            exploration: 0.8,
+            tree_depth: None,
+            exploration: None,
         }
     }
 }
