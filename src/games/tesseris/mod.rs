@@ -942,7 +942,7 @@ impl Game for Tesseris {
         if rng.random_range(0..10) == 0 {
             self.random_move(rng, buf)
         } else {
-            ai::baseline_move(self, rng)
+            ai::baseline_move_in(self, rng, buf)
         }
     }
 }
