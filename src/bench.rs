@@ -108,6 +108,7 @@ pub fn run(
                 threads,
                 seed: 1,
                 hash_mb: 64,
+                algorithm: Algorithm::Mcts,
                 ..Default::default()
             };
             let limits = Limits {
@@ -175,6 +176,7 @@ pub fn scaling(
                 threads: t,
                 seed: 1,
                 hash_mb: 256,
+                algorithm: Algorithm::Mcts,
                 ..Default::default()
             };
             let limits = Limits {

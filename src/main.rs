@@ -64,8 +64,8 @@ struct AnalyseArgs {
     /// Search threads (default: every core).
     #[arg(long)]
     threads: Option<usize>,
-    /// mcts or alphabeta.
-    #[arg(long, default_value = "mcts")]
+    /// auto (alpha-beta for two-seat games of perfect information, else MCTS), mcts or alphabeta.
+    #[arg(long, default_value = "auto")]
     algorithm: String,
     #[arg(long, default_value_t = 1)]
     multipv: usize,
@@ -127,8 +127,12 @@ fn load(game: &Option<String>, p: &PositionArgs) -> Result<Box<dyn AnyGame>, Str
 
 fn analyse(game: &Option<String>, a: &AnalyseArgs) -> Result<(), String> {
     let g = load(game, &a.position)?;
-    let algorithm = Algorithm::parse(&a.algorithm)
-        .ok_or_else(|| format!("--algorithm takes mcts or alphabeta, not '{}'", a.algorithm))?;
+    let algorithm = Algorithm::parse(&a.algorithm).ok_or_else(|| {
+        format!(
+            "--algorithm takes auto, mcts or alphabeta, not '{}'",
+            a.algorithm
+        )
+    })?;
     let params = SearchParams {
         threads: a
             .threads

@@ -25,8 +25,8 @@ pub fn engine_specs() -> Vec<OptionSpec> {
         OptionSpec {
             name: "Algorithm",
             kind: OptionKind::Combo {
-                default: "mcts",
-                vars: &["mcts", "alphabeta"],
+                default: "auto",
+                vars: &["auto", "mcts", "alphabeta"],
             },
         },
         OptionSpec {
@@ -87,7 +87,7 @@ pub fn apply(params: &mut SearchParams, name: &str, value: &str) -> bool {
     match name.to_ascii_lowercase().as_str() {
         "threads" => params.threads = int().max(1) as usize,
         "hash" => params.hash_mb = int().max(1) as usize,
-        "algorithm" => params.algorithm = Algorithm::parse(value).unwrap_or(Algorithm::Mcts),
+        "algorithm" => params.algorithm = Algorithm::parse(value).unwrap_or(Algorithm::Auto),
         "multipv" => params.multipv = int().max(1) as usize,
         "seed" => params.seed = int() as u64,
         "moveoverhead" => params.move_overhead_ms = int() as u64,

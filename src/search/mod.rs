@@ -12,6 +12,9 @@ use std::time::{Duration, Instant};
 /// Which search to run.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Algorithm {
+    /// Alpha-beta where it applies (two seats, no hidden information), else MCTS: at equal time
+    /// alpha-beta beat MCTS in every two-seat board game (0–20, 2–38 and 1–39 in half-points).
+    Auto,
     Mcts,
     AlphaBeta,
 }
@@ -19,12 +22,14 @@ pub enum Algorithm {
 impl Algorithm {
     pub fn name(self) -> &'static str {
         match self {
+            Algorithm::Auto => "auto",
             Algorithm::Mcts => "mcts",
             Algorithm::AlphaBeta => "alphabeta",
         }
     }
     pub fn parse(s: &str) -> Option<Self> {
         match s.to_ascii_lowercase().as_str() {
+            "auto" => Some(Algorithm::Auto),
             "mcts" => Some(Algorithm::Mcts),
             "alphabeta" | "ab" => Some(Algorithm::AlphaBeta),
             _ => None,
@@ -57,7 +62,7 @@ impl Default for SearchParams {
         SearchParams {
             threads: 1,
             hash_mb: 64,
-            algorithm: Algorithm::Mcts,
+            algorithm: Algorithm::Auto,
             multipv: 1,
             seed: 0,
             move_overhead_ms: 30,
@@ -202,14 +207,14 @@ pub fn search<G: Game>(root: &G, ctx: &Context) -> Outcome<G::Move> {
     }
     let ab_ok = root.players() == 2 && !G::hidden_information();
     match ctx.params.algorithm {
-        Algorithm::AlphaBeta if ab_ok => alphabeta::search(root, ctx),
+        Algorithm::AlphaBeta | Algorithm::Auto if ab_ok => alphabeta::search(root, ctx),
         Algorithm::AlphaBeta => {
             (ctx.out)(
                 "info string alphabeta needs two players and no hidden information; using mcts",
             );
             mcts::search(root, ctx)
         }
-        Algorithm::Mcts => mcts::search(root, ctx),
+        Algorithm::Mcts | Algorithm::Auto => mcts::search(root, ctx),
     }
 }
 
