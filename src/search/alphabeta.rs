@@ -326,8 +326,10 @@ fn iterative_deepening<G: Game>(
                 break;
             }
         }
-        // Do not start an iteration that will not finish: the next one costs several times this one.
-        if let Some(s) = soft {
+        // Under a clock, do not start an iteration that will not finish: the next one costs
+        // several times this one. `movetime` asks for exactly that long (UCI), and an
+        // interrupted iteration still gives its best root move so far.
+        if let Some(s) = soft.filter(|_| ctx.limits.movetime.is_none()) {
             let now = Instant::now();
             let spent = now.duration_since(ctx.start);
             if now >= s || (s - now) < spent {
