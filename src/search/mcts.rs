@@ -39,9 +39,8 @@ struct Node<M> {
     /// ISMCTS: the times this node was available without every sibling being so (see below).
     availability: AtomicU32,
     /// ISMCTS: the times every child of this node was available at once. Counting those here,
-    /// once, instead of in each child spares a write to every child's cache line per visit —
-    /// the root's children are all legal in every determinization, and those writes, shared by
-    /// all threads, were what kept tesseris from scaling.
+    /// once, instead of in each child spares a write to every child's cache line per visit (the
+    /// root's children are legal in every determinization, and all threads share those lines).
     all_available: AtomicU32,
     /// ISMCTS: the parent's `all_available` when this node was created; a child's availability
     /// is `availability + parent.all_available - avail_base`.
