@@ -449,9 +449,21 @@ pub fn random_playout<G: Game>(
     max_plies: usize,
     buf: &mut Vec<G::Move>,
 ) -> usize {
+    playout(g, rng, max_plies, buf, G::random_move)
+}
+
+/// Plays the moves `policy` picks until the game ends or `max_plies` moves were made; returns
+/// the number of moves played.
+pub fn playout<G: Game>(
+    g: &mut G,
+    rng: &mut GameRng,
+    max_plies: usize,
+    buf: &mut Vec<G::Move>,
+    policy: impl Fn(&G, &mut GameRng, &mut Vec<G::Move>) -> Option<G::Move>,
+) -> usize {
     let mut n = 0;
     while n < max_plies && !g.status().is_over() {
-        match g.random_move(rng, buf) {
+        match policy(g, rng, buf) {
             Some(m) => g.play(m),
             None => break,
         }

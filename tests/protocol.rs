@@ -114,6 +114,8 @@ fn uci_handshake_lists_every_option() {
         "MultiPV",
         "Seed",
         "MoveOverhead",
+        "RolloutPlies",
+        "TreeDepth",
         "Boards",
         "MaxPlies",
     ] {
@@ -220,7 +222,7 @@ fn isready_and_stop_during_an_infinite_search() {
 #[test]
 fn go_movetime_answers_in_time_with_info() {
     let mut e = Engine::start();
-    for algo in ["mcts", "alphabeta"] {
+    for algo in ["auto", "mcts", "alphabeta"] {
         e.exchange(&format!("setoption name Algorithm value {}", algo));
         let t0 = Instant::now();
         let out = e.ask("go movetime 1000", |l| l.starts_with("bestmove"));
@@ -228,6 +230,13 @@ fn go_movetime_answers_in_time_with_info() {
         assert!(
             took < Duration::from_millis(1100),
             "{} took {:?}",
+            algo,
+            took
+        );
+        // movetime asks for that long (less the 30 ms MoveOverhead), not for an early answer.
+        assert!(
+            took > Duration::from_millis(900),
+            "{} answered after only {:?}",
             algo,
             took
         );
@@ -456,5 +465,66 @@ fn a_long_perft_answers_isready_and_stops_on_request() {
     );
     let out = e.ask("stop", |l| l == "info string perft stopped");
     assert!(out.iter().all(|l| !l.starts_with("nodes ")), "{:?}", out);
+    e.quit();
+}
+
+/// `Algorithm auto` (the default) runs alpha-beta in a two-seat perfect-information game (its
+/// info lines then report completed iterations, depth 1, 2, 3 … in order) and ISMCTS in tesseris,
+/// whose candidate lines only MCTS prints.
+#[test]
+fn the_default_algorithm_is_alphabeta_for_two_seat_board_games_and_ismcts_for_tesseris() {
+    let mut e = Engine::start();
+    let uci = e.ask("uci", |l| l == "uciok");
+    assert!(
+        uci.iter().any(|l| l
+            == "option name Algorithm type combo default auto var auto var mcts var alphabeta"),
+        "{:?}",
+        uci
+    );
+    e.exchange("setoption name Threads value 1");
+    let out = e.ask("go depth 2", |l| l.starts_with("bestmove"));
+    let depths: Vec<&str> = out
+        .iter()
+        .filter(|l| l.starts_with("info depth"))
+        .map(|l| l.split_whitespace().nth(2).unwrap())
+        .collect();
+    assert_eq!(depths, ["1", "2"], "{:?}", out);
+    e.exchange("setoption name Game value tesseris");
+    e.exchange("position startpos seed 5");
+    let out = e.ask("go nodes 500", |l| l.starts_with("bestmove"));
+    assert!(
+        out.iter().any(|l| l.starts_with("info string candidate ")),
+        "{:?}",
+        out
+    );
+    e.quit();
+}
+
+/// ISMCTS availability: the seat to move knows its own hand, so every root move is legal in every
+/// determinization and each candidate was available at every iteration — with the game's depth-1
+/// tree and with an unlimited one (`TreeDepth 0`). Out-of-range values are refused.
+#[test]
+fn ismcts_root_candidates_are_available_at_every_iteration() {
+    let mut e = Engine::start();
+    e.exchange("setoption name Game value tesseris");
+    e.exchange("setoption name Threads value 1");
+    let err = e.exchange("setoption name TreeDepth value -2");
+    assert_eq!(err.len(), 1, "{:?}", err);
+    assert!(err[0].starts_with("info string error: "), "{:?}", err);
+    for depth in ["-1", "0", "2"] {
+        e.exchange(&format!("setoption name TreeDepth value {}", depth));
+        e.exchange("position startpos seed 5");
+        let out = e.ask("go nodes 2000", |l| l.starts_with("bestmove"));
+        let cands: Vec<&String> = out
+            .iter()
+            .filter(|l| l.starts_with("info string candidate "))
+            .collect();
+        assert!(!cands.is_empty(), "{:?}", out);
+        for c in cands {
+            let w: Vec<&str> = c.split_whitespace().collect();
+            assert_eq!(w[6], "availability", "{}", c);
+            assert_eq!(w[7], "2000", "TreeDepth {}: {}", depth, c);
+        }
+    }
     e.quit();
 }

@@ -229,7 +229,7 @@ pub fn search<G: Game>(root: &G, ctx: &Context) -> Outcome<G::Move> {
             0 => usize::MAX,
             d => d,
         },
-        exploration: ctx.params.exploration.unwrap_or(G::EXPLORATION) as f64,
+        exploration: G::EXPLORATION as f64,
     };
     let threads = ctx.params.threads.max(1);
     if threads == 1 {
@@ -526,7 +526,7 @@ fn select<M: Copy + Eq + std::hash::Hash>(
     let parent_n = (parent.visits.load(Ordering::Relaxed)
         + parent.virtual_loss.load(Ordering::Relaxed))
     .max(1) as f64;
-    let parent_all = if available.is_some() && all_available {
+    let parent_all = if all_available {
         parent.all_available.fetch_add(1, Ordering::Relaxed) + 1
     } else {
         parent.all_available.load(Ordering::Relaxed)
@@ -566,22 +566,15 @@ fn select<M: Copy + Eq + std::hash::Hash>(
     best
 }
 
-/// Scores a new leaf: `plies` rollout moves (random unless the game has a policy), then the real result or the evaluation.
+/// Scores a new leaf: `plies` rollout moves (random unless the game has a policy), then the
+/// real result or the evaluation.
 fn rollout<G: Game>(
     state: &mut G,
     plies: usize,
     rng: &mut GameRng,
     buf: &mut Vec<G::Move>,
 ) -> [f32; crate::game::MAX_SEATS] {
-    for _ in 0..plies {
-        if state.status().is_over() {
-            break;
-        }
-        match state.rollout_move(rng, buf) {
-            Some(m) => state.play(m),
-            None => break,
-        }
-    }
+    crate::game::playout(state, rng, plies, buf, G::rollout_move);
     match state.status() {
         Status::Over(o) => o.rewards,
         Status::Ongoing => heuristic_rewards(state),

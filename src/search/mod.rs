@@ -53,8 +53,6 @@ pub struct SearchParams {
     pub rollout_plies: Option<usize>,
     /// MCTS tree depth cap (0 = none); None = the game's own choice ([`Game::TREE_DEPTH`]).
     pub tree_depth: Option<usize>,
-    /// MCTS exploration constant; None = the game's own choice ([`Game::EXPLORATION`]).
-    pub exploration: Option<f32>,
 }
 
 impl Default for SearchParams {
@@ -68,7 +66,6 @@ impl Default for SearchParams {
             move_overhead_ms: 30,
             rollout_plies: None,
             tree_depth: None,
-            exploration: None,
         }
     }
 }
