@@ -380,6 +380,15 @@ pub trait Game: Clone + Send + Sync + Debug + 'static {
     fn baseline_move(&self, _rng: &mut GameRng) -> Option<Self::Move> {
         None
     }
+
+    /// A chess GUI treats repetition, the 100-ply rule and a move cap as claims, not as the end,
+    /// and sends the moves that follow. If this state is over by such an automatic draw
+    /// (repetition, the 100-ply rule, `MaxPlies`), it goes on instead: that draw no longer ends
+    /// it (repetitions and the 100-ply count start again from here; `MaxPlies` no longer
+    /// applies), and its name is returned. Any other state is left as it is (None).
+    fn play_through_draw(&mut self) -> Option<&'static str> {
+        None
+    }
 }
 
 /// Counts the leaf nodes of the legal-move tree to `depth` (bulk-counted at depth 1).

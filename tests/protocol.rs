@@ -172,9 +172,6 @@ fn errors_are_one_line_and_keep_the_last_good_state() {
     let good = e.exchange("d");
     for bad in [
         "frobnicate",
-        "position fen not a position",
-        "position startpos moves e2e4 e2e4",
-        "position fen",
         "setoption name NoSuchOption value 3",
         "setoption name Threads value many",
         "setoption name Threads value 0",
@@ -182,7 +179,9 @@ fn errors_are_one_line_and_keep_the_last_good_state() {
         "setoption name Game value chess",
         "perft -1",
         "query nothing",
-        "position startpos moves zz99",
+        "position",
+        "position fen",
+        "position bogus",
     ] {
         let out = e.exchange(bad);
         assert_eq!(out.len(), 1, "{} gave {:?}", bad, out);
@@ -194,6 +193,45 @@ fn errors_are_one_line_and_keep_the_last_good_state() {
         );
     }
     assert_eq!(e.exchange("d"), good, "a bad line changed the state");
+    e.quit();
+}
+
+/// A refused `position` must not leave the previous one in place: a GUI would receive a move
+/// for a position it never sent (python-chess on a castling FEN: error, then `bestmove g1f3`).
+#[test]
+fn a_refused_position_leaves_no_position() {
+    let mut e = Engine::start();
+    e.exchange("setoption name Boards value 1x1");
+    for bad in [
+        "position fen r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1",
+        "position fen not a position",
+        "position startpos moves e2e4 e2e4",
+        "position startpos moves zz99",
+        &format!("position fen {} moves e2e4 e7e5 e1e3", CHESS),
+    ] {
+        e.exchange(&format!("position fen {} moves e2e4", CHESS));
+        let out = e.exchange(bad);
+        assert_eq!(out.len(), 1, "{} gave {:?}", bad, out);
+        assert!(out[0].starts_with("info string error: "), "{:?}", out);
+        let t0 = Instant::now();
+        let out = e.ask("go movetime 5000", |l| l.starts_with("bestmove"));
+        assert!(t0.elapsed() < Duration::from_secs(2), "it searched: {:?}", out);
+        assert_eq!(out.len(), 2, "{:?}", out);
+        assert!(out[0].starts_with("info string error: no position"), "{:?}", out);
+        assert_eq!(out[1], "bestmove 0000");
+        for cmd in ["d", "moves", "perft 1", "eval"] {
+            let out = e.exchange(cmd);
+            assert_eq!(out.len(), 1, "{} gave {:?}", cmd, out);
+            assert!(out[0].starts_with("info string error: no position"), "{:?}", out);
+        }
+        let out = e.exchange("query gameover");
+        assert!(out[0].starts_with("info string error: no position"), "{:?}", out);
+        assert_eq!(out[1], "response none");
+    }
+    // The next good position is searched as usual.
+    e.exchange("position startpos");
+    let out = e.ask("go depth 2", |l| l.starts_with("bestmove"));
+    assert!(out.last().unwrap() != "bestmove 0000", "{:?}", out);
     e.quit();
 }
 

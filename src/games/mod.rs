@@ -8,9 +8,8 @@ pub mod tesseract;
 pub mod tesseris;
 
 use crate::game::{perft, perft_divide, Game, GameRng, OptionSpec, RuleOptions, Seat, Status};
-use crate::search::{self, Context, Limits, Report, SearchParams};
+use crate::search::{self, Context, Control, Limits, Report, SearchParams};
 use std::sync::atomic::AtomicBool;
-use std::time::Instant;
 
 /// What a search hands back, in text.
 #[derive(Clone, Debug)]
@@ -38,6 +37,8 @@ pub trait AnyGame: Send + Sync {
     fn legal_moves(&self) -> Vec<String>;
     /// Plays a move given as text, if it is legal; otherwise says why and changes nothing.
     fn play_text(&mut self, mv: &str) -> Result<(), String>;
+    /// See [`Game::play_through_draw`].
+    fn play_through_draw(&mut self) -> Option<&'static str>;
     fn perft(&self, depth: u32) -> u64;
     fn perft_divide(&self, depth: u32) -> Vec<(String, u64)>;
     /// Per-move perft, each root move's count handed to `each` as soon as it is known; stops
@@ -57,6 +58,17 @@ pub trait AnyGame: Send + Sync {
         params: &SearchParams,
         limits: &Limits,
         stop: &AtomicBool,
+        out: &(dyn Fn(&str) + Sync),
+    ) -> SearchSummary {
+        self.search_controlled(params, limits, Control::new(stop), out)
+    }
+    /// [`search`](Self::search) with the caller's full control: pondering, when the clock
+    /// started, an extra safety margin.
+    fn search_controlled(
+        &self,
+        params: &SearchParams,
+        limits: &Limits,
+        control: Control,
         out: &(dyn Fn(&str) + Sync),
     ) -> SearchSummary;
     /// Random playout throughput: plays `games` random games of at most `max_plies` plies from
@@ -131,6 +143,9 @@ impl<G: Game> AnyGame for G {
         self.play(m);
         Ok(())
     }
+    fn play_through_draw(&mut self) -> Option<&'static str> {
+        Game::play_through_draw(self)
+    }
     fn perft(&self, depth: u32) -> u64 {
         perft(self, depth)
     }
@@ -165,20 +180,14 @@ impl<G: Game> AnyGame for G {
     fn baseline_move(&self, rng: &mut GameRng) -> Option<String> {
         Game::baseline_move(self, rng).map(|m| self.format_move(m))
     }
-    fn search(
+    fn search_controlled(
         &self,
         params: &SearchParams,
         limits: &Limits,
-        stop: &AtomicBool,
+        control: Control,
         out: &(dyn Fn(&str) + Sync),
     ) -> SearchSummary {
-        let ctx = Context {
-            params,
-            limits,
-            stop,
-            out,
-            start: Instant::now(),
-        };
+        let ctx = Context::new(params, limits, control, out, Game::to_move(self));
         let o = search::search(self, &ctx);
         SearchSummary {
             best: o.best.map(|m| self.format_move(m)),
@@ -256,6 +265,17 @@ pub fn find(name: &str) -> Option<Entry> {
     all()
         .into_iter()
         .find(|e| e.name.eq_ignore_ascii_case(name))
+}
+
+/// The ruleset named `name`, or the default one (the first) for None; an unknown name is an
+/// error that lists the games.
+pub fn resolve(name: Option<&str>) -> Result<Entry, String> {
+    match name {
+        Some(n) => find(n.trim()).ok_or_else(|| {
+            format!("unknown game '{}'; games: {}", n.trim(), names().join(", "))
+        }),
+        None => all().first().copied().ok_or_else(|| "no game is compiled in".into()),
+    }
 }
 
 /// Names of every ruleset.

@@ -180,10 +180,18 @@ fn parse_position(rest: &[&str]) -> Result<Command, String> {
     Ok(Command::Position { spec, moves })
 }
 
-/// Parses `go` arguments; never fails — tokens it cannot use are returned as warnings.
+/// The search time given to a `go` whose limits could not be read (and that gave no other
+/// limit and did not say `infinite`): it must end by itself.
+pub const FALLBACK_MOVETIME_MS: u64 = 1000;
+
+/// Parses `go` arguments; never fails — tokens it cannot use are returned as warnings, and a
+/// `go` that asked for a limit it did not spell right searches [`FALLBACK_MOVETIME_MS`] rather
+/// than for ever (the last warning says so).
 pub fn parse_go(rest: &[&str]) -> Command {
     let mut limits = Limits::default();
     let mut warnings = Vec::new();
+    // A limit that was asked for but could not be read.
+    let mut bad_limit = false;
     let mut i = 0;
     while i < rest.len() {
         let key = rest[i].to_ascii_lowercase();
@@ -202,12 +210,16 @@ pub fn parse_go(rest: &[&str]) -> Command {
         if takes_value {
             let Some(v) = rest.get(i + 1) else {
                 warnings.push(format!("'{}' needs a value", key));
+                bad_limit = true;
                 break;
             };
             // Clocks can go negative in some GUIs when a flag falls; treat that as 0.
             let parsed = v.parse::<i64>().ok().map(|n| n.max(0) as u64);
             match parsed {
-                None => warnings.push(format!("'{} {}': not an integer", key, v)),
+                None => {
+                    warnings.push(format!("'{} {}': not an integer", key, truncate(v)));
+                    bad_limit = true;
+                }
                 Some(n) => match key.as_str() {
                     "wtime" => limits.time[0] = Some(n),
                     "btime" => limits.time[1] = Some(n),
@@ -217,8 +229,11 @@ pub fn parse_go(rest: &[&str]) -> Command {
                     "movetime" => limits.movetime = Some(n),
                     "depth" => limits.depth = Some(n.clamp(1, 127) as u32),
                     "nodes" => limits.nodes = Some(n.max(1)),
-                    "mate" => warnings
-                        .push("'mate' searches are not supported; searching normally".into()),
+                    "mate" if n >= 1 => limits.mate = Some(n.min(63) as u32),
+                    "mate" => {
+                        warnings.push(format!("'mate {}': a mate takes at least 1 move", v));
+                        bad_limit = true;
+                    }
                     _ => match seat_field(&key) {
                         Some((seat, true)) => limits.inc[seat] = Some(n),
                         Some((seat, false)) => limits.time[seat] = Some(n),
@@ -230,11 +245,17 @@ pub fn parse_go(rest: &[&str]) -> Command {
         } else {
             match key.as_str() {
                 "infinite" => limits.infinite = true,
-                "ponder" => warnings.push("'ponder' is not supported; searching normally".into()),
+                "ponder" => limits.ponder = true,
                 "searchmoves" => {
-                    warnings.push("'searchmoves' is not supported; searching every move".into());
-                    // Skip the move list that follows.
-                    i = rest.len();
+                    // The moves run to the next keyword (or the end of the line).
+                    i += 1;
+                    while i < rest.len() && !is_go_keyword(&rest[i].to_ascii_lowercase()) {
+                        limits.searchmoves.push(rest[i].to_string());
+                        i += 1;
+                    }
+                    if limits.searchmoves.is_empty() {
+                        warnings.push("'searchmoves' names no move; searching every move".into());
+                    }
                     continue;
                 }
                 _ => warnings.push(format!("unknown go parameter '{}'", truncate(&key))),
@@ -242,7 +263,33 @@ pub fn parse_go(rest: &[&str]) -> Command {
             i += 1;
         }
     }
+    if bad_limit && !limits.infinite && limits.is_unlimited() {
+        limits.movetime = Some(FALLBACK_MOVETIME_MS);
+        warnings.push(format!(
+            "no usable limit, searching {} ms instead",
+            FALLBACK_MOVETIME_MS
+        ));
+    }
     Command::Go { limits, warnings }
+}
+
+/// Words that start a new field of `go` (and so end a `searchmoves` list).
+fn is_go_keyword(t: &str) -> bool {
+    matches!(
+        t,
+        "wtime"
+            | "btime"
+            | "winc"
+            | "binc"
+            | "movestogo"
+            | "movetime"
+            | "depth"
+            | "nodes"
+            | "mate"
+            | "infinite"
+            | "ponder"
+            | "searchmoves"
+    ) || seat_field(t).is_some()
 }
 
 /// `p<k>time` → (k-1, false), `p<k>inc` → (k-1, true), for k in 1..=4.
@@ -308,6 +355,47 @@ mod tests {
         };
         assert_eq!(warnings.len(), 2);
         assert_eq!(limits.depth, Some(3));
+        assert_eq!(limits.movetime, None, "depth 3 is a usable limit");
+    }
+
+    #[test]
+    fn a_go_with_an_unreadable_limit_still_ends_by_itself() {
+        for line in [
+            "go movetime abc",
+            "go depth banana",
+            "go nodes",
+            "go mate 0",
+            "go wtime x btime y",
+        ] {
+            let Command::Go { limits, warnings } = parse(line).unwrap() else {
+                panic!()
+            };
+            assert_eq!(limits.movetime, Some(FALLBACK_MOVETIME_MS), "{}", line);
+            assert!(!limits.is_unlimited(), "{}", line);
+            assert!(warnings.last().unwrap().contains("instead"), "{}", line);
+        }
+        // Bare `go` and `go infinite` keep their UCI meaning: search until `stop`.
+        for line in ["go", "go infinite", "go infinite movetime x"] {
+            let Command::Go { limits, .. } = parse(line).unwrap() else {
+                panic!()
+            };
+            assert!(limits.is_unlimited(), "{}", line);
+        }
+    }
+
+    #[test]
+    fn go_reads_mate_searchmoves_and_ponder() {
+        let Command::Go { limits, warnings } =
+            parse("go ponder wtime 100 searchmoves e2e4 d2d4 mate 3 btime 200").unwrap()
+        else {
+            panic!()
+        };
+        assert!(warnings.is_empty(), "{:?}", warnings);
+        assert!(limits.ponder);
+        assert_eq!(limits.mate, Some(3));
+        assert_eq!(limits.max_depth(), Some(5));
+        assert_eq!(limits.searchmoves, vec!["e2e4", "d2d4"]);
+        assert_eq!(limits.time[1], Some(200));
     }
 
     #[test]

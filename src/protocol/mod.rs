@@ -7,13 +7,15 @@ pub mod options;
 
 use crate::game::{RuleOptions, Status};
 use crate::games::{self, AnyGame, Entry};
-use crate::search::{Limits, SearchParams};
+use crate::search::time::{self, Ponder};
+use crate::search::{Control, Limits, SearchParams};
 use command::{Command, PositionSpec, Query};
 use std::collections::HashMap;
 use std::io::{BufRead, Write};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
+use std::time::Instant;
 
 pub const ENGINE_NAME: &str = concat!("quatre ", env!("CARGO_PKG_VERSION"));
 pub const ENGINE_AUTHOR: &str = "the quatre developers";
@@ -47,47 +49,73 @@ struct Running {
     stop: Arc<AtomicBool>,
     /// Set by the search thread just before it prints `bestmove`.
     done: Arc<AtomicBool>,
+    /// The clock of a `go ponder` search, started by `ponderhit`.
+    ponder: Option<Arc<Ponder>>,
+    /// When the `go` arrived.
+    start: Instant,
     handle: JoinHandle<()>,
+}
+
+/// Where a client's move list played on past a draw the rules declare by themselves.
+#[derive(Clone, Debug)]
+struct PlayedThrough {
+    /// The draw's name ("threefold repetition", "fifty-move rule", "MaxPlies").
+    reason: &'static str,
+    /// How many moves of the list had been played when it arose.
+    after: usize,
+    /// The rules' result there (`draw`).
+    result: String,
 }
 
 /// One protocol session.
 pub struct Engine {
     out: Output,
     params: SearchParams,
+    /// The game at start-up: the `Game` option's default.
+    first_game: Entry,
     game: Entry,
-    /// Rule options per game, kept when switching games back and forth.
+    /// Rule options per game, set in any order and kept when switching games back and forth.
     rules: HashMap<&'static str, RuleOptions>,
-    position: Box<dyn AnyGame>,
+    /// The position the client last sent, or why there is none (its last `position` was
+    /// refused): then nothing is searched, so that no answer is for a position it did not send.
+    position: Result<Box<dyn AnyGame>, String>,
+    /// Set when the position's move list continued past an automatic draw.
+    played_through: Option<PlayedThrough>,
     search: Option<Running>,
     /// Whether the running search waits for `stop` (go infinite, or go with no limit).
     unlimited_search: bool,
+    /// Milliseconds by which recent answers came later than their hard limit: kept in hand on top
+    /// of `MoveOverhead` (a busy machine delays the search threads and the answer).
+    lag_ms: Arc<AtomicU64>,
 }
 
 impl Engine {
     /// A session playing `game` (the registry's first game when None or unknown).
     pub fn new(out: Output, game: Option<&str>) -> Result<Self, String> {
         let entry = match game {
-            Some(g) => games::find(g).ok_or_else(|| {
-                format!("unknown game '{}'; games: {}", g, games::names().join(", "))
-            })?,
-            None => *games::all().first().ok_or("no game is compiled in")?,
+            Some(g) => games::resolve(Some(g))?,
+            None => games::resolve(None)?,
         };
         let mut params = SearchParams::default();
         for s in options::engine_specs() {
             options::apply(&mut params, s.name, &s.default_text());
         }
-        let opts = entry.default_options();
-        let position = entry.start(&opts, None)?;
-        let mut rules = HashMap::new();
-        rules.insert(entry.name, opts);
+        let rules: HashMap<_, _> = games::all()
+            .into_iter()
+            .map(|e| (e.name, e.default_options()))
+            .collect();
+        let position = entry.start(&rules[entry.name], None);
         Ok(Engine {
             out,
             params,
+            first_game: entry,
             game: entry,
             rules,
             position,
+            played_through: None,
             search: None,
             unlimited_search: false,
+            lag_ms: Arc::new(AtomicU64::new(0)),
         })
     }
 
@@ -115,8 +143,13 @@ impl Engine {
             }
         }
         // End of input: a search with a limit finishes and answers (so `echo "go movetime 500" |
-        // quatre` works); one without a limit would never end, so it is stopped.
-        if self.unlimited_search {
+        // quatre` works); one without a limit (or still pondering) would never end, so it is
+        // stopped.
+        let pondering = self
+            .search
+            .as_ref()
+            .is_some_and(|s| s.ponder.as_ref().is_some_and(|p| p.active()));
+        if self.unlimited_search || pondering {
             self.stop_search();
         }
         self.wait_search();
@@ -124,6 +157,7 @@ impl Engine {
 
     /// Handles one line; returns false on `quit`.
     pub fn handle_line(&mut self, line: &str) -> bool {
+        let received = Instant::now();
         self.reap_search();
         match command::parse(line) {
             Err(e) => self.out.error(&e),
@@ -133,7 +167,9 @@ impl Engine {
             }
             Ok(c) => {
                 // A bug in a ruleset must not take the engine down: report it and carry on.
-                let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| self.execute(c)));
+                let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                    self.execute(c, received)
+                }));
                 match r {
                     Ok(Ok(())) => {}
                     Ok(Err(e)) => self.out.error(&e),
@@ -152,6 +188,19 @@ impl Engine {
         &self.rules[self.game.name]
     }
 
+    /// The current position, or the reason there is none.
+    fn pos(&self) -> Result<&dyn AnyGame, String> {
+        self.position
+            .as_deref()
+            .map_err(|why| format!("no position: {}", why))
+    }
+
+    /// A fresh start position of the current game under its rule options.
+    fn restart(&mut self) {
+        self.position = self.game.start(self.rule_opts(), None);
+        self.played_through = None;
+    }
+
     fn searching(&self) -> bool {
         // True until the search has printed its `bestmove`.
         self.search
@@ -159,15 +208,16 @@ impl Engine {
             .is_some_and(|s| !s.done.load(Ordering::Acquire))
     }
 
-    fn execute(&mut self, c: Command) -> Result<(), String> {
+    fn execute(&mut self, c: Command, received: Instant) -> Result<(), String> {
         match c {
-            Command::Nothing | Command::PonderHit => {}
+            Command::Nothing => {}
+            Command::PonderHit => self.ponderhit()?,
             Command::Uci => self.identify("uciok"),
             Command::Ugi => self.identify("ugiok"),
             Command::IsReady => self.out.line("readyok"),
             Command::NewGame => {
                 self.refuse_while_searching("ucinewgame")?;
-                self.position = self.game.start(self.rule_opts(), None)?;
+                self.restart();
             }
             Command::SetOption { name, value } => {
                 self.refuse_while_searching("setoption")?;
@@ -175,7 +225,18 @@ impl Engine {
             }
             Command::Position { spec, moves } => {
                 self.refuse_while_searching("position")?;
-                self.set_position(spec, &moves)?;
+                self.played_through = None;
+                match self.read_position(spec, &moves) {
+                    Ok((pos, through)) => {
+                        self.position = Ok(pos);
+                        self.played_through = through;
+                    }
+                    Err(e) => {
+                        // Refused: keep no position, so that no `go` answers for another one.
+                        self.position = Err(format!("the last 'position' was refused ({})", e));
+                        return Err(e);
+                    }
+                }
             }
             Command::Go { limits, warnings } => {
                 if self.searching() {
@@ -185,31 +246,36 @@ impl Engine {
                 if !warnings.is_empty() {
                     self.out.error(&format!("go: {}", warnings.join("; ")));
                 }
-                self.go(limits)?;
+                self.go(limits, received)?;
             }
             Command::Stop => self.stop_search(),
             Command::Quit => {}
             Command::Display => {
-                for l in self.position.display().lines() {
+                let p = self.pos()?;
+                for l in p.display().lines() {
                     self.out.line(l);
                 }
-                self.out
-                    .line(&format!("Position: {}", self.position.to_text()));
-                self.out
-                    .line(&format!("Hash: {:016x}", self.position.hash()));
-                let status = match self.position.status() {
-                    Status::Ongoing => format!("p{} to move", self.position.to_move() + 1),
+                self.out.line(&format!("Position: {}", p.to_text()));
+                self.out.line(&format!("Hash: {:016x}", p.hash()));
+                let mut status = match p.status() {
+                    Status::Ongoing => format!("p{} to move", p.to_move() + 1),
                     Status::Over(o) => format!(
                         "game over: {} ({})",
-                        result_text(&o.rewards[..self.position.players()]),
+                        result_text(&o.rewards[..p.players()]),
                         o.reason
                     ),
                 };
+                if let Some(t) = &self.played_through {
+                    status.push_str(&format!(
+                        "; the rules drew the game after move {} of the list ({}), played on as the client sent",
+                        t.after, t.reason
+                    ));
+                }
                 self.out
                     .line(&format!("Game: {}; {}", self.game.name, status));
             }
             Command::Moves => {
-                let m = self.position.legal_moves();
+                let m = self.pos()?.legal_moves();
                 self.out.line(&if m.is_empty() {
                     "moves".to_string()
                 } else {
@@ -219,9 +285,9 @@ impl Engine {
             Command::Perft { depth } => {
                 self.refuse_while_searching("perft")?;
                 // On the search thread, like go: isready is answered and stop/quit end it.
-                let position = self.position.clone();
-                self.spawn_job(false, move |stop, out| {
-                    let t0 = std::time::Instant::now();
+                let position = self.pos()?.clone_box();
+                self.spawn_job(false, None, received, move |stop, out| {
+                    let t0 = Instant::now();
                     let mut total = 0;
                     let finished = if depth == 0 {
                         total = 1;
@@ -246,10 +312,11 @@ impl Engine {
                 })?;
             }
             Command::Eval => {
-                let seat = self.position.to_move();
+                let p = self.pos()?;
+                let seat = p.to_move();
                 self.out.line(&format!(
                     "info string eval {} cp for p{} (static evaluation)",
-                    self.position.evaluate(seat),
+                    p.evaluate(seat),
                     seat + 1
                 ));
             }
@@ -283,12 +350,13 @@ impl Engine {
         self.out.line(ok);
     }
 
-    /// Every `option` line: `Game`, the engine options, then the current game's rule options.
+    /// Every `option` line: `Game`, the engine options, then the rule options of every game,
+    /// each name once. The list is the same whatever `Game` is (GUIs read it once).
     pub fn option_lines(&self) -> Vec<String> {
         let names = games::names();
         let mut lines = vec![format!(
             "option name Game type combo default {} {}",
-            self.game.name,
+            self.first_game.name,
             names
                 .iter()
                 .map(|n| format!("var {}", n))
@@ -296,36 +364,23 @@ impl Engine {
                 .join(" ")
         )];
         // Listed with their defaults (UCI semantics), not the values set so far.
-        for s in options::engine_specs()
-            .iter()
-            .chain((self.game.rule_options)())
-        {
-            lines.push(options::option_line(s));
+        for s in options::engine_specs() {
+            lines.push(options::option_line(&s));
             if s.name == "Hash" {
                 lines.push("option name Clear Hash type button".into());
             }
+        }
+        for s in options::rule_specs() {
+            lines.push(options::option_line(&s));
         }
         lines
     }
 
     fn set_option(&mut self, name: &str, value: &str) -> Result<(), String> {
         if name.eq_ignore_ascii_case("Game") {
-            let entry = games::find(value.trim()).ok_or_else(|| {
-                format!(
-                    "unknown game '{}'; games: {}",
-                    value.trim(),
-                    games::names().join(", ")
-                )
-            })?;
-            let opts = self
-                .rules
-                .get(entry.name)
-                .cloned()
-                .unwrap_or_else(|| entry.default_options());
-            let position = entry.start(&opts, None)?;
-            self.rules.insert(entry.name, opts);
+            let entry = games::resolve(Some(value.trim()))?;
             self.game = entry;
-            self.position = position;
+            self.restart();
             return Ok(());
         }
         if let Some(spec) = options::engine_specs()
@@ -339,30 +394,50 @@ impl Engine {
         if name.eq_ignore_ascii_case("Clear Hash") {
             return Ok(()); // Each search starts with a fresh tree and table.
         }
-        let mut opts = self.rule_opts().clone();
-        if opts.spec(name).is_none() {
-            let other = games::all().into_iter().find(|e| {
-                (e.rule_options)()
-                    .iter()
-                    .any(|s| s.name.eq_ignore_ascii_case(name))
-            });
-            return Err(match other {
-                Some(e) => format!(
-                    "option '{}' belongs to game {}, not {}; set Game first",
-                    name, e.name, self.game.name
-                ),
-                None => format!("unknown option '{}' (send 'uci' for the list)", name),
-            });
+        // A rule option: set for every game that has it, whichever game is current, so that
+        // options sent before `Game` (runners send them in any order) are not lost.
+        let owners: Vec<Entry> = games::all()
+            .into_iter()
+            .filter(|e| e.default_options().spec(name).is_some())
+            .collect();
+        if owners.is_empty() {
+            return Err(format!(
+                "unknown option '{}' (send 'uci' for the list)",
+                name
+            ));
         }
-        opts.set(name, value)?;
-        // A rule change invalidates the position: start again under the new rules.
-        let position = self.game.start(&opts, None)?;
-        self.rules.insert(self.game.name, opts);
-        self.position = position;
+        let mut updated = Vec::new();
+        for e in &owners {
+            let mut opts = self.rules[e.name].clone();
+            if value.trim() == options::GAME_DEFAULT {
+                let d = e.default_options();
+                let spec = d.spec(name).expect("owner has the option");
+                opts.set(name, &spec.default_text())?;
+            } else {
+                opts.set(name, value)
+                    .map_err(|err| format!("{} (game {})", err, e.name))?;
+            }
+            updated.push((e.name, opts));
+        }
+        let current_changed = updated.iter().any(|(n, _)| *n == self.game.name);
+        for (n, o) in updated {
+            self.rules.insert(n, o);
+        }
+        // A rule change of the current game invalidates the position: start again under the
+        // new rules.
+        if current_changed {
+            self.restart();
+        }
         Ok(())
     }
 
-    fn set_position(&mut self, spec: PositionSpec, moves: &[String]) -> Result<(), String> {
+    /// The position a `position` command describes, and where its move list played on past an
+    /// automatic draw, if it did.
+    fn read_position(
+        &self,
+        spec: PositionSpec,
+        moves: &[String],
+    ) -> Result<(Box<dyn AnyGame>, Option<PlayedThrough>), String> {
         let opts = self.rule_opts().clone();
         let mut pos = match spec {
             PositionSpec::Start { seed } => self.game.start(&opts, seed)?,
@@ -371,46 +446,143 @@ impl Engine {
                 .from_text(&t, &opts)
                 .map_err(|e| format!("bad position: {}", e))?,
         };
+        let mut through = None;
         for (i, m) in moves.iter().enumerate() {
+            if let Status::Over(o) = pos.status() {
+                // A draw the rules declare by themselves is a claim for a chess GUI, which
+                // plays on: follow it (once per draw; the first one is reported).
+                if let Some(reason) = pos.play_through_draw() {
+                    if through.is_none() {
+                        self.out.line(&format!(
+                            "info string the rules drew this game after move {} of the list ({}); playing on as sent",
+                            i, reason
+                        ));
+                        through = Some(PlayedThrough {
+                            reason,
+                            after: i,
+                            result: result_text(&o.rewards[..pos.players()]),
+                        });
+                    }
+                }
+            }
             pos.play_text(m)
-                .map_err(|e| format!("move {} of the list: {}; position unchanged", i + 1, e))?;
+                .map_err(|e| format!("move {} of the list: {}", i + 1, e))?;
         }
-        self.position = pos;
-        Ok(())
+        Ok((pos, through))
     }
 
-    fn go(&mut self, limits: Limits) -> Result<(), String> {
+    fn go(&mut self, mut limits: Limits, received: Instant) -> Result<(), String> {
         if self.searching() {
             return Err("a search is already running; send 'stop' first".into());
         }
         self.reap_search();
-        if let Status::Over(o) = self.position.status() {
+        let position = match self.pos() {
+            Ok(p) => p.clone_box(),
+            Err(e) => {
+                self.out.error(&e);
+                self.out.line("bestmove 0000");
+                return Ok(());
+            }
+        };
+        if let Status::Over(o) = position.status() {
             self.out
                 .line(&format!("info string game over ({})", o.reason));
             self.out.line("bestmove 0000");
             return Ok(());
         }
-        let position = self.position.clone();
+        if !limits.searchmoves.is_empty() {
+            let legal = position.legal_moves();
+            let mut kept = Vec::new();
+            for m in std::mem::take(&mut limits.searchmoves) {
+                let mut probe = position.clone_box();
+                match probe.play_text(&m) {
+                    // Kept in the position's own spelling.
+                    Ok(()) => kept.push(m),
+                    Err(e) => self.out.error(&format!("go searchmoves: {}; dropped", e)),
+                }
+            }
+            if kept.is_empty() {
+                self.out.error(&format!(
+                    "go searchmoves: no legal move named; searching all {} moves",
+                    legal.len()
+                ));
+            }
+            limits.searchmoves = kept;
+        }
         let params = self.params.clone();
-        self.spawn_job(limits.is_unlimited(), move |stop, out| {
+        let ponder = limits.ponder.then(|| Arc::new(Ponder::default()));
+        let unlimited = limits.is_unlimited();
+        let lag = self.lag_ms.clone();
+        let margin = lag.load(Ordering::Relaxed);
+        let ponder2 = ponder.clone();
+        self.spawn_job(unlimited, ponder, received, move |stop, out| {
             let sink = |s: &str| out.line(s);
+            let control = Control {
+                stop,
+                ponder: ponder2.as_deref(),
+                start: received,
+                margin_ms: margin,
+            };
             let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                position.search(&params, &limits, stop, &sink)
+                position.search_controlled(&params, &limits, control, &sink)
             }));
-            let best = match r {
-                Ok(r) => r.best,
+            let (best, ponder_move) = match r {
+                Ok(r) => {
+                    let next = r
+                        .report
+                        .as_ref()
+                        .and_then(|rep| rep.lines.first())
+                        .filter(|l| l.pv.first() == r.best.as_ref())
+                        .and_then(|l| l.pv.get(1).cloned());
+                    (r.best, next)
+                }
                 Err(p) => {
                     // Still answer, with a legal move, so that a GUI is not left waiting.
                     out.error(&format!("internal error in the search: {}", panic_text(&p)));
-                    position.legal_moves().into_iter().next()
+                    (position.legal_moves().into_iter().next(), None)
                 }
             };
-            // `go infinite` (or `go` alone) must not print bestmove before `stop` (UCI).
-            while limits.is_unlimited() && !stop.load(Ordering::Relaxed) {
+            // `go infinite` (or `go` alone) must not print bestmove before `stop`, nor a pondering
+            // search before `ponderhit` or `stop` (UCI).
+            while (limits.is_unlimited() || ponder2.as_ref().is_some_and(|p| p.active()))
+                && !stop.load(Ordering::Relaxed)
+            {
                 std::thread::sleep(std::time::Duration::from_millis(1));
             }
-            format!("bestmove {}", best.unwrap_or_else(|| "0000".into()))
+            // How late this answer is past its hard limit, kept in hand for the next ones.
+            if let (Some(hard), None) = (
+                time::budget_for(
+                    &limits,
+                    position.to_move(),
+                    params.move_overhead_ms + margin,
+                )
+                .hard,
+                ponder2.as_ref(),
+            ) {
+                let late = received.elapsed().saturating_sub(hard).as_millis() as u64;
+                let old = lag.load(Ordering::Relaxed);
+                lag.store(late.max(old * 3 / 4).min(MAX_LAG_MS), Ordering::Relaxed);
+            }
+            let best = best.unwrap_or_else(|| "0000".into());
+            match ponder_move {
+                Some(p) => format!("bestmove {} ponder {}", best, p),
+                None => format!("bestmove {}", best),
+            }
         })
+    }
+
+    fn ponderhit(&mut self) -> Result<(), String> {
+        match &self.search {
+            Some(s) if !s.done.load(Ordering::Acquire) => match &s.ponder {
+                Some(p) if p.active() => {
+                    p.hit(s.start);
+                    Ok(())
+                }
+                Some(_) => Err("'ponderhit' came twice for this search".into()),
+                None => Err("'ponderhit' but the search is not pondering (send 'go ponder …')".into()),
+            },
+            _ => Err("'ponderhit' but no search is running".into()),
+        }
     }
 
     /// Runs `job` on the search thread. It gets the stop flag and the output, and returns its
@@ -419,6 +591,8 @@ impl Engine {
     fn spawn_job(
         &mut self,
         unlimited: bool,
+        ponder: Option<Arc<Ponder>>,
+        start: Instant,
         job: impl FnOnce(&AtomicBool, &Output) -> String + Send + 'static,
     ) -> Result<(), String> {
         self.unlimited_search = unlimited;
@@ -434,7 +608,13 @@ impl Engine {
                 out.line(&last);
             })
             .map_err(|e| format!("cannot start the search thread: {}", e))?;
-        self.search = Some(Running { stop, done, handle });
+        self.search = Some(Running {
+            stop,
+            done,
+            ponder,
+            start,
+            handle,
+        });
         Ok(())
     }
 
@@ -462,19 +642,31 @@ impl Engine {
     }
 
     fn query(&self, q: Query) {
-        let p = &self.position;
-        let over = p.status();
+        let p = match self.pos() {
+            Ok(p) => p,
+            Err(e) => {
+                self.out.error(&e);
+                self.out.line("response none");
+                return;
+            }
+        };
+        // Where a move list played on past an automatic draw, the rules' verdict stands.
+        let over = match (&self.played_through, p.status()) {
+            (Some(t), _) => Some(t.result.clone()),
+            (None, Status::Over(o)) => Some(result_text(&o.rewards[..p.players()])),
+            (None, Status::Ongoing) => None,
+        };
         let answer = match q {
-            Query::GameOver => over.is_over().to_string(),
-            Query::Turn(seat) => (!over.is_over() && p.to_move() == seat).to_string(),
-            Query::Result => match over {
-                Status::Ongoing => "none".into(),
-                Status::Over(o) => result_text(&o.rewards[..p.players()]),
-            },
+            Query::GameOver => over.is_some().to_string(),
+            Query::Turn(seat) => (over.is_none() && p.to_move() == seat).to_string(),
+            Query::Result => over.unwrap_or_else(|| "none".into()),
         };
         self.out.line(&format!("response {}", answer));
     }
 }
+
+/// The most the engine keeps in hand for measured lag, on top of `MoveOverhead`.
+const MAX_LAG_MS: u64 = 200;
 
 fn panic_text(p: &Box<dyn std::any::Any + Send>) -> String {
     p.downcast_ref::<&str>()
@@ -508,7 +700,8 @@ pub fn result_text(rewards: &[f32]) -> String {
 
 const HELP: &str = "commands: uci | ugi | isready | ucinewgame | setoption name <n> value <v> | \
 position startpos [seed <n>] [moves …] | position fen <text> [moves …] | go [wtime btime winc binc \
-movestogo p1time..p4time p1inc..p4inc movetime depth nodes infinite] | stop | quit | d | moves | \
+movestogo p1time..p4time p1inc..p4inc movetime depth nodes mate searchmoves ponder infinite] | \
+ponderhit | stop | quit | d | moves | \
 perft <depth> | eval | query gameover|p1turn..p4turn|result | help; see protocol.md";
 
 /// Runs the protocol on stdin/stdout.

@@ -42,16 +42,25 @@ pub fn engine_specs() -> Vec<OptionSpec> {
             kind: OptionKind::Spin {
                 default: 0,
                 min: 0,
-                max: i64::MAX,
+                // GUIs read spin bounds as 32-bit signed integers.
+                max: i32::MAX as i64,
             },
         },
         OptionSpec {
             name: "MoveOverhead",
             kind: OptionKind::Spin {
-                default: 30,
+                default: DEFAULT_MOVE_OVERHEAD_MS as i64,
                 min: 0,
                 max: 10_000,
             },
+        },
+        OptionSpec {
+            name: "Ponder",
+            kind: OptionKind::Check { default: false },
+        },
+        OptionSpec {
+            name: "UCI_ShowWDL",
+            kind: OptionKind::Check { default: false },
         },
         OptionSpec {
             name: "RolloutPlies",
@@ -71,6 +80,48 @@ pub fn engine_specs() -> Vec<OptionSpec> {
         },
     ]
 }
+
+/// The value of a rule option shared by games with different defaults (`MaxPlies`) that
+/// stands for each game's own default.
+pub const GAME_DEFAULT: &str = "-1";
+
+/// The rule options of every game, each name once, in registry order. A spin option that games
+/// share with different defaults or bounds is listed with default -1 (each game's own default)
+/// and the widest bounds; each game still checks a value against its own.
+pub fn rule_specs() -> Vec<OptionSpec> {
+    let mut out: Vec<OptionSpec> = Vec::new();
+    for e in crate::games::all() {
+        for s in (e.rule_options)() {
+            match out.iter_mut().find(|o| o.name.eq_ignore_ascii_case(s.name)) {
+                None => out.push(*s),
+                Some(o) => {
+                    if let (
+                        OptionKind::Spin { default, min, max },
+                        OptionKind::Spin {
+                            default: d2,
+                            min: m2,
+                            max: x2,
+                        },
+                    ) = (o.kind, s.kind)
+                    {
+                        if (default, min, max) != (d2, m2, x2) {
+                            o.kind = OptionKind::Spin {
+                                default: -1,
+                                min: -1,
+                                max: max.max(x2),
+                            };
+                        }
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Milliseconds kept in hand for the time between the engine's answer and the client's clock
+/// (pipes, scheduling on a busy machine); the engine adds what it measures on top.
+pub const DEFAULT_MOVE_OVERHEAD_MS: u64 = 50;
 
 /// Every core this machine has: the engine's mission is to use them all unless told otherwise.
 pub fn default_threads() -> usize {
@@ -93,6 +144,9 @@ pub fn apply(params: &mut SearchParams, name: &str, value: &str) -> bool {
         "moveoverhead" => params.move_overhead_ms = int() as u64,
         "rolloutplies" => params.rollout_plies = usize::try_from(int()).ok(),
         "treedepth" => params.tree_depth = usize::try_from(int()).ok(),
+        "uci_showwdl" => params.show_wdl = value == "true",
+        // The GUI says whether it will send `go ponder`; nothing to set.
+        "ponder" => {}
         _ => return false,
     }
     true

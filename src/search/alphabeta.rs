@@ -150,7 +150,6 @@ struct Shared<'a> {
     nodes: AtomicU64,
     abort: AtomicBool,
     ctx: &'a Context<'a>,
-    hard: Option<Instant>,
 }
 
 struct Worker<'a, 'b, G: Game> {
@@ -162,6 +161,11 @@ struct Worker<'a, 'b, G: Game> {
     pv: Vec<Vec<G::Move>>,
     move_bufs: Vec<Vec<G::Move>>,
     root_excluded: Vec<G::Move>,
+    /// The root moves to search (`searchmoves`), when not every legal move.
+    root_only: Option<Vec<G::Move>>,
+    /// Set during the main thread's first iteration: only `stop` interrupts it, so that every
+    /// answer comes from a completed search of depth 1, whatever the node or time limit.
+    first_iteration: bool,
     /// The best fully searched root move of the current iteration: played when time runs out
     /// before the first iteration completes.
     root_best: Option<G::Move>,
@@ -174,25 +178,23 @@ struct Worker<'a, 'b, G: Game> {
     last_print: Instant,
 }
 
-/// Runs alpha-beta on `root`.
-pub fn search<G: Game>(root: &G, ctx: &Context) -> Outcome<G::Move> {
-    let dl = ctx.deadlines(root.to_move());
+/// Runs alpha-beta on `root`, considering the root moves `moves` (all legal, not empty).
+pub fn search<G: Game>(root: &G, ctx: &Context, moves: &[G::Move]) -> Outcome<G::Move> {
     let sh = Shared {
         table: Table::new(ctx.params.hash_mb),
         nodes: AtomicU64::new(0),
         abort: AtomicBool::new(false),
         ctx,
-        hard: dl.hard,
     };
     let threads = ctx.params.threads.max(1);
     let result = if threads == 1 {
-        iterative_deepening(root, &sh, true, 0, dl.soft)
+        iterative_deepening(root, &sh, true, 0, moves)
     } else {
         let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build();
         match pool {
             Ok(pool) => {
                 let mut results = pool.broadcast(|b| {
-                    let r = iterative_deepening(root, &sh, b.index() == 0, b.index(), dl.soft);
+                    let r = iterative_deepening(root, &sh, b.index() == 0, b.index(), moves);
                     if b.index() == 0 {
                         sh.abort.store(true, Ordering::Relaxed);
                     }
@@ -200,9 +202,11 @@ pub fn search<G: Game>(root: &G, ctx: &Context) -> Outcome<G::Move> {
                 });
                 results.swap_remove(0)
             }
-            Err(_) => iterative_deepening(root, &sh, true, 0, dl.soft),
+            Err(_) => iterative_deepening(root, &sh, true, 0, moves),
         }
     };
+    // The table can be large: free it on another thread, after the answer.
+    std::thread::spawn(move || drop(sh.table));
     result
 }
 
@@ -211,7 +215,7 @@ fn iterative_deepening<G: Game>(
     sh: &Shared,
     main: bool,
     index: usize,
-    soft: Option<Instant>,
+    root_moves: &[G::Move],
 ) -> Outcome<G::Move> {
     let ctx = sh.ctx;
     let mut w: Worker<G> = Worker {
@@ -223,17 +227,22 @@ fn iterative_deepening<G: Game>(
         pv: vec![Vec::new(); MAX_PLY + QS_MAX + 2],
         move_bufs: vec![Vec::new(); MAX_PLY + QS_MAX + 2],
         root_excluded: Vec::new(),
+        root_only: None,
+        first_iteration: main,
         root_best: None,
         root_seat: root.to_move(),
         main,
         progress: None,
         last_print: Instant::now(),
     };
-    let mut root_moves = Vec::new();
-    root.legal_moves(&mut root_moves);
+    let mut all = Vec::new();
+    root.legal_moves(&mut all);
+    if root_moves.len() < all.len() {
+        w.root_only = Some(root_moves.to_vec());
+    }
     let max_depth = ctx
         .limits
-        .depth
+        .max_depth()
         .unwrap_or(MAX_PLY as u32 - 1)
         .clamp(1, MAX_PLY as u32 - 1);
     let multipv = ctx.params.multipv.clamp(1, root_moves.len().max(1));
@@ -265,12 +274,13 @@ fn iterative_deepening<G: Game>(
             lines.push(Line {
                 pv: texts,
                 score: score_of(score),
-                wdl: None,
+                wdl: ctx.params.show_wdl.then(|| wdl_of(score)),
             });
             if w.root_excluded.len() >= root_moves.len() {
                 break;
             }
         }
+        w.first_iteration = false;
         if !complete && lines.is_empty() {
             // Out of time in the first iteration: the best root move searched so far beats
             // an arbitrary one (root moves are tried best-ordered).
@@ -316,45 +326,52 @@ fn iterative_deepening<G: Game>(
         if !complete || w.aborted() {
             break;
         }
-        // A forced mate found: deeper search will not change the move.
+        // A forced mate found: deeper search will not change the move; `go mate N` ends
+        // once a mate in N or fewer is proven.
         if let Some(Line {
-            score: Score::Mate(_),
+            score: Score::Mate(m),
             ..
         }) = last_report.as_ref().and_then(|r| r.lines.first())
         {
-            if ctx.limits.depth.is_none() && !ctx.limits.is_unlimited() {
+            let asked = ctx.limits.mate.is_some_and(|n| *m > 0 && *m as u32 <= n);
+            if asked || (ctx.limits.depth.is_none() && !ctx.limits.is_unlimited()) {
                 break;
             }
         }
         // Under a clock, do not start an iteration that will not finish: the next one costs
         // several times this one. `movetime` asks for exactly that long (UCI), and an
         // interrupted iteration still gives its best root move so far.
-        if let Some(s) = soft.filter(|_| ctx.limits.movetime.is_none()) {
-            let now = Instant::now();
-            let spent = now.duration_since(ctx.start);
-            if now >= s || (s - now) < spent {
-                break;
-            }
+        if ctx.past_soft() || ctx.next_iteration_too_long(1) {
+            break;
         }
         depth += 1;
     }
-    // `go infinite` waits for stop even when the search is exhausted (UCI manners).
-    if main && ctx.limits.is_unlimited() {
-        while !ctx.stopped() {
-            std::thread::sleep(std::time::Duration::from_millis(2));
-        }
-    }
     w.flush();
-    // The last word before bestmove: the best completed line with the final counts.
+    // The last word before bestmove: the best completed line with the final counts (or, when
+    // `stop` came before the first iteration ended, the move it had found best so far).
     if main {
-        if let Some(r) = &mut last_report {
-            let nodes = sh.nodes.load(Ordering::Relaxed);
-            if nodes != r.nodes {
+        let nodes = sh.nodes.load(Ordering::Relaxed);
+        match &mut last_report {
+            Some(r) if nodes != r.nodes => {
                 r.nodes = nodes;
                 r.elapsed = ctx.start.elapsed();
                 r.hashfull = sh.table.hashfull();
                 for l in r.info_lines() {
                     (ctx.out)(&l);
+                }
+            }
+            Some(_) => {}
+            None => {
+                if let Some(m) = best {
+                    let r = Report {
+                        depth: 1,
+                        seldepth: w.seldepth as u32,
+                        nodes,
+                        elapsed: ctx.start.elapsed(),
+                        hashfull: sh.table.hashfull(),
+                        lines: Vec::new(),
+                    };
+                    (ctx.out)(&r.partial_line(&root.format_move(m)));
                 }
             }
         }
@@ -364,6 +381,22 @@ fn iterative_deepening<G: Game>(
         nodes: sh.nodes.load(Ordering::Relaxed),
         report: last_report,
     }
+}
+
+/// Win/draw/loss per mille for the side to move, from a score: a mate is 1000/0/0 or 0/0/1000;
+/// otherwise w = 1000 / (1 + e^((200 − cp) / 100)), l likewise with −cp, d = 1000 − w − l (at
+/// 0 cp: 119/762/119; at +100: 269/684/47; at +500: 953/46/1). A fixed model, not fitted to games.
+pub fn wdl_of(s: i32) -> (u32, u32, u32) {
+    if s > MATE_BOUND {
+        return (1000, 0, 0);
+    }
+    if s < -MATE_BOUND {
+        return (0, 0, 1000);
+    }
+    let f = |cp: f64| 1000.0 / (1.0 + ((200.0 - cp) / 100.0).exp());
+    let w = f(s as f64).round() as u32;
+    let l = f(-(s as f64)).round() as u32;
+    (w, 1000u32.saturating_sub(w + l), l)
 }
 
 fn score_of(s: i32) -> Score {
@@ -393,7 +426,7 @@ impl<G: Game> Worker<'_, '_, G> {
     }
 
     fn aborted(&self) -> bool {
-        self.sh.abort.load(Ordering::Relaxed)
+        self.sh.abort.load(Ordering::Relaxed) && (!self.first_iteration || self.sh.ctx.stopped())
     }
 
     /// Counts a node and checks the limits every 1024 nodes.
@@ -409,7 +442,7 @@ impl<G: Game> Worker<'_, '_, G> {
             self.flush();
             let ctx = self.sh.ctx;
             let stop = ctx.stopped()
-                || self.sh.hard.is_some_and(|h| Instant::now() >= h)
+                || ctx.past_hard()
                 || ctx
                     .limits
                     .nodes
@@ -526,7 +559,10 @@ impl<G: Game> Worker<'_, '_, G> {
         let mut searched = 0;
         for &i in &order {
             let m = moves[i as usize];
-            if ply == 0 && self.root_excluded.contains(&m) {
+            if ply == 0
+                && (self.root_excluded.contains(&m)
+                    || self.root_only.as_ref().is_some_and(|r| !r.contains(&m)))
+            {
                 continue;
             }
             let mut c = g.clone();
@@ -576,7 +612,7 @@ impl<G: Game> Worker<'_, '_, G> {
             } else {
                 Bound::Upper
             };
-            if ply > 0 || self.root_excluded.is_empty() {
+            if ply > 0 || (self.root_excluded.is_empty() && self.root_only.is_none()) {
                 self.sh.table.store(
                     key,
                     Entry {

@@ -200,20 +200,22 @@ struct Shared<'a, G: Game> {
     depth_sum: AtomicU64,
     seldepth: AtomicU32,
     done: AtomicBool,
-    soft: Option<Instant>,
-    hard: Option<Instant>,
+    /// The root moves to search (`searchmoves`), when not every legal move.
+    root_only: Option<Vec<G::Move>>,
     rollout_plies: usize,
     /// Nodes this deep are scored as leaves, never expanded.
     tree_depth: usize,
     exploration: f64,
 }
 
-/// Runs MCTS (ISMCTS for hidden-information games) on `root` within the context's limits.
-pub fn search<G: Game>(root: &G, ctx: &Context) -> Outcome<G::Move> {
-    if let Some(o) = convert_decided(root, ctx) {
+/// Runs MCTS (ISMCTS for hidden-information games) on `root` within the context's limits,
+/// considering the root moves `moves` (legal, not empty).
+pub fn search<G: Game>(root: &G, ctx: &Context, moves: &[G::Move]) -> Outcome<G::Move> {
+    if let Some(o) = convert_decided(root, ctx, moves) {
         return o;
     }
-    let dl = ctx.deadlines(root.to_move());
+    let mut all = Vec::new();
+    root.legal_moves(&mut all);
     let shared = Shared {
         root,
         tree: Tree::new(ctx.params.hash_mb),
@@ -222,8 +224,9 @@ pub fn search<G: Game>(root: &G, ctx: &Context) -> Outcome<G::Move> {
         depth_sum: AtomicU64::new(0),
         seldepth: AtomicU32::new(0),
         done: AtomicBool::new(false),
-        soft: dl.soft,
-        hard: dl.hard,
+        // (With hidden information the legal moves differ between deals: keep the filter.)
+        root_only: (moves.len() < all.len() || !ctx.limits.searchmoves.is_empty())
+            .then(|| moves.to_vec()),
         rollout_plies: ctx.params.rollout_plies.unwrap_or(G::ROLLOUT_PLIES),
         tree_depth: match ctx.params.tree_depth.unwrap_or(G::TREE_DEPTH) {
             0 => usize::MAX,
@@ -248,7 +251,7 @@ pub fn search<G: Game>(root: &G, ctx: &Context) -> Outcome<G::Move> {
             }
         }
     }
-    let win = immediate_win(root);
+    let win = immediate_win(root, moves);
     let report = report(&shared, win);
     for l in report.info_lines() {
         (ctx.out)(&l);
@@ -261,14 +264,14 @@ pub fn search<G: Game>(root: &G, ctx: &Context) -> Outcome<G::Move> {
     // Never answer without a move while there is one (a stop before the first iteration).
     let best = win
         .or_else(|| best_child(&shared.tree).and_then(|c| shared.tree.node(c).mv()))
-        .or_else(|| {
-            let mut moves = Vec::new();
-            root.legal_moves(&mut moves);
-            moves.first().copied()
-        });
+        .or_else(|| moves.first().copied());
+    let nodes = shared.iterations.load(Ordering::Relaxed);
+    // The tree can be large: free it on another thread, after the answer.
+    let tree = shared.tree;
+    std::thread::spawn(move || drop(tree));
     Outcome {
         best,
-        nodes: shared.iterations.load(Ordering::Relaxed),
+        nodes,
         report: Some(report),
     }
 }
@@ -279,27 +282,28 @@ pub fn search<G: Game>(root: &G, ctx: &Context) -> Outcome<G::Move> {
 /// forced mate there either. Alpha-beta, steered by the evaluation's king-zone term, mated in 20
 /// of 20. So in two-player games of perfect information, under a time limit, once the evaluation
 /// gives the mover at least 99.9% the move is handed to alpha-beta (an `info string` says so).
-fn convert_decided<G: Game>(root: &G, ctx: &Context) -> Option<Outcome<G::Move>> {
-    if G::hidden_information() || root.players() != 2 {
+fn convert_decided<G: Game>(
+    root: &G,
+    ctx: &Context,
+    moves: &[G::Move],
+) -> Option<Outcome<G::Move>> {
+    if G::hidden_information() || root.players() != 2 || !ctx.timed() {
         return None;
     }
     let mover = root.to_move();
     if heuristic_rewards(root)[mover] < 0.999 {
         return None;
     }
-    ctx.deadlines(mover).soft?;
     (ctx.out)("info string decided position: alpha-beta plays it out");
-    Some(super::alphabeta::search(root, ctx))
+    Some(super::alphabeta::search(root, ctx, moves))
 }
 
-/// A legal move after which the mover has won, for perfect-information games.
-fn immediate_win<G: Game>(root: &G) -> Option<G::Move> {
+/// One of `moves` after which the mover has won, for perfect-information games.
+fn immediate_win<G: Game>(root: &G, moves: &[G::Move]) -> Option<G::Move> {
     if G::hidden_information() {
         return None;
     }
-    let mut moves = Vec::new();
-    root.legal_moves(&mut moves);
-    moves.into_iter().find(|&m| {
+    moves.iter().copied().find(|&m| {
         let mut s = root.clone();
         s.play(m);
         matches!(s.status(), Status::Over(o) if o.winner() == Some(root.to_move()))
@@ -343,7 +347,7 @@ fn worker<G: Game>(sh: &Shared<G>, index: usize) {
         }
         if started && done_here % 16 == 0 {
             let now = Instant::now();
-            if sh.hard.is_some_and(|h| now >= h) || sh.soft.is_some_and(|s| now >= s) {
+            if sh.ctx.past_soft() {
                 sh.done.store(true, Ordering::Relaxed);
                 break;
             }
@@ -354,7 +358,7 @@ fn worker<G: Game>(sh: &Shared<G>, index: usize) {
                 }
             }
         }
-        if let Some(d) = sh.ctx.limits.depth {
+        if let Some(d) = sh.ctx.limits.max_depth() {
             let n = sh.iterations.load(Ordering::Relaxed);
             // A full tree stops deepening, and a capped one never passes its cap: then the
             // depth asked for may never come, and depth N means N × 1000 iterations instead.
@@ -417,6 +421,11 @@ fn iterate<G: Game>(
         let mut all_available = false;
         if hidden {
             state.legal_moves(moves);
+            if node == 0 {
+                if let Some(only) = &sh.root_only {
+                    moves.retain(|m| only.contains(m));
+                }
+            }
             legal.clear();
             legal.extend(moves.iter().copied());
             let (mut present, mut total) = (0, 0);
@@ -435,6 +444,11 @@ fn iterate<G: Game>(
             if nd.try_lock() {
                 if !nd.expanded.load(Ordering::Acquire) {
                     state.legal_moves(moves);
+                    if node == 0 {
+                        if let Some(only) = &sh.root_only {
+                            moves.retain(|m| only.contains(m));
+                        }
+                    }
                     add_missing_children(tree, node, &state, moves, false);
                     nd.expanded.store(true, Ordering::Release);
                 }

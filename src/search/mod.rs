@@ -53,6 +53,8 @@ pub struct SearchParams {
     pub rollout_plies: Option<usize>,
     /// MCTS tree depth cap (0 = none); None = the game's own choice ([`Game::TREE_DEPTH`]).
     pub tree_depth: Option<usize>,
+    /// `UCI_ShowWDL`: alpha-beta adds win/draw/loss estimates to its `info` lines.
+    pub show_wdl: bool,
 }
 
 impl Default for SearchParams {
@@ -63,9 +65,10 @@ impl Default for SearchParams {
             algorithm: Algorithm::Auto,
             multipv: 1,
             seed: 0,
-            move_overhead_ms: 30,
+            move_overhead_ms: 50,
             rollout_plies: None,
             tree_depth: None,
+            show_wdl: false,
         }
     }
 }
@@ -81,16 +84,34 @@ pub struct Limits {
     pub movetime: Option<u64>,
     pub depth: Option<u32>,
     pub nodes: Option<u64>,
+    /// `go mate N`: stop once a mate in N moves or fewer is proven; searches no deeper than such
+    /// a mate needs (2N − 1 plies).
+    pub mate: Option<u32>,
+    /// `go searchmoves …`: only these root moves are considered (empty = every legal move).
+    pub searchmoves: Vec<String>,
+    /// `go ponder`: the search runs without a time limit until `ponderhit` starts its clock.
+    pub ponder: bool,
     pub infinite: bool,
 }
 
 impl Limits {
+    /// Whether nothing in these limits ends the search: it waits for `stop`.
     pub fn is_unlimited(&self) -> bool {
         self.infinite
             || (self.time.iter().all(|t| t.is_none())
                 && self.movetime.is_none()
                 && self.depth.is_none()
-                && self.nodes.is_none())
+                && self.nodes.is_none()
+                && self.mate.is_none())
+    }
+
+    /// The depth bound in plies: `depth`, and for `mate N` the 2N − 1 plies such a mate needs.
+    pub fn max_depth(&self) -> Option<u32> {
+        let mate = self.mate.map(|n| (2 * n.max(1) - 1).min(127));
+        match (self.depth, mate) {
+            (Some(d), Some(m)) => Some(d.min(m)),
+            (d, m) => d.or(m),
+        }
     }
 }
 
@@ -159,6 +180,47 @@ impl Report {
     }
 }
 
+/// What the caller of a search controls while it runs.
+#[derive(Clone, Copy)]
+pub struct Control<'a> {
+    /// Set by `stop` (or `quit`); the search returns its best move soon after.
+    pub stop: &'a AtomicBool,
+    /// For `go ponder`: the clock does not run until `ponderhit`.
+    pub ponder: Option<&'a time::Ponder>,
+    /// When the `go` arrived: time limits count from here.
+    pub start: Instant,
+    /// Milliseconds kept in hand on top of `MoveOverhead` (the protocol's measured lag).
+    pub margin_ms: u64,
+}
+
+impl<'a> Control<'a> {
+    /// A search that starts now, does not ponder and keeps only `MoveOverhead` in hand.
+    pub fn new(stop: &'a AtomicBool) -> Self {
+        Control {
+            stop,
+            ponder: None,
+            start: Instant::now(),
+            margin_ms: 0,
+        }
+    }
+}
+
+impl Report {
+    /// An `info` line for a search stopped before it could score any move: counts and the move
+    /// it would play, no score.
+    pub fn partial_line(&self, mv: &str) -> String {
+        let ms = self.elapsed.as_millis() as u64;
+        format!(
+            "info depth {} nodes {} nps {} time {} pv {}",
+            self.depth.max(1),
+            self.nodes,
+            self.nodes * 1000 / ms.max(1),
+            ms,
+            mv
+        )
+    }
+}
+
 /// Everything a search needs besides the position.
 pub struct Context<'a> {
     pub params: &'a SearchParams,
@@ -168,16 +230,77 @@ pub struct Context<'a> {
     /// Receives every line the search prints (`info …`), not the `bestmove`.
     pub out: &'a (dyn Fn(&str) + Sync),
     pub start: Instant,
+    /// Set while the search ponders: its clock has not started.
+    pub ponder: Option<&'a time::Ponder>,
+    /// The thinking time of the seat to move.
+    pub budget: time::Budget,
 }
 
-impl Context<'_> {
-    /// When a search for `seat` must stop, from the limits and `MoveOverhead`.
-    pub fn deadlines(&self, seat: Seat) -> time::Deadlines {
-        time::deadlines(self.limits, seat, self.params.move_overhead_ms, self.start)
+impl<'a> Context<'a> {
+    /// The context of a search for `seat` to move.
+    pub fn new(
+        params: &'a SearchParams,
+        limits: &'a Limits,
+        control: Control<'a>,
+        out: &'a (dyn Fn(&str) + Sync),
+        seat: Seat,
+    ) -> Self {
+        let overhead = params.move_overhead_ms.saturating_add(control.margin_ms);
+        Context {
+            params,
+            limits,
+            stop: control.stop,
+            out,
+            start: control.start,
+            ponder: control.ponder,
+            budget: time::budget_for(limits, seat, overhead),
+        }
     }
 
     pub fn stopped(&self) -> bool {
         self.stop.load(Ordering::Relaxed)
+    }
+
+    /// When the clock started: None while pondering.
+    pub fn origin(&self) -> Option<Instant> {
+        match self.ponder {
+            Some(p) => p.origin(self.start),
+            None => Some(self.start),
+        }
+    }
+
+    /// Whether the search runs under a time limit (possibly not yet started: pondering).
+    pub fn timed(&self) -> bool {
+        self.budget.hard.is_some()
+    }
+
+    fn past(&self, limit: Option<Duration>) -> bool {
+        match (limit, self.origin()) {
+            (Some(l), Some(o)) => o.elapsed() >= l,
+            _ => false,
+        }
+    }
+
+    /// The hard limit has passed: stop at once.
+    pub fn past_hard(&self) -> bool {
+        self.past(self.budget.hard)
+    }
+
+    /// The soft limit has passed: start no more work.
+    pub fn past_soft(&self) -> bool {
+        self.past(self.budget.soft)
+    }
+
+    /// Under a clock (not `movetime`, which asks for exactly that long), whether another
+    /// iteration that costs `factor` times what was spent so far would end past the soft limit.
+    pub fn next_iteration_too_long(&self, factor: u32) -> bool {
+        if self.limits.movetime.is_some() {
+            return false;
+        }
+        match (self.budget.soft, self.origin()) {
+            (Some(s), Some(o)) => o.elapsed() * (factor + 1) > s,
+            _ => false,
+        }
     }
 }
 
@@ -193,8 +316,7 @@ pub struct Outcome<M> {
 /// perfect information; for any other game MCTS (ISMCTS with hidden information) runs instead,
 /// and a line `info string` says so.
 pub fn search<G: Game>(root: &G, ctx: &Context) -> Outcome<G::Move> {
-    let mut moves = Vec::new();
-    root.legal_moves(&mut moves);
+    let moves = root_moves(root, &ctx.limits.searchmoves);
     if moves.is_empty() {
         return Outcome {
             best: None,
@@ -204,15 +326,34 @@ pub fn search<G: Game>(root: &G, ctx: &Context) -> Outcome<G::Move> {
     }
     let ab_ok = root.players() == 2 && !G::hidden_information();
     match ctx.params.algorithm {
-        Algorithm::AlphaBeta | Algorithm::Auto if ab_ok => alphabeta::search(root, ctx),
+        Algorithm::AlphaBeta | Algorithm::Auto if ab_ok => alphabeta::search(root, ctx, &moves),
         Algorithm::AlphaBeta => {
             (ctx.out)(
                 "info string alphabeta needs two players and no hidden information; using mcts",
             );
-            mcts::search(root, ctx)
+            mcts::search(root, ctx, &moves)
         }
-        Algorithm::Mcts | Algorithm::Auto => mcts::search(root, ctx),
+        Algorithm::Mcts | Algorithm::Auto => mcts::search(root, ctx, &moves),
     }
+}
+
+/// The root moves to search: the legal moves, or those of them that `searchmoves` names (moves
+/// it names that are not legal are left out; the protocol has said so). Every legal move when
+/// none of the named ones is legal.
+pub fn root_moves<G: Game>(root: &G, searchmoves: &[String]) -> Vec<G::Move> {
+    let mut moves = Vec::new();
+    root.legal_moves(&mut moves);
+    if !searchmoves.is_empty() {
+        let wanted: Vec<G::Move> = searchmoves
+            .iter()
+            .filter_map(|t| root.parse_move(t).ok())
+            .filter(|m| moves.contains(m))
+            .collect();
+        if !wanted.is_empty() {
+            moves.retain(|m| wanted.contains(m));
+        }
+    }
+    moves
 }
 
 /// An empty vector with room for `want` items, or for as many as memory allows (halving down to

@@ -128,13 +128,7 @@ fn run(pos: &str, params: SearchParams, limits: Limits) -> super::Outcome<u8> {
     let g = Ttt::from_text(pos, &RuleOptions::of::<Ttt>()).unwrap();
     let stop = AtomicBool::new(false);
     let sink = |_: &str| {};
-    let ctx = Context {
-        params: &params,
-        limits: &limits,
-        stop: &stop,
-        out: &sink,
-        start: std::time::Instant::now(),
-    };
+    let ctx = Context::new(&params, &limits, Control::new(&stop), &sink, g.to_move());
     search(&g, &ctx)
 }
 

@@ -1,15 +1,56 @@
-//! Time management: turns the clock fields of `go` into a soft deadline (do not start more work
-//! after it) and a hard one (stop at once), keeping `MoveOverhead` in hand.
+//! Time management: turns the clock fields of `go` into a soft budget (do not start more work
+//! after it) and a hard one (stop at once), keeping `MoveOverhead` in hand; and the clock of a
+//! running search, which does not run while the engine ponders (`go ponder` until `ponderhit`).
 
 use super::Limits;
 use crate::game::Seat;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
-/// When a search should stop. `None` = no time limit.
-#[derive(Clone, Copy, Debug)]
-pub struct Deadlines {
-    pub soft: Option<Instant>,
-    pub hard: Option<Instant>,
+/// How long a search may think, counted from when its clock starts (the `go`, or `ponderhit`).
+/// `None` = no time limit.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Budget {
+    pub soft: Option<Duration>,
+    pub hard: Option<Duration>,
+}
+
+/// A pondering search's clock: stopped until `ponderhit`, which starts it.
+#[derive(Debug)]
+pub struct Ponder {
+    active: AtomicBool,
+    /// Milliseconds after the search's start at which `ponderhit` came.
+    hit_ms: AtomicU64,
+}
+
+impl Default for Ponder {
+    fn default() -> Self {
+        Ponder {
+            active: AtomicBool::new(true),
+            hit_ms: AtomicU64::new(0),
+        }
+    }
+}
+
+impl Ponder {
+    /// `ponderhit`: the search's clock starts now.
+    pub fn hit(&self, start: Instant) {
+        self.hit_ms
+            .store(start.elapsed().as_millis() as u64, Ordering::Relaxed);
+        self.active.store(false, Ordering::Release);
+    }
+    /// Still pondering (no time limit applies yet).
+    pub fn active(&self) -> bool {
+        self.active.load(Ordering::Acquire)
+    }
+    /// When the clock started, if it has.
+    pub fn origin(&self, start: Instant) -> Option<Instant> {
+        if self.active() {
+            None
+        } else {
+            Some(start + Duration::from_millis(self.hit_ms.load(Ordering::Relaxed)))
+        }
+    }
 }
 
 /// Moves assumed still to play when `movestogo` is absent: these games are long.
@@ -17,40 +58,28 @@ const DEFAULT_MOVES_TO_GO: u64 = 30;
 /// Thinking time when `go` gives clocks but not the mover's.
 const NO_CLOCK_MS: u64 = 1000;
 
-/// Deadlines for `seat` to move under `limits`, counted from `start`.
-pub fn deadlines(limits: &Limits, seat: Seat, overhead_ms: u64, start: Instant) -> Deadlines {
+/// The budget for `seat` to move under `limits`, keeping `overhead_ms` in hand.
+pub fn budget_for(limits: &Limits, seat: Seat, overhead_ms: u64) -> Budget {
     if limits.infinite {
-        return Deadlines {
-            soft: None,
-            hard: None,
-        };
+        return Budget::default();
     }
-    let at = |ms: u64| Some(start + Duration::from_millis(ms));
+    let ms = |soft: u64, hard: u64| Budget {
+        soft: Some(Duration::from_millis(soft)),
+        hard: Some(Duration::from_millis(hard)),
+    };
     if let Some(mt) = limits.movetime {
-        let budget = mt.saturating_sub(overhead_ms).max(1);
-        return Deadlines {
-            soft: at(budget),
-            hard: at(budget),
-        };
+        let b = mt.saturating_sub(overhead_ms).max(1);
+        return ms(b, b);
     }
     match limits.time.get(seat).copied().flatten() {
         Some(remaining) => {
             let inc = limits.inc.get(seat).copied().flatten().unwrap_or(0);
             let (soft, hard) = budget(remaining, inc, limits.movestogo, overhead_ms);
-            Deadlines {
-                soft: at(soft),
-                hard: at(hard),
-            }
+            ms(soft, hard)
         }
         // Clocks were given, but none for the seat to move: think briefly rather than forever.
-        None if limits.time.iter().any(|t| t.is_some()) => Deadlines {
-            soft: at(NO_CLOCK_MS),
-            hard: at(NO_CLOCK_MS),
-        },
-        None => Deadlines {
-            soft: None,
-            hard: None,
-        },
+        None if limits.time.iter().any(|t| t.is_some()) => ms(NO_CLOCK_MS, NO_CLOCK_MS),
+        None => Budget::default(),
     }
 }
 
@@ -88,9 +117,8 @@ mod tests {
             movetime: Some(1000),
             ..Default::default()
         };
-        let t0 = Instant::now();
-        let d = deadlines(&l, 0, 30, t0);
-        assert_eq!(d.hard.unwrap() - t0, Duration::from_millis(970));
+        let b = budget_for(&l, 0, 30);
+        assert_eq!(b.hard, Some(Duration::from_millis(970)));
     }
 
     #[test]
@@ -131,14 +159,12 @@ mod tests {
             time: [None, Some(300), None, None],
             ..Default::default()
         };
-        let t0 = Instant::now();
-        let d = deadlines(&l, 0, 30, t0);
-        assert_eq!(d.hard.unwrap() - t0, Duration::from_millis(NO_CLOCK_MS));
+        let b = budget_for(&l, 0, 30);
+        assert_eq!(b.hard, Some(Duration::from_millis(NO_CLOCK_MS)));
     }
 
     #[test]
     fn no_clock_no_deadline() {
-        let d = deadlines(&Limits::default(), 1, 30, Instant::now());
-        assert!(d.soft.is_none() && d.hard.is_none());
+        assert_eq!(budget_for(&Limits::default(), 1, 30), Budget::default());
     }
 }

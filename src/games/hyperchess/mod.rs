@@ -156,6 +156,9 @@ pub struct Hyperchess {
     /// Plies played since the position given.
     plies: u32,
     max_plies: u32,
+    /// `plies + 1` when a client played on past a repetition or the 100-ply rule (0: never):
+    /// both count again from there (see `Game::play_through_draw`).
+    through: u32,
     side: u8,
     /// Whether an en-passant capture is actually legal (only then is `ep` part of the hash).
     ep_legal: bool,
@@ -485,10 +488,16 @@ impl Hyperchess {
         if others(0) == 0 && others(1) == 0 {
             return Status::Over(Outcome::draw(2, "bare kings"));
         }
-        if self.halfmove >= 100 {
+        // Reversible plies that count: since the last capture or pawn move, and since the client
+        // played on past a draw, if it did.
+        let reversible = match self.through {
+            0 => self.halfmove,
+            t => self.halfmove.min(self.plies + 1 - t),
+        };
+        if reversible >= 100 {
             return Status::Over(Outcome::draw(2, "fifty-move rule"));
         }
-        let back = self.halfmove.min(self.plies).min(HIST as u32 - 2);
+        let back = reversible.min(self.plies).min(HIST as u32 - 2);
         let mut seen = 0;
         let mut d = 4;
         while d <= back {
@@ -573,6 +582,7 @@ impl Hyperchess {
             fullmove,
             plies: 0,
             max_plies,
+            through: 0,
             side,
             ep_legal: false,
             in_check: false,
@@ -964,6 +974,19 @@ impl Game for Hyperchess {
 
     fn full_hash(&self) -> u64 {
         self.compute_hash()
+    }
+
+    fn play_through_draw(&mut self) -> Option<&'static str> {
+        let Status::Over(o) = self.status() else {
+            return None;
+        };
+        match o.reason {
+            "fifty-move rule" | "threefold repetition" => self.through = self.plies + 1,
+            "MaxPlies" => self.max_plies = 0,
+            _ => return None,
+        }
+        self.status = self.compute_status();
+        Some(o.reason)
     }
 
     fn parse_move(&self, text: &str) -> Result<Move, String> {

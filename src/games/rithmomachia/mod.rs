@@ -231,6 +231,11 @@ const R_ONGOING: u8 = 0;
 const R_BLACK: u8 = 1;
 const R_WHITE: u8 = 2;
 const R_DRAW: u8 = 3;
+/// What was left of the turn change when `MaxPlies` ended the game: nothing; the side to move's
+/// turn has not begun (its phase-1 captures); the turn has not been handed over.
+const TURN_DONE: u8 = 0;
+const TURN_BEGIN: u8 = 1;
+const TURN_HAND_OVER: u8 = 2;
 
 /// Reasons: index 0..8 the victory kinds (in `Victory` order), then these.
 const REASON_NOMOVE: u8 = 8;
@@ -412,6 +417,9 @@ pub struct Rithmomachia {
     ply: u32,
     result: u8,
     reason: u8,
+    /// When `MaxPlies` ended the game: what was left of the turn change (TURN_*), done if a
+    /// client plays on past it.
+    turn_pending: u8,
     board_hash: u64,
     pris_hash: u64,
     /// Squares whose content changed since the start of each side's last phase 1: a capture
@@ -563,6 +571,7 @@ impl Rithmomachia {
             ply: 0,
             result: R_ONGOING,
             reason: 0,
+            turn_pending: TURN_DONE,
             board_hash: 0,
             pris_hash: 0,
             dirty: [!0; 2],
@@ -1569,6 +1578,9 @@ impl Rithmomachia {
         }
         if pending_phase1 {
             if g.end_checks(1 - stm) {
+                if g.reason == REASON_MAXPLIES {
+                    g.turn_pending = TURN_BEGIN;
+                }
                 return Ok(g);
             }
             g.begin_turn();
@@ -1653,6 +1665,9 @@ impl Game for Rithmomachia {
         self.ply = self.ply.saturating_add(1);
         let mover = self.stm;
         if self.end_checks(mover) {
+            if self.reason == REASON_MAXPLIES {
+                self.turn_pending = TURN_HAND_OVER;
+            }
             return;
         }
         self.stm = 1 - mover;
@@ -1694,6 +1709,27 @@ impl Game for Rithmomachia {
             } else {
                 0
             }
+    }
+
+    fn play_through_draw(&mut self) -> Option<&'static str> {
+        if self.result != R_DRAW || self.reason != REASON_MAXPLIES {
+            return None;
+        }
+        self.cfg.max_plies = 0;
+        self.result = R_ONGOING;
+        // `play` declares the draw before handing the turn over; a position text declares it
+        // with the side to move already to move, before or after its phase 1.
+        let pending = std::mem::replace(&mut self.turn_pending, TURN_DONE);
+        if pending == TURN_HAND_OVER {
+            self.stm = 1 - self.stm;
+        }
+        if pending != TURN_DONE {
+            self.begin_turn();
+        } else if !self.has_move(self.stm) {
+            self.result = if self.stm == BLACK { R_WHITE } else { R_BLACK };
+            self.reason = REASON_NOMOVE;
+        }
+        Some("MaxPlies")
     }
 
     fn parse_move(&self, text: &str) -> Result<Move, String> {

@@ -1282,6 +1282,18 @@ impl Game for Tesseract {
         h
     }
 
+    fn play_through_draw(&mut self) -> Option<&'static str> {
+        let Status::Over(o) = self.status() else {
+            return None;
+        };
+        if o.reason != "MaxPlies" {
+            return None;
+        }
+        self.max_plies = 0;
+        self.status = self.compute_status();
+        Some(o.reason)
+    }
+
     fn parse_move(&self, text: &str) -> Result<Move, String> {
         parse_move_text(text)
     }
