@@ -566,3 +566,266 @@ fn ismcts_root_candidates_are_available_at_every_iteration() {
     }
     e.quit();
 }
+
+/// Lines from `go` to `bestmove`, failing if it takes longer than `secs`.
+fn go(e: &mut Engine, cmd: &str, secs: u64) -> Vec<String> {
+    e.send(cmd);
+    e.until(Duration::from_secs(secs), |l| l.starts_with("bestmove"))
+}
+
+#[test]
+fn every_go_with_a_bad_limit_still_ends_by_itself() {
+    let mut e = Engine::start();
+    e.exchange("setoption name Boards value 1x1");
+    e.exchange("position startpos");
+    for bad in [
+        "go movetime abc",
+        "go depth banana",
+        "go nodes",
+        "go mate 0",
+        "go wtime x btime y",
+        "go frobnicate",
+        "go searchmoves",
+    ] {
+        // The fallback is 1000 ms; a generous bound keeps a busy machine from failing the test.
+        let out = go(&mut e, bad, 15);
+        assert!(
+            out[0].starts_with("info string error: go: "),
+            "{} gave {:?}",
+            bad,
+            out
+        );
+        assert!(out.iter().any(|l| l.starts_with("info depth")), "{:?}", out);
+    }
+    e.quit();
+}
+
+#[test]
+fn go_mate_finds_the_mate_and_stops() {
+    let mut e = Engine::start();
+    e.exchange("setoption name Boards value 1x1");
+    // 1. Kb6 Kb8 2. Rh8#.
+    e.exchange("position fen k7/8/2K5/8/8/8/8/7R w - - 0 1");
+    for algo in ["alphabeta", "mcts"] {
+        e.exchange(&format!("setoption name Algorithm value {}", algo));
+        let out = go(&mut e, "go mate 2", 30);
+        let best = out.last().unwrap();
+        assert!(best != "bestmove 0000", "{:?}", out);
+        if algo == "alphabeta" {
+            assert!(
+                out.iter().any(|l| l.contains("score mate 2 ")),
+                "{:?}",
+                out
+            );
+            // It plays a mating move: the reply has one answer and then mate in 1.
+            let mv = best.split_whitespace().nth(1).unwrap();
+            e.exchange(&format!("position fen k7/8/2K5/8/8/8/8/7R w - - 0 1 moves {}", mv));
+            let out = go(&mut e, "go depth 3", 30);
+            assert!(
+                out.iter().any(|l| l.contains("score mate -1 ")),
+                "{} does not mate in 2: {:?}",
+                mv,
+                out
+            );
+            e.exchange("position fen k7/8/2K5/8/8/8/8/7R w - - 0 1");
+        }
+    }
+    e.quit();
+}
+
+#[test]
+fn searchmoves_limits_the_root_and_reports_illegal_moves() {
+    let mut e = Engine::start();
+    e.exchange("setoption name Boards value 1x1");
+    e.exchange("position startpos");
+    for algo in ["alphabeta", "mcts"] {
+        e.exchange(&format!("setoption name Algorithm value {}", algo));
+        let out = go(&mut e, "go nodes 3000 searchmoves a2a3 h2h4 e2e5 depth 3", 30);
+        assert!(
+            out[0].starts_with("info string error: go searchmoves: ") && out[0].contains("e2e5"),
+            "{:?}",
+            out
+        );
+        let best = out.last().unwrap();
+        assert!(
+            best.starts_with("bestmove a2a3") || best.starts_with("bestmove h2h4"),
+            "{}: {:?}",
+            algo,
+            out
+        );
+        for l in out.iter().filter(|l| l.contains(" pv ")) {
+            let first = l.split(" pv ").nth(1).unwrap().split(' ').next().unwrap();
+            assert!(first == "a2a3" || first == "h2h4", "{}", l);
+        }
+    }
+    e.quit();
+}
+
+#[test]
+fn ponder_waits_for_ponderhit_or_stop() {
+    let mut e = Engine::start();
+    e.exchange("setoption name Boards value 1x1");
+    e.exchange("setoption name Ponder value true");
+    e.exchange("position startpos moves e2e4 e7e5");
+    // Pondering with a tiny clock: no bestmove until ponderhit, however long it thinks.
+    e.send("go ponder wtime 2000 btime 2000 movestogo 1");
+    std::thread::sleep(Duration::from_millis(2500));
+    let out = e.ask("isready", |l| l == "readyok");
+    assert!(
+        !out.iter().any(|l| l.starts_with("bestmove")),
+        "bestmove while pondering: {:?}",
+        out
+    );
+    let out = e.ask("ponderhit", |l| l.starts_with("bestmove"));
+    assert!(out.last().unwrap() != "bestmove 0000");
+    // stop during ponder answers at once.
+    e.send("go ponder wtime 60000 btime 60000");
+    std::thread::sleep(Duration::from_millis(200));
+    let out = e.ask("stop", |l| l.starts_with("bestmove"));
+    assert!(out.last().unwrap() != "bestmove 0000");
+    // ponderhit with nothing to ponder is an error.
+    let out = e.exchange("ponderhit");
+    assert!(out[0].starts_with("info string error: "), "{:?}", out);
+    e.quit();
+}
+
+#[test]
+fn show_wdl_adds_wdl_to_alphabeta_lines() {
+    let mut e = Engine::start();
+    e.exchange("setoption name Boards value 1x1");
+    e.exchange("position startpos");
+    let out = go(&mut e, "go depth 3", 30);
+    assert!(!out.iter().any(|l| l.contains(" wdl ")), "{:?}", out);
+    e.exchange("setoption name UCI_ShowWDL value true");
+    let out = go(&mut e, "go depth 3", 30);
+    for l in out.iter().filter(|l| l.starts_with("info depth")) {
+        let w: Vec<u32> = l
+            .split(" wdl ")
+            .nth(1)
+            .unwrap_or_else(|| panic!("no wdl in {}", l))
+            .split(' ')
+            .take(3)
+            .map(|x| x.parse().unwrap())
+            .collect();
+        assert_eq!(w.iter().sum::<u32>(), 1000, "{}", l);
+    }
+    e.quit();
+}
+
+/// What a chess GUI sends: the whole game from the start, past a threefold repetition (a claim
+/// there, not the end) and past the 100-ply rule.
+#[test]
+fn move_lists_past_automatic_draws_are_followed() {
+    let mut e = Engine::start();
+    e.exchange("setoption name Boards value 1x1");
+    let shuffle = "g1f3 g8f6 f3g1 f6g8 ";
+    let list = format!("e2e4 e7e5 {}{}d2d4", shuffle, shuffle);
+    let out = e.exchange(&format!("position startpos moves {}", list));
+    assert_eq!(out.len(), 1, "{:?}", out);
+    assert!(
+        out[0].contains("threefold repetition") && out[0].contains("after move 10"),
+        "{:?}",
+        out
+    );
+    assert_eq!(e.exchange("query gameover"), vec!["response true"]);
+    assert_eq!(e.exchange("query result"), vec!["response draw"]);
+    let d = e.exchange("d");
+    assert!(d.iter().any(|l| l.contains("played on")), "{:?}", d);
+    let out = go(&mut e, "go depth 2", 30);
+    assert!(out.last().unwrap() != "bestmove 0000", "{:?}", out);
+    // The sent position is searched: Black to move after d2d4.
+    assert!(d.iter().any(|l| l.starts_with("Game: hyperchess; p2 to move")));
+
+    // 104 reversible plies of knight shuffles: threefold repetitions (played on each time), then
+    // the 100-ply rule.
+    let pos_now = format!("position startpos moves e2e4 e7e5 {}", shuffle.repeat(26));
+    let out = e.exchange(&pos_now);
+    assert!(
+        out.iter().all(|l| l.starts_with("info string the rules drew this game")),
+        "{:?}",
+        out
+    );
+    assert!(
+        out.iter().any(|l| l.contains("fifty-move rule")),
+        "no 100-ply draw reported: {:?}",
+        out
+    );
+    let out = go(&mut e, "go depth 2", 30);
+    assert!(out.last().unwrap() != "bestmove 0000", "{:?}", out);
+    // Moves after a checkmate stay an error.
+    let out = e.exchange("position startpos moves f2f3 e7e5 g2g4 d8h4 a2a3");
+    assert!(out[0].starts_with("info string error: "), "{:?}", out);
+    e.quit();
+}
+
+/// Tournament runners send options in hash-map order: a rule option before `Game` must count.
+#[test]
+fn rule_options_are_accepted_in_any_order() {
+    let mut a = Engine::start();
+    a.exchange("setoption name Layout value forward");
+    a.exchange("setoption name MaxPlies value 123");
+    a.exchange("setoption name Game value rithmomachia");
+    a.exchange("position startpos");
+    let da = a.exchange("d");
+    let mut b = Engine::start();
+    b.exchange("setoption name Game value rithmomachia");
+    b.exchange("setoption name Layout value forward");
+    b.exchange("setoption name MaxPlies value 123");
+    b.exchange("position startpos");
+    assert_eq!(da, b.exchange("d"));
+    let mut c = Engine::start();
+    c.exchange("setoption name Game value rithmomachia");
+    c.exchange("position startpos");
+    assert_ne!(da, c.exchange("d"), "Layout forward changed nothing");
+    // The option list does not change with Game, and every spin fits 32 bits.
+    let l1 = a.ask("uci", |l| l == "uciok");
+    let l2 = c.ask("uci", |l| l == "uciok");
+    let l3 = b.ask("uci", |l| l == "uciok");
+    assert_eq!(l1, l2);
+    assert_eq!(l1, l3);
+    for l in &l1 {
+        for w in l.split(' ').collect::<Vec<_>>().windows(2) {
+            if w[0] == "min" || w[0] == "max" || (w[0] == "default" && l.contains("type spin")) {
+                assert!(w[1].parse::<i32>().is_ok(), "{}", l);
+            }
+        }
+    }
+    for name in ["Layout", "Captures", "CrossesFirst", "Players", "Boards", "Ponder", "UCI_ShowWDL"] {
+        assert_eq!(
+            l1.iter()
+                .filter(|l| l.starts_with(&format!("option name {} type", name)))
+                .count(),
+            1,
+            "{}",
+            name
+        );
+    }
+    a.quit();
+    b.quit();
+    c.quit();
+}
+
+#[test]
+fn tiny_node_budgets_with_threads_still_search() {
+    let mut e = Engine::start();
+    e.exchange("setoption name Threads value 2");
+    for game in ["hyperchess", "rithmomachia", "tesseract"] {
+        e.exchange(&format!("setoption name Game value {}", game));
+        e.exchange("position startpos");
+        for nodes in [1, 10, 1000] {
+            for _ in 0..3 {
+                let out = go(&mut e, &format!("go nodes {}", nodes), 60);
+                assert!(
+                    out.iter().any(|l| l.starts_with("info depth") && l.contains(" score ")),
+                    "{} nodes {}: {:?}",
+                    game,
+                    nodes,
+                    out
+                );
+            }
+        }
+        let out = go(&mut e, "go movetime 0", 60);
+        assert!(out.iter().any(|l| l.starts_with("info depth")), "{:?}", out);
+    }
+    e.quit();
+}

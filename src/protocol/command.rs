@@ -190,8 +190,6 @@ pub const FALLBACK_MOVETIME_MS: u64 = 1000;
 pub fn parse_go(rest: &[&str]) -> Command {
     let mut limits = Limits::default();
     let mut warnings = Vec::new();
-    // A limit that was asked for but could not be read.
-    let mut bad_limit = false;
     let mut i = 0;
     while i < rest.len() {
         let key = rest[i].to_ascii_lowercase();
@@ -210,7 +208,6 @@ pub fn parse_go(rest: &[&str]) -> Command {
         if takes_value {
             let Some(v) = rest.get(i + 1) else {
                 warnings.push(format!("'{}' needs a value", key));
-                bad_limit = true;
                 break;
             };
             // Clocks can go negative in some GUIs when a flag falls; treat that as 0.
@@ -218,8 +215,7 @@ pub fn parse_go(rest: &[&str]) -> Command {
             match parsed {
                 None => {
                     warnings.push(format!("'{} {}': not an integer", key, truncate(v)));
-                    bad_limit = true;
-                }
+                    }
                 Some(n) => match key.as_str() {
                     "wtime" => limits.time[0] = Some(n),
                     "btime" => limits.time[1] = Some(n),
@@ -232,8 +228,7 @@ pub fn parse_go(rest: &[&str]) -> Command {
                     "mate" if n >= 1 => limits.mate = Some(n.min(63) as u32),
                     "mate" => {
                         warnings.push(format!("'mate {}': a mate takes at least 1 move", v));
-                        bad_limit = true;
-                    }
+                            }
                     _ => match seat_field(&key) {
                         Some((seat, true)) => limits.inc[seat] = Some(n),
                         Some((seat, false)) => limits.time[seat] = Some(n),
@@ -263,7 +258,9 @@ pub fn parse_go(rest: &[&str]) -> Command {
             i += 1;
         }
     }
-    if bad_limit && !limits.infinite && limits.is_unlimited() {
+    // Bare `go` searches until `stop` (UCI); a `go` with anything the engine could not use must
+    // end by itself unless it said `infinite`.
+    if !warnings.is_empty() && !limits.infinite && limits.is_unlimited() {
         limits.movetime = Some(FALLBACK_MOVETIME_MS);
         warnings.push(format!(
             "no usable limit, searching {} ms instead",
@@ -380,6 +377,42 @@ mod tests {
                 panic!()
             };
             assert!(limits.is_unlimited(), "{}", line);
+        }
+    }
+
+    /// Thousands of random `go` lines: each parses, and none searches for ever unless it said
+    /// `infinite` or was a clean UCI `go` with no limit.
+    #[test]
+    fn no_random_go_line_searches_for_ever_unasked() {
+        let words = [
+            "wtime", "btime", "winc", "binc", "movestogo", "movetime", "depth", "nodes", "mate",
+            "infinite", "ponder", "searchmoves", "p3time", "p2inc", "e2e4", "abc", "-5", "0", "7",
+            "99999999999999999999999", "", "banana", "1e3", "d2d4",
+        ];
+        let mut seed = 7u64;
+        let mut next = || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        for _ in 0..20_000 {
+            let n = (next() % 6) as usize;
+            let toks: Vec<&str> = (0..n)
+                .map(|_| words[(next() % words.len() as u64) as usize])
+                .collect();
+            let line = format!("go {}", toks.join(" "));
+            let Command::Go { limits, warnings } = parse(&line).unwrap() else {
+                panic!("{}", line)
+            };
+            if limits.is_unlimited() {
+                assert!(
+                    limits.infinite || warnings.is_empty(),
+                    "'{}' would search for ever: {:?}",
+                    line,
+                    warnings
+                );
+            }
         }
     }
 

@@ -452,11 +452,11 @@ impl Engine {
                 // A draw the rules declare by themselves is a claim for a chess GUI, which
                 // plays on: follow it (once per draw; the first one is reported).
                 if let Some(reason) = pos.play_through_draw() {
+                    self.out.line(&format!(
+                        "info string the rules drew this game after move {} of the list ({}); playing on as sent",
+                        i, reason
+                    ));
                     if through.is_none() {
-                        self.out.line(&format!(
-                            "info string the rules drew this game after move {} of the list ({}); playing on as sent",
-                            i, reason
-                        ));
                         through = Some(PlayedThrough {
                             reason,
                             after: i,
@@ -476,7 +476,7 @@ impl Engine {
             return Err("a search is already running; send 'stop' first".into());
         }
         self.reap_search();
-        let position = match self.pos() {
+        let mut position = match self.pos() {
             Ok(p) => p.clone_box(),
             Err(e) => {
                 self.out.error(&e);
@@ -484,6 +484,14 @@ impl Engine {
                 return Ok(());
             }
         };
+        // A client that asks for a move where the rules drew by themselves (repetition, the
+        // 100-ply rule, MaxPlies) plays on, as a chess GUI does: search on.
+        if let Some(reason) = position.play_through_draw() {
+            self.out.line(&format!(
+                "info string the rules drew this game here ({}); searching on as asked",
+                reason
+            ));
+        }
         if let Status::Over(o) = position.status() {
             self.out
                 .line(&format!("info string game over ({})", o.reason));

@@ -156,9 +156,10 @@ pub struct Hyperchess {
     /// Plies played since the position given.
     plies: u32,
     max_plies: u32,
-    /// `plies + 1` when a client played on past a repetition or the 100-ply rule (0: never):
-    /// both count again from there (see `Game::play_through_draw`).
-    through: u32,
+    /// `plies + 1` when a client played on past a repetition, resp. the 100-ply rule (0: never):
+    /// that rule counts again from there (see `Game::play_through_draw`).
+    through_rep: u32,
+    through_fifty: u32,
     side: u8,
     /// Whether an en-passant capture is actually legal (only then is `ep` part of the hash).
     ep_legal: bool,
@@ -489,15 +490,15 @@ impl Hyperchess {
             return Status::Over(Outcome::draw(2, "bare kings"));
         }
         // Reversible plies that count: since the last capture or pawn move, and since the client
-        // played on past a draw, if it did.
-        let reversible = match self.through {
+        // played on past this draw, if it did.
+        let since = |through: u32| match through {
             0 => self.halfmove,
             t => self.halfmove.min(self.plies + 1 - t),
         };
-        if reversible >= 100 {
+        if since(self.through_fifty) >= 100 {
             return Status::Over(Outcome::draw(2, "fifty-move rule"));
         }
-        let back = reversible.min(self.plies).min(HIST as u32 - 2);
+        let back = since(self.through_rep).min(self.plies).min(HIST as u32 - 2);
         let mut seen = 0;
         let mut d = 4;
         while d <= back {
@@ -582,7 +583,8 @@ impl Hyperchess {
             fullmove,
             plies: 0,
             max_plies,
-            through: 0,
+            through_rep: 0,
+            through_fifty: 0,
             side,
             ep_legal: false,
             in_check: false,
@@ -981,7 +983,8 @@ impl Game for Hyperchess {
             return None;
         };
         match o.reason {
-            "fifty-move rule" | "threefold repetition" => self.through = self.plies + 1,
+            "fifty-move rule" => self.through_fifty = self.plies + 1,
+            "threefold repetition" => self.through_rep = self.plies + 1,
             "MaxPlies" => self.max_plies = 0,
             _ => return None,
         }
