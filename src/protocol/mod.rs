@@ -8,7 +8,7 @@ pub mod options;
 use crate::game::{RuleOptions, Status};
 use crate::games::{self, AnyGame, Entry};
 use crate::search::time::{self, Ponder};
-use crate::search::{Control, Limits, SearchParams};
+use crate::search::{BestSoFar, Control, Limits, SearchParams};
 use command::{Command, PositionSpec, Query};
 use std::collections::HashMap;
 use std::io::{BufRead, Write};
@@ -39,6 +39,18 @@ impl Output {
         // A closed stdout (the GUI went away) is not worth a panic.
         let _ = writeln!(w, "{}", s);
         let _ = w.flush();
+    }
+    /// Writes `s` (unless empty) if `check`, asked while holding the output, says so: a line
+    /// and the decision to print it cannot be separated by another thread's line.
+    fn write_if(&self, check: impl FnOnce() -> bool, s: &str) {
+        let mut w = match self.0.lock() {
+            Ok(w) => w,
+            Err(p) => p.into_inner(),
+        };
+        if check() && !s.is_empty() {
+            let _ = writeln!(w, "{}", s);
+            let _ = w.flush();
+        }
     }
     pub fn error(&self, s: &str) {
         self.line(&format!("info string error: {}", s.replace('\n', " ")));
@@ -286,7 +298,7 @@ impl Engine {
                 self.refuse_while_searching("perft")?;
                 // On the search thread, like go: isready is answered and stop/quit end it.
                 let position = self.pos()?.clone_box();
-                self.spawn_job(false, None, received, move |stop, out| {
+                self.spawn_job(false, None, received, move |stop, out, _| {
                     let t0 = Instant::now();
                     let mut total = 0;
                     let finished = if depth == 0 {
@@ -523,17 +535,88 @@ impl Engine {
         let lag = self.lag_ms.clone();
         let margin = lag.load(Ordering::Relaxed);
         let ponder2 = ponder.clone();
-        self.spawn_job(unlimited, ponder, received, move |stop, out| {
-            let sink = |s: &str| out.line(s);
+        self.spawn_job(unlimited, ponder, received, move |stop, out, answer| {
+            let best_so_far = BestSoFar::default();
+            let saw_info = AtomicBool::new(false);
+            // Nothing the search prints may follow the watchdog's `bestmove`.
+            let sink = |s: &str| {
+                if s.starts_with("info depth") {
+                    saw_info.store(true, Ordering::Relaxed);
+                }
+                answer.line(s);
+            };
             let control = Control {
                 stop,
                 ponder: ponder2.as_deref(),
                 start: received,
                 margin_ms: margin,
+                best: Some(&best_so_far),
             };
-            let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                position.search_controlled(&params, &limits, control, &sink)
-            }));
+            let hard = time::budget_for(
+                &limits,
+                position.to_move(),
+                params.move_overhead_ms + margin,
+            )
+            .hard;
+            // When the hard limit's clock started: None while pondering (or with no limit).
+            let deadline = || {
+                let origin = match &ponder2 {
+                    Some(p) => p.origin(received),
+                    None => Some(received),
+                };
+                Some(origin? + hard? + WATCHDOG_GRACE)
+            };
+            let (tx, rx) = std::sync::mpsc::channel();
+            let finished = std::thread::scope(|scope| {
+                let searcher = std::thread::Builder::new()
+                    .name("search-main".into())
+                    .spawn_scoped(scope, || {
+                        let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                            position.search_controlled(&params, &limits, control, &sink)
+                        }));
+                        let _ = tx.send(r);
+                    });
+                if let Err(e) = searcher {
+                    out.error(&format!("cannot start the search thread: {}", e));
+                    return None;
+                }
+                // The watchdog: a search thread that a busy machine keeps from stopping at its
+                // hard limit is not waited for; the best move so far is played.
+                loop {
+                    let wait = match deadline() {
+                        Some(d) => d.saturating_duration_since(Instant::now()),
+                        None if hard.is_some() => std::time::Duration::from_millis(5),
+                        None => std::time::Duration::from_secs(3600),
+                    };
+                    match rx.recv_timeout(wait) {
+                        Ok(r) => return Some(r),
+                        Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {
+                            if deadline().is_some_and(|d| Instant::now() >= d) {
+                                stop.store(true, Ordering::Relaxed);
+                                let mv = best_so_far
+                                    .get()
+                                    .or_else(|| position.legal_moves().into_iter().next())
+                                    .unwrap_or_else(|| "0000".into());
+                                if !saw_info.load(Ordering::Relaxed) {
+                                    answer.line(&format!(
+                                        "info depth 1 time {} pv {}",
+                                        received.elapsed().as_millis(),
+                                        mv
+                                    ));
+                                }
+                                note_lag(&lag, received, hard);
+                                answer.finish(&format!("bestmove {}", mv));
+                                // The scope now waits for the search thread, which was told to stop.
+                                return None;
+                            }
+                        }
+                        Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => return None,
+                    }
+                }
+            });
+            let Some(r) = finished else {
+                return String::new();
+            };
             let (best, ponder_move) = match r {
                 Ok(r) => {
                     let next = r
@@ -557,19 +640,8 @@ impl Engine {
             {
                 std::thread::sleep(std::time::Duration::from_millis(1));
             }
-            // How late this answer is past its hard limit, kept in hand for the next ones.
-            if let (Some(hard), None) = (
-                time::budget_for(
-                    &limits,
-                    position.to_move(),
-                    params.move_overhead_ms + margin,
-                )
-                .hard,
-                ponder2.as_ref(),
-            ) {
-                let late = received.elapsed().saturating_sub(hard).as_millis() as u64;
-                let old = lag.load(Ordering::Relaxed);
-                lag.store(late.max(old * 3 / 4).min(MAX_LAG_MS), Ordering::Relaxed);
+            if ponder2.is_none() {
+                note_lag(&lag, received, hard);
             }
             let best = best.unwrap_or_else(|| "0000".into());
             match ponder_move {
@@ -593,27 +665,31 @@ impl Engine {
         }
     }
 
-    /// Runs `job` on the search thread. It gets the stop flag and the output, and returns its
-    /// last line, which is printed after the job is marked done, so that a command sent on
-    /// seeing that line is never refused as "during a search".
+    /// Runs `job` on the search thread. It gets the stop flag, the output and its [`Answer`],
+    /// and returns its last line, which is printed (unless the job already gave its answer)
+    /// after the job is marked done, so that a command sent on seeing that line is never refused
+    /// as "during a search".
     fn spawn_job(
         &mut self,
         unlimited: bool,
         ponder: Option<Arc<Ponder>>,
         start: Instant,
-        job: impl FnOnce(&AtomicBool, &Output) -> String + Send + 'static,
+        job: impl FnOnce(&AtomicBool, &Output, &Answer) -> String + Send + 'static,
     ) -> Result<(), String> {
         self.unlimited_search = unlimited;
         let stop = Arc::new(AtomicBool::new(false));
         let done = Arc::new(AtomicBool::new(false));
-        let (stop2, done2) = (stop.clone(), done.clone());
+        let stop2 = stop.clone();
+        let answer = Answer {
+            out: self.out.clone(),
+            done: done.clone(),
+        };
         let out = self.out.clone();
         let handle = std::thread::Builder::new()
             .name("search".into())
             .spawn(move || {
-                let last = job(&stop2, &out);
-                done2.store(true, Ordering::Release);
-                out.line(&last);
+                let last = job(&stop2, &out, &answer);
+                answer.finish(&last);
             })
             .map_err(|e| format!("cannot start the search thread: {}", e))?;
         self.search = Some(Running {
@@ -675,6 +751,41 @@ impl Engine {
 
 /// The most the engine keeps in hand for measured lag, on top of `MoveOverhead`.
 const MAX_LAG_MS: u64 = 200;
+/// How long past its hard limit a search may take to stop before the watchdog answers for it.
+const WATCHDOG_GRACE: std::time::Duration = std::time::Duration::from_millis(10);
+
+/// Keeps in hand how late an answer came past its hard limit (decaying by a quarter a move).
+fn note_lag(lag: &AtomicU64, received: Instant, hard: Option<std::time::Duration>) {
+    if let Some(hard) = hard {
+        let late = received.elapsed().saturating_sub(hard).as_millis() as u64;
+        let old = lag.load(Ordering::Relaxed);
+        lag.store(late.max(old * 3 / 4).min(MAX_LAG_MS), Ordering::Relaxed);
+    }
+}
+
+/// A job's last word: printed once, after the job is marked done; after it, nothing more of the
+/// job's output is printed.
+struct Answer {
+    out: Output,
+    done: Arc<AtomicBool>,
+}
+
+impl Answer {
+    /// Prints a line of the job's, unless it has answered already.
+    fn line(&self, s: &str) {
+        self.out.write_if(|| !self.done.load(Ordering::Acquire), s);
+    }
+    /// Marks the job done and prints its last line, the first time only; an empty line is not
+    /// printed.
+    fn finish(&self, s: &str) {
+        self.out.write_if(
+            || {
+                !self.done.swap(true, Ordering::AcqRel)
+            },
+            s,
+        );
+    }
+}
 
 fn panic_text(p: &Box<dyn std::any::Any + Send>) -> String {
     p.downcast_ref::<&str>()

@@ -291,6 +291,9 @@ fn iterative_deepening<G: Game>(
         }
         if let Some(&m) = w.root_excluded.first() {
             best = Some(m);
+            if main && ctx.wants_best() {
+                ctx.publish(root.format_move(m));
+            }
         }
         // An iteration cut short by time may have fewer lines than asked: keep the previous
         // iteration's other lines after the new ones.
@@ -587,6 +590,9 @@ impl<G: Game> Worker<'_, '_, G> {
                 best_index = Some(i);
                 if ply == 0 {
                     self.root_best = Some(m);
+                    if self.first_iteration && self.sh.ctx.wants_best() {
+                        self.sh.ctx.publish(g.format_move(m));
+                    }
                 }
                 if score > alpha {
                     alpha = score;

@@ -202,6 +202,8 @@ struct Shared<'a, G: Game> {
     done: AtomicBool,
     /// The root moves to search (`searchmoves`), when not every legal move.
     root_only: Option<Vec<G::Move>>,
+    /// A root move that wins on the spot, played whatever the visit counts say.
+    win: Option<G::Move>,
     rollout_plies: usize,
     /// Nodes this deep are scored as leaves, never expanded.
     tree_depth: usize,
@@ -227,6 +229,7 @@ pub fn search<G: Game>(root: &G, ctx: &Context, moves: &[G::Move]) -> Outcome<G:
         // (With hidden information the legal moves differ between deals: keep the filter.)
         root_only: (moves.len() < all.len() || !ctx.limits.searchmoves.is_empty())
             .then(|| moves.to_vec()),
+        win: immediate_win(root, moves),
         rollout_plies: ctx.params.rollout_plies.unwrap_or(G::ROLLOUT_PLIES),
         tree_depth: match ctx.params.tree_depth.unwrap_or(G::TREE_DEPTH) {
             0 => usize::MAX,
@@ -251,7 +254,7 @@ pub fn search<G: Game>(root: &G, ctx: &Context, moves: &[G::Move]) -> Outcome<G:
             }
         }
     }
-    let win = immediate_win(root, moves);
+    let win = shared.win;
     let report = report(&shared, win);
     for l in report.info_lines() {
         (ctx.out)(&l);
@@ -318,6 +321,8 @@ fn worker<G: Game>(sh: &Shared<G>, index: usize) {
     let mut path: Vec<u32> = Vec::with_capacity(256);
     let mut legal: FxHashSet<G::Move> = FxHashSet::default();
     let mut last_report = Instant::now();
+    let mut last_publish = Instant::now();
+    let mut reported = false;
     let observer = sh.root.to_move();
     // Counters are kept per thread and added to the shared ones in batches (every iteration with
     // one thread, so that node limits stay exact and reproducible): the shared cache lines would
@@ -351,7 +356,18 @@ fn worker<G: Game>(sh: &Shared<G>, index: usize) {
                 sh.done.store(true, Ordering::Relaxed);
                 break;
             }
-            if index == 0 && now.duration_since(last_report).as_millis() >= 1000 {
+            if index == 0 && sh.ctx.wants_best() && now.duration_since(last_publish).as_millis() >= 2 {
+                last_publish = now;
+                if let Some(m) = sh.win.or_else(|| {
+                    best_child(&sh.tree).and_then(|c| sh.tree.node(c).mv())
+                }) {
+                    sh.ctx.publish(sh.root.format_move(m));
+                }
+            }
+            // A first line after 100 ms, then one a second.
+            let every = if reported { 1000 } else { 100 };
+            if index == 0 && now.duration_since(last_report).as_millis() >= every {
+                reported = true;
                 last_report = now;
                 for l in report(sh, None).info_lines() {
                     (sh.ctx.out)(&l);

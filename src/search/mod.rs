@@ -180,6 +180,20 @@ impl Report {
     }
 }
 
+/// The move a running search would play now, kept up to date by the search, so that its caller
+/// can answer at the hard limit even when the search threads are slow to stop (a busy machine).
+#[derive(Debug, Default)]
+pub struct BestSoFar(std::sync::Mutex<Option<String>>);
+
+impl BestSoFar {
+    pub fn set(&self, mv: String) {
+        *self.0.lock().unwrap_or_else(|e| e.into_inner()) = Some(mv);
+    }
+    pub fn get(&self) -> Option<String> {
+        self.0.lock().unwrap_or_else(|e| e.into_inner()).clone()
+    }
+}
+
 /// What the caller of a search controls while it runs.
 #[derive(Clone, Copy)]
 pub struct Control<'a> {
@@ -191,6 +205,8 @@ pub struct Control<'a> {
     pub start: Instant,
     /// Milliseconds kept in hand on top of `MoveOverhead` (the protocol's measured lag).
     pub margin_ms: u64,
+    /// Where the search keeps the move it would play now, if the caller wants it.
+    pub best: Option<&'a BestSoFar>,
 }
 
 impl<'a> Control<'a> {
@@ -201,6 +217,7 @@ impl<'a> Control<'a> {
             ponder: None,
             start: Instant::now(),
             margin_ms: 0,
+            best: None,
         }
     }
 }
@@ -234,6 +251,7 @@ pub struct Context<'a> {
     pub ponder: Option<&'a time::Ponder>,
     /// The thinking time of the seat to move.
     pub budget: time::Budget,
+    best: Option<&'a BestSoFar>,
 }
 
 impl<'a> Context<'a> {
@@ -254,6 +272,19 @@ impl<'a> Context<'a> {
             start: control.start,
             ponder: control.ponder,
             budget: time::budget_for(limits, seat, overhead),
+            best: control.best,
+        }
+    }
+
+    /// Whether the caller follows the best move so far ([`publish`](Self::publish) is not free).
+    pub fn wants_best(&self) -> bool {
+        self.best.is_some()
+    }
+
+    /// Tells the caller which move the search would play now.
+    pub fn publish(&self, mv: String) {
+        if let Some(b) = self.best {
+            b.set(mv);
         }
     }
 
