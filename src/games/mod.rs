@@ -211,13 +211,18 @@ impl<G: Game> AnyGame for G {
     }
 }
 
+/// Builds a game's start position (dealt from a seed where the game has chance).
+type StartFn = fn(&RuleOptions, Option<u64>) -> Result<Box<dyn AnyGame>, String>;
+/// Builds a game's position from its text.
+type FromTextFn = fn(&str, &RuleOptions) -> Result<Box<dyn AnyGame>, String>;
+
 /// One ruleset in the registry.
 #[derive(Clone, Copy)]
 pub struct Entry {
     pub name: &'static str,
     pub rule_options: fn() -> &'static [OptionSpec],
-    start: fn(&RuleOptions, Option<u64>) -> Result<Box<dyn AnyGame>, String>,
-    from_text: fn(&str, &RuleOptions) -> Result<Box<dyn AnyGame>, String>,
+    start: StartFn,
+    from_text: FromTextFn,
 }
 
 impl Entry {

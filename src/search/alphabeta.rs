@@ -471,7 +471,7 @@ impl<G: Game> Worker<'_, '_, G> {
     /// plies and the other seat at odd ones. (A finished state's `to_move` is not defined by the
     /// trait — rithmomachia leaves the winner there — so it must not be asked.)
     fn seat_at(&self, ply: usize) -> usize {
-        if ply % 2 == 0 {
+        if ply.is_multiple_of(2) {
             self.root_seat
         } else {
             1 - self.root_seat
@@ -517,7 +517,7 @@ impl<G: Game> Worker<'_, '_, G> {
                 )
             })
             .collect();
-        keyed.sort_by(|a, b| b.0.cmp(&a.0));
+        keyed.sort_by_key(|k| std::cmp::Reverse(k.0));
         keyed.into_iter().map(|(_, i)| i).collect()
     }
 

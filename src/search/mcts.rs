@@ -676,11 +676,11 @@ fn report<G: Game>(sh: &Shared<G>, first: Option<G::Move>) -> Report {
             wdl: None,
         });
     }
-    let depth = if iterations > 0 {
-        (sh.depth_sum.load(Ordering::Relaxed) / iterations) as u32
-    } else {
-        0
-    };
+    let depth = sh
+        .depth_sum
+        .load(Ordering::Relaxed)
+        .checked_div(iterations)
+        .unwrap_or(0) as u32;
     Report {
         depth,
         seldepth: sh.seldepth.load(Ordering::Relaxed),

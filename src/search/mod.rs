@@ -148,11 +148,7 @@ impl Report {
     /// The `info` lines of this report, one per multipv slot.
     pub fn info_lines(&self) -> Vec<String> {
         let ms = self.elapsed.as_millis() as u64;
-        let nps = if ms > 0 {
-            self.nodes * 1000 / ms
-        } else {
-            self.nodes * 1000
-        };
+        let nps = (self.nodes * 1000).checked_div(ms).unwrap_or(self.nodes * 1000);
         self.lines
             .iter()
             .enumerate()
