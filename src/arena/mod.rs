@@ -341,7 +341,7 @@ impl Plan {
             seats: (0..n).map(|s| (s + n - rot) % n).collect(),
             deal_seed,
             opening,
-            seed: mix(self.seed ^ 0x5EED_0F_A2E7A, index as u64),
+            seed: mix(self.seed ^ 0x5EE_D0FA_2E7A, index as u64),
         })
     }
 }
@@ -461,8 +461,8 @@ impl Tally {
             }
             if e == 0 {
                 e1_score = s;
-                for i in 0..3 {
-                    self.h2h[i] += wdl[i];
+                for (h, w) in self.h2h.iter_mut().zip(wdl) {
+                    *h += w;
                 }
             }
         }
