@@ -905,12 +905,17 @@ fn cli_quatre_against_itself_as_an_external_engine() {
                 &cmd,
                 "--engine",
                 &cmd,
+                // A real clock (the engine's time management is part of what runs here), with
+                // a margin of a second for a loaded machine's scheduling delays, and games short
+                // enough that such delays cannot add up to the whole clock.
                 "--tc",
                 "5+0.05",
+                "--margin",
+                "1000",
                 "--games",
                 "2",
                 "--max-plies",
-                "60",
+                "30",
             ],
             &format!("{}-self.jsonl", game),
         );
