@@ -1,11 +1,44 @@
 //! The `quatre` command: the protocol loop by default; `analyse`, `perft`, `bench` and `match`.
 
+use clap::builder::RangedU64ValueParser;
 use clap::{Args, Parser, Subcommand};
 use quatre::games::{self, AnyGame};
 use quatre::protocol;
 use quatre::search::{Algorithm, Limits, SearchParams};
+use std::io::Write;
 use std::process::ExitCode;
 use std::sync::atomic::AtomicBool;
+
+// Output. A closed stdout (`quatre perft … | head -1`: the reader has what it wanted) ends the
+// command quietly and successfully, like a command killed by SIGPIPE but without the noise.
+// SIGPIPE itself stays ignored (Rust's default) rather than reset to "terminate": `quatre match`
+// writes to engines' pipes, and an engine that exits must cost that engine its game (a write
+// error), not kill the arena.
+
+/// Prints `line` on stdout; ends the process when stdout cannot be written (see above).
+fn say(line: &str) {
+    let r = {
+        let mut out = std::io::stdout().lock();
+        writeln!(out, "{}", line).and_then(|()| out.flush())
+    };
+    if let Err(e) = r {
+        if e.kind() == std::io::ErrorKind::BrokenPipe {
+            std::process::exit(0);
+        }
+        note(&format!("error: cannot write the output: {}", e));
+        std::process::exit(2);
+    }
+}
+
+/// Prints `line` on stderr, if stderr can still be written.
+fn note(line: &str) {
+    let _ = writeln!(std::io::stderr(), "{}", line);
+}
+
+/// `--threads` (as the protocol's Threads option): 1 to 256.
+fn threads_parser() -> RangedU64ValueParser<usize> {
+    RangedU64ValueParser::<usize>::new().range(1..=256)
+}
 
 #[derive(Parser)]
 #[command(
@@ -61,18 +94,19 @@ struct AnalyseArgs {
     depth: Option<u32>,
     #[arg(long)]
     nodes: Option<u64>,
-    /// Search threads (default: every core).
-    #[arg(long)]
+    /// Search threads, 1 to 256 (default: every core).
+    #[arg(long, value_parser = threads_parser())]
     threads: Option<usize>,
     /// auto (alpha-beta for two-seat games of perfect information, else MCTS), mcts or alphabeta.
     #[arg(long, default_value = "auto")]
     algorithm: String,
-    #[arg(long, default_value_t = 1)]
+    /// Best lines to report, 1 to 256.
+    #[arg(long, default_value_t = 1, value_parser = RangedU64ValueParser::<usize>::new().range(1..=256))]
     multipv: usize,
     #[arg(long, default_value_t = 0)]
     seed: u64,
-    /// Memory for the search, MiB.
-    #[arg(long, default_value_t = 64)]
+    /// Memory for the search, MiB (1 to 65536, as the protocol's Hash option).
+    #[arg(long, default_value_t = 64, value_parser = RangedU64ValueParser::<usize>::new().range(1..=65536))]
     hash: usize,
 }
 
@@ -80,7 +114,8 @@ struct AnalyseArgs {
 struct PerftArgs {
     #[command(flatten)]
     position: PositionArgs,
-    /// Depth in plies.
+    /// Depth in plies, 0 to 20 (as the protocol's `perft`).
+    #[arg(value_parser = clap::value_parser!(u32).range(0..=20))]
     depth: u32,
     /// One line per root move.
     #[arg(long)]
@@ -89,11 +124,11 @@ struct PerftArgs {
 
 #[derive(Args)]
 struct BenchArgs {
-    /// Search threads for the MCTS and alpha-beta items.
-    #[arg(long, default_value_t = 1)]
+    /// Search threads for the MCTS and alpha-beta items, 1 to 256.
+    #[arg(long, default_value_t = 1, value_parser = threads_parser())]
     threads: usize,
-    /// MCTS playouts per search item.
-    #[arg(long, default_value_t = 20_000)]
+    /// MCTS playouts per search item (at least 1).
+    #[arg(long, default_value_t = 20_000, value_parser = clap::value_parser!(u64).range(1..))]
     playouts: u64,
     /// Also measure MCTS playouts/s with 1 and with --threads threads (at least 2) for this many ms.
     #[arg(long)]
@@ -154,30 +189,39 @@ fn analyse(game: &Option<String>, a: &AnalyseArgs) -> Result<(), String> {
         limits.movetime = Some(1000);
     }
     if let quatre::game::Status::Over(o) = g.status() {
-        println!("info string game over ({})", o.reason);
+        say(&format!("info string game over ({})", o.reason));
     }
     let stop = AtomicBool::new(false);
-    let r = g.search(&params, &limits, &stop, &|s: &str| println!("{}", s));
-    println!("bestmove {}", r.best.unwrap_or_else(|| "0000".into()));
+    let r = g.search(&params, &limits, &stop, &say);
+    say(&format!(
+        "bestmove {}",
+        r.best.unwrap_or_else(|| "0000".into())
+    ));
     Ok(())
 }
 
 fn perft(game: &Option<String>, a: &PerftArgs) -> Result<(), String> {
     let g = load(game, &a.position)?;
     let t0 = std::time::Instant::now();
-    let total = if a.divide {
+    let total = if a.divide && a.depth > 0 {
+        // Each root move's line as soon as it is counted.
         let mut t = 0;
-        for (m, n) in g.perft_divide(a.depth.max(1)) {
-            println!("{}: {}", m, n);
+        let never = AtomicBool::new(false);
+        g.perft_divide_until(a.depth, &never, &mut |m, n| {
+            say(&format!("{}: {}", m, n));
             t += n;
-        }
+        });
         t
     } else {
         g.perft(a.depth)
     };
     let ms = t0.elapsed().as_millis().max(1) as u64;
-    println!("nodes {}", total);
-    eprintln!("time {} ms, {} nodes/s", ms, total * 1000 / ms);
+    say(&format!("nodes {}", total));
+    note(&format!(
+        "time {} ms, {} nodes/s",
+        ms,
+        (total as u128 * 1000 / ms as u128) as u64
+    ));
     Ok(())
 }
 
@@ -187,21 +231,17 @@ fn main() -> ExitCode {
         None => protocol::run_stdio(cli.game.as_deref()),
         Some(Cmd::Analyse(a)) => analyse(&cli.game, a),
         Some(Cmd::Perft(a)) => perft(&cli.game, a),
-        Some(Cmd::Bench(b)) => {
-            let print = |s: &str| println!("{}", s);
-            quatre::bench::run(cli.game.as_deref(), b.threads.max(1), b.playouts, &print).and_then(
-                |_| match b.scaling {
-                    Some(ms) => quatre::bench::scaling(cli.game.as_deref(), b.threads, ms, &print),
-                    None => Ok(()),
-                },
-            )
-        }
+        Some(Cmd::Bench(b)) => quatre::bench::run(cli.game.as_deref(), b.threads, b.playouts, &say)
+            .and_then(|_| match b.scaling {
+                Some(ms) => quatre::bench::scaling(cli.game.as_deref(), b.threads, ms, &say),
+                None => Ok(()),
+            }),
         Some(Cmd::Match(m)) => quatre::arena::run(cli.game.as_deref(), m),
     };
     match r {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("error: {}", e);
+            note(&format!("error: {}", e));
             ExitCode::from(2)
         }
     }

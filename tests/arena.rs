@@ -3,6 +3,12 @@
 //! tests that drive the `quatre` binary run on every two-seat game the registry has (none yet
 //! means they only check the CLI's errors). The big matches are `#[ignore]`d: run them with
 //! `cargo test --release --test arena -- --ignored --nocapture`.
+//!
+//! No test here may depend on how fast the machine is: the tests must pass on a loaded 2-core
+//! CI box. Tests about strength or correctness limit moves by nodes (`--nodes`: a built-in
+//! player then searches exactly that much, however slowly, and no move can be late); tests
+//! about clocks and timeouts give every well-behaved player a wide margin, and make the
+//! misbehaving one miss its limit by far more than any scheduling delay.
 
 use quatre::arena::referee::{GameDef, GameRecord};
 use quatre::arena::stats::Verdict;
@@ -197,8 +203,8 @@ fn mcts_beats_random_at_nim() {
         "builtin:mcts option.Threads=1",
         "--engine",
         "builtin:random",
-        "--movetime",
-        "50",
+        "--nodes",
+        "2000",
         "--games",
         "10",
         "--concurrency",
@@ -293,12 +299,15 @@ fn three_players_rotate_through_every_seat() {
         "builtin:random",
         "--option",
         "Players=3",
-        "--movetime",
-        "50",
+        "--nodes",
+        "500",
         "--games",
         "6",
+        "--seed",
+        "2",
     ]);
     assert_eq!(r.records.len(), 6);
+    assert!(faults(&r).is_empty(), "{:?}", faults(&r));
     for g in &r.records {
         assert_eq!(g.result.len(), 3);
         assert!((g.result.iter().sum::<f32>() - 1.0).abs() < 1e-5);
@@ -324,8 +333,8 @@ fn an_offender_among_three_gets_zero_and_the_others_share() {
         "builtin:random",
         "--option",
         "Players=3",
-        "--movetime",
-        "200",
+        "--nodes",
+        "100",
         "--games",
         "3",
     ]);
@@ -385,14 +394,16 @@ fn sprt_stops_a_lopsided_match_early() {
         "builtin:mcts",
         "--engine",
         "builtin:random",
-        "--movetime",
-        "50",
+        "--nodes",
+        "2000",
         "--games",
         "200",
         "--sprt",
         "elo0=0,elo1=50,alpha=0.05,beta=0.05",
         "--concurrency",
         "2",
+        "--seed",
+        "1",
     ]);
     assert_eq!(r.verdict, Some(Verdict::H1), "{}", r.summary);
     assert!(r.records.len() < 200, "{} games", r.records.len());
@@ -409,8 +420,10 @@ fn an_external_engine_plays_under_a_clock() {
         &engine("take1.sh"),
         "--engine",
         "builtin:random",
+        // A clock that only an engine which stops answering could run out of: the script
+        // answers at once, and even a badly loaded machine answers within seconds.
         "--tc",
-        "2+0.05",
+        "60+0.05",
         "--games",
         "4",
         "--concurrency",
@@ -437,7 +450,7 @@ fn the_engine_gets_setoptions_positions_and_clocks() {
         "--engine",
         "builtin:random",
         "--tc",
-        "3+0.1",
+        "60+0.1",
         "--option",
         "Deal=true",
         "--games",
@@ -461,7 +474,7 @@ fn the_engine_gets_setoptions_positions_and_clocks() {
     );
     assert_eq!(*first_pos, expect);
     let go = lines.iter().find(|l| l.starts_with("go")).unwrap();
-    assert!(go.starts_with("go wtime 3000 btime 3000 winc 100 binc 100 p1time 3000 p2time 3000 p1inc 100 p2inc 100"), "{}", go);
+    assert!(go.starts_with("go wtime 60000 btime 60000 winc 100 binc 100 p1time 60000 p2time 60000 p1inc 100 p2inc 100"), "{}", go);
     assert_eq!(r.engines[0], "echo");
 }
 
@@ -472,7 +485,7 @@ fn garbage_lines_are_ignored() {
         &engine("garbage.sh"),
         "--engine",
         &engine("take1.sh"),
-        "--movetime",
+        "--nodes",
         "100",
         "--games",
         "2",
@@ -480,23 +493,31 @@ fn garbage_lines_are_ignored() {
     assert!(faults(&r).is_empty(), "{:?}", faults(&r));
 }
 
-fn broken(script: &str, limit: &[&str]) -> MatchReport {
+/// Two games of the broken `script` (engine 1) against `opponent`. Unless `limit` gives one,
+/// `--timeout` is 10 s: a well-behaved script's handshake takes milliseconds, but a loaded
+/// machine may take far longer than that to start a shell.
+fn broken_against(script: &str, opponent: &str, limit: &[&str]) -> MatchReport {
     let mut a = vec![
         "--engine".to_string(),
         engine(script),
         "--engine".to_string(),
-        engine("take1.sh"),
+        opponent.to_string(),
         "--games".to_string(),
         "2".to_string(),
     ];
     if !limit.contains(&"--timeout") {
-        a.extend(["--timeout".to_string(), "1500".to_string()]);
+        a.extend(["--timeout".to_string(), "10000".to_string()]);
     }
     a.extend(limit.iter().map(|s| s.to_string()));
     let a: Vec<&str> = a.iter().map(|s| s.as_str()).collect();
     let r = nim_match(&a);
     assert_eq!(r.records.len(), 2, "the match goes on after a fault");
     r
+}
+
+/// Two games of the broken `script` (engine 1) against the well-behaved `take1.sh`.
+fn broken(script: &str, limit: &[&str]) -> MatchReport {
+    broken_against(script, &engine("take1.sh"), limit)
 }
 
 /// Every game lost by engine 1 (the broken one) with `kind`.
@@ -512,35 +533,41 @@ fn assert_lost_by_engine1(r: &MatchReport, kind: &str) {
     assert!(r.summary.contains(kind), "{}", r.summary);
 }
 
+// Faults that have nothing to do with time are provoked under a node limit: no move can then be
+// late, so the only fault possible is the one under test.
+
 #[test]
 fn an_illegal_move_loses() {
-    let r = broken("illegal.sh", &["--movetime", "100"]);
+    let r = broken("illegal.sh", &["--nodes", "100"]);
     assert_lost_by_engine1(&r, "illegal move");
     assert!(
         r.records[0].reason.contains("illegal move: bad move '9'"),
         "{}",
         r.records[0].reason
     );
-    let r = broken("empty.sh", &["--movetime", "100"]);
+    let r = broken("empty.sh", &["--nodes", "100"]);
     assert_lost_by_engine1(&r, "illegal move");
 }
 
+/// The hanging engine is waited for as long as the limit says (then `stop`, then 1 s of grace);
+/// the margin of 1 s is for its opponent, which must never be late on a loaded machine.
 #[test]
 fn an_engine_that_never_answers_loses() {
-    let r = broken("hang.sh", &["--movetime", "50"]);
+    let r = broken("hang.sh", &["--movetime", "50", "--margin", "1000"]);
     assert_lost_by_engine1(&r, "no answer");
-    let r = broken("hang.sh", &["--tc", "0.2+0"]);
+    let r = broken("hang.sh", &["--tc", "0.2+0", "--margin", "1000"]);
     assert_lost_by_engine1(&r, "no answer");
-    // Without a clock the --timeout bounds the wait.
+    // Without a clock the --timeout bounds the wait: 1 s (and 1 s of grace after stop) a game,
+    // where the default (30 s) would take a minute for the two games.
     let t0 = std::time::Instant::now();
-    let r = broken("hang.sh", &["--nodes", "100", "--timeout", "300"]);
+    let r = broken("hang.sh", &["--nodes", "100", "--timeout", "1000"]);
     assert_lost_by_engine1(&r, "no answer");
-    assert!(t0.elapsed().as_secs() < 10);
+    assert!(t0.elapsed().as_secs() < 30, "{:?}", t0.elapsed());
 }
 
 #[test]
 fn an_engine_that_exits_loses() {
-    let r = broken("exits.sh", &["--movetime", "100"]);
+    let r = broken("exits.sh", &["--nodes", "100"]);
     assert_lost_by_engine1(&r, "crash");
     assert!(
         r.records[0].reason.contains("exit"),
@@ -549,27 +576,69 @@ fn an_engine_that_exits_loses() {
     );
 }
 
+/// slow.sh answers 500 ms after `go` (sleep guarantees at least that), past the 50 ms movetime
+/// and the 300 ms margin whatever the load; its opponent is the built-in random player, which
+/// answers in microseconds, so it cannot be the one that is late.
 #[test]
 fn a_slow_engine_loses_on_time() {
-    let r = broken("slow.sh", &["--movetime", "50"]);
+    let r = broken_against(
+        "slow.sh",
+        "builtin:random",
+        &["--movetime", "50", "--margin", "300"],
+    );
     assert_lost_by_engine1(&r, "time forfeit");
 }
 
 #[test]
 fn a_failed_handshake_or_missing_program_loses() {
-    let r = broken("silent.sh", &["--movetime", "50", "--timeout", "300"]);
+    // 2 s for each handshake step: silent.sh never completes one; take1.sh does in far less.
+    let r = broken("silent.sh", &["--nodes", "100", "--timeout", "2000"]);
     assert_lost_by_engine1(&r, "no answer");
     assert!(
         r.records[0].reason.contains("at the start"),
         "{}",
         r.records[0].reason
     );
-    let r = broken("no-such-engine", &["--movetime", "50"]);
-    assert_lost_by_engine1(&r, "crash");
+}
+
+/// A program that cannot be run at all would lose every game the same way: the match stops with
+/// an error that says why, and the game it lost is still in the game file.
+#[test]
+fn an_engine_that_cannot_be_started_stops_the_match() {
+    let out = temp("unstartable.jsonl");
+    let args = parse_args([
+        "--quiet",
+        "--engine",
+        "builtin:random",
+        "--engine",
+        &engine("no-such-engine"),
+        "--nodes",
+        "100",
+        "--games",
+        "10",
+        "--out",
+        out.to_str().unwrap(),
+    ])
+    .unwrap();
+    let err = run_match(GameDef::of::<Nim>(), &args).unwrap_err();
     assert!(
-        r.records[0].reason.contains("cannot start"),
+        err.contains("engine 2 (no-such-engine): cannot start"),
         "{}",
-        r.records[0].reason
+        err
+    );
+    let text = std::fs::read_to_string(&out).unwrap();
+    let _ = std::fs::remove_file(&out);
+    let games: Vec<GameRecord> = text
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(games.len(), 1, "the match stopped at the first game");
+    assert_eq!(games[0].termination, "crash");
+    assert_eq!(games[0].offender, Some(1));
+    assert!(
+        games[0].reason.contains("cannot start"),
+        "{}",
+        games[0].reason
     );
 }
 
@@ -581,8 +650,10 @@ fn games_are_written_as_json_lines() {
         "builtin:mcts",
         "--engine",
         &engine("illegal.sh"),
-        "--movetime",
-        "20",
+        // Under a node limit: a late move would be recorded but not played, and the replay below
+        // would (rightly) not reach the recorded end.
+        "--nodes",
+        "300",
         "--games",
         "4",
         "--concurrency",
@@ -797,8 +868,10 @@ fn cli_mcts_against_random_on_each_game() {
                 "builtin:mcts option.Threads=1",
                 "--engine",
                 "builtin:random",
-                "--movetime",
-                "50",
+                // Nodes, not time: a strength check that a loaded machine cannot turn into
+                // time forfeits (and the same games on every machine).
+                "--nodes",
+                "300",
                 "--games",
                 "4",
                 "--concurrency",
@@ -832,12 +905,17 @@ fn cli_quatre_against_itself_as_an_external_engine() {
                 &cmd,
                 "--engine",
                 &cmd,
+                // A real clock (the engine's time management is part of what runs here), with
+                // a margin of a second for a loaded machine's scheduling delays, and games short
+                // enough that such delays cannot add up to the whole clock.
                 "--tc",
                 "5+0.05",
+                "--margin",
+                "1000",
                 "--games",
                 "2",
                 "--max-plies",
-                "60",
+                "30",
             ],
             &format!("{}-self.jsonl", game),
         );
@@ -901,7 +979,7 @@ fn cli_hidden_information_games_send_observations() {
         while engines.len() < g.players() {
             engines.push("builtin:random".into());
         }
-        let mut a = vec!["--games", "1", "--movetime", "100", "--seed", "3"];
+        let mut a = vec!["--games", "1", "--nodes", "100", "--seed", "3"];
         for x in &engines {
             a.extend_from_slice(&["--engine", x]);
         }

@@ -16,7 +16,7 @@ pub mod stats;
 use crate::game::rng_from_seed;
 use crate::games;
 use player::{EngineKind, EngineSpec, Proto};
-use referee::{GameDef, GameRecord, Job, RefereeConfig, TimeControl};
+use referee::{GameDef, GameRecord, Job, Played, RefereeConfig, TimeControl};
 use stats::{EloEstimate, Sprt, Verdict};
 use std::collections::{BTreeMap, HashMap};
 use std::io::{IsTerminal, Write};
@@ -132,9 +132,23 @@ pub fn run(game: Option<&str>, args: &MatchArgs) -> Result<(), String> {
             .ok_or("no game is compiled in; give --game")?,
     };
     let report = run_match(GameDef::from_entry(entry), args)?;
-    print!("{}", report.summary);
-    let _ = std::io::stdout().flush();
-    Ok(())
+    let mut out = std::io::stdout().lock();
+    match out
+        .write_all(report.summary.as_bytes())
+        .and_then(|()| out.flush())
+    {
+        // The reader went away (`quatre match … | head -1`): it has what it wanted, and the
+        // games are in --out if one was given.
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
+        Err(e) => Err(format!("cannot write the table: {}", e)),
+        Ok(()) => Ok(()),
+    }
+}
+
+/// Writes to stderr, if it can still be written: a closed stderr must not stop a match.
+fn to_stderr(text: &str) {
+    let mut e = std::io::stderr().lock();
+    let _ = e.write_all(text.as_bytes()).and_then(|()| e.flush());
 }
 
 /// What a finished match hands back.
@@ -327,7 +341,7 @@ impl Plan {
             seats: (0..n).map(|s| (s + n - rot) % n).collect(),
             deal_seed,
             opening,
-            seed: mix(self.seed ^ 0x5EED_0F_A2E7A, index as u64),
+            seed: mix(self.seed ^ 0x5EE_D0FA_2E7A, index as u64),
         })
     }
 }
@@ -447,8 +461,8 @@ impl Tally {
             }
             if e == 0 {
                 e1_score = s;
-                for i in 0..3 {
-                    self.h2h[i] += wdl[i];
+                for (h, w) in self.h2h.iter_mut().zip(wdl) {
+                    *h += w;
                 }
             }
         }
@@ -718,7 +732,7 @@ pub fn run_match(def: GameDef, args: &MatchArgs) -> Result<MatchReport, String> 
     let started = Instant::now();
     let next = Arc::new(AtomicUsize::new(0));
     let stop = Arc::new(AtomicBool::new(false));
-    let (tx, rx) = mpsc::channel::<Result<GameRecord, String>>();
+    let (tx, rx) = mpsc::channel::<Result<Played, String>>();
     let mut workers = Vec::new();
     for w in 0..plan.concurrency.min(plan.games) {
         let (plan, next, stop, tx) = (plan.clone(), next.clone(), stop.clone(), tx.clone());
@@ -733,9 +747,13 @@ pub fn run_match(def: GameDef, args: &MatchArgs) -> Result<MatchReport, String> 
                     if i >= plan.games {
                         return;
                     }
-                    let r = plan.job(i).and_then(|job| {
-                        referee::play_game(&plan.def, &plan.engines, &job, &plan.cfg)
-                    });
+                    let r = plan
+                        .job(i)
+                        .and_then(|job| referee::play(&plan.def, &plan.engines, &job, &plan.cfg));
+                    if matches!(&r, Ok(p) if p.unstartable.is_some()) {
+                        // No more games: each would fail the same way.
+                        stop.store(true, Ordering::Relaxed);
+                    }
                     if tx.send(r).is_err() {
                         return;
                     }
@@ -755,7 +773,23 @@ pub fn run_match(def: GameDef, args: &MatchArgs) -> Result<MatchReport, String> 
     let mut error = None;
     for r in rx {
         let rec = match r {
-            Ok(rec) => rec,
+            Ok(Played {
+                record,
+                unstartable,
+            }) => {
+                if let Some((e, why)) = unstartable {
+                    // Every game would be lost the same way: stop, and say why (the game,
+                    // lost by a crash at the start, is still recorded).
+                    stop.store(true, Ordering::Relaxed);
+                    error.get_or_insert(format!(
+                        "engine {} ({}): {}",
+                        e + 1,
+                        plan.engines[e].name,
+                        why
+                    ));
+                }
+                record
+            }
             Err(e) => {
                 stop.store(true, Ordering::Relaxed);
                 error.get_or_insert(e);
@@ -777,9 +811,9 @@ pub fn run_match(def: GameDef, args: &MatchArgs) -> Result<MatchReport, String> 
         if !args.quiet {
             let line = progress_line(&plan, &tally, llr, started);
             if tty {
-                eprint!("\r\x1b[2K{}", line);
+                to_stderr(&format!("\r\x1b[2K{}", line));
             } else {
-                eprintln!("{}", line);
+                to_stderr(&format!("{}\n", line));
             }
         }
         pending.insert(rec.game, rec);
@@ -795,7 +829,7 @@ pub fn run_match(def: GameDef, args: &MatchArgs) -> Result<MatchReport, String> 
         }
     }
     if !args.quiet && tty {
-        eprintln!();
+        to_stderr("\n");
     }
     for w in workers {
         let _ = w.join();

@@ -239,8 +239,11 @@ impl EngineSpec {
 pub enum Fault {
     /// The engine did not answer in time and not even after `stop` (it hangs).
     NoAnswer(String),
-    /// The process exited, could not be started, or its input pipe broke.
+    /// The process exited or its input pipe broke.
     Crash(String),
+    /// The program could not be run at all (not found, not executable): every game would fail
+    /// the same way, so the match stops.
+    CannotStart(String),
 }
 
 /// What the referee tells the player to move in.
@@ -393,7 +396,7 @@ impl External {
                 Stdio::null()
             })
             .spawn()
-            .map_err(|e| Fault::Crash(format!("cannot start '{}': {}", program, e)))?;
+            .map_err(|e| Fault::CannotStart(format!("cannot start '{}': {}", program, e)))?;
         let stdin = child.stdin.take();
         let stdout = child.stdout.take().expect("piped stdout");
         let (tx, rx) = mpsc::channel();
@@ -442,7 +445,8 @@ impl External {
 
     fn log(&self, dir: &str, line: &str) {
         if self.verbose {
-            eprintln!("[{}] {} {}", self.label, dir, line);
+            // A closed stderr silences the log; it must not stop the game.
+            let _ = writeln!(std::io::stderr(), "[{}] {} {}", self.label, dir, line);
         }
     }
 

@@ -305,6 +305,26 @@ pub fn play_game(
     job: &Job,
     cfg: &RefereeConfig,
 ) -> Result<GameRecord, String> {
+    play(def, engines, job, cfg).map(|p| p.record)
+}
+
+/// A game played, and whether the match can go on.
+#[derive(Clone, Debug)]
+pub struct Played {
+    pub record: GameRecord,
+    /// Why an engine's program could not be run at all (`cannot start './x': No such file or
+    /// directory`), with the engine's index: the game is lost by that engine, and as every game
+    /// would be, the match should stop.
+    pub unstartable: Option<(usize, String)>,
+}
+
+/// [`play_game`], also saying whether an engine could not be started at all.
+pub fn play(
+    def: &GameDef,
+    engines: &[EngineSpec],
+    job: &Job,
+    cfg: &RefereeConfig,
+) -> Result<Played, String> {
     let mut state = def.start(job.deal_seed)?;
     let players = state.players();
     let start_text = state.to_text();
@@ -365,7 +385,14 @@ pub fn play_game(
                     p.finish();
                 }
                 rec.end = state.to_text();
-                return Ok(rec);
+                let unstartable = match f {
+                    Fault::CannotStart(s) => Some((job.seats[seat], s)),
+                    _ => None,
+                };
+                return Ok(Played {
+                    record: rec,
+                    unstartable,
+                });
             }
         }
     }
@@ -479,7 +506,10 @@ pub fn play_game(
         p.finish();
     }
     rec.end = state.to_text();
-    Ok(rec)
+    Ok(Played {
+        record: rec,
+        unstartable: None,
+    })
 }
 
 fn fault_text(f: &Fault, when: &str) -> (&'static str, String) {
@@ -488,7 +518,9 @@ fn fault_text(f: &Fault, when: &str) -> (&'static str, String) {
             termination::NO_ANSWER,
             format!("did not answer {}: {}", when, s),
         ),
-        Fault::Crash(s) => (termination::CRASH, format!("crashed {}: {}", when, s)),
+        Fault::Crash(s) | Fault::CannotStart(s) => {
+            (termination::CRASH, format!("crashed {}: {}", when, s))
+        }
     }
 }
 

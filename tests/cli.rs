@@ -1,0 +1,251 @@
+//! The `quatre` command line's manners: a closed stdout ends a command quietly, bad numbers are
+//! refused before any work, and an engine that cannot be started stops a match with the reason
+//! on the console. Each test runs the built binary.
+
+use std::io::{BufRead, BufReader};
+use std::process::{Command, Output, Stdio};
+
+fn quatre() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_quatre"))
+}
+
+fn run(args: &[&str]) -> Output {
+    quatre()
+        .args(args)
+        .stdin(Stdio::null())
+        .output()
+        .expect("run quatre")
+}
+
+fn text(b: &[u8]) -> String {
+    String::from_utf8_lossy(b).into_owned()
+}
+
+/// Runs quatre with `args`, reads `lines` lines of its stdout and closes the pipe (what
+/// `| head -n <lines>` does), then waits for it. Returns the lines read, its exit status and its
+/// stderr.
+fn read_then_close(args: &[&str], lines: usize) -> (Vec<String>, std::process::ExitStatus, String) {
+    let mut child = quatre()
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn quatre");
+    let mut out = BufReader::new(child.stdout.take().unwrap());
+    let mut got = Vec::new();
+    for _ in 0..lines {
+        let mut l = String::new();
+        if out.read_line(&mut l).unwrap_or(0) == 0 {
+            break;
+        }
+        got.push(l.trim_end().to_string());
+    }
+    drop(out); // closes the read end: the next write gets EPIPE
+    let o = child.wait_with_output().expect("wait for quatre");
+    (got, o.status, text(&o.stderr))
+}
+
+fn assert_quiet_end(what: &str, got: &[String], status: std::process::ExitStatus, err: &str) {
+    assert!(!got.is_empty(), "{}: no output", what);
+    assert!(
+        status.success(),
+        "{}: {:?} after the reader left\nstderr: {}",
+        what,
+        status,
+        err
+    );
+    assert!(!err.contains("panicked"), "{}: {}", what, err);
+    assert!(!err.contains("Broken pipe"), "{}: {}", what, err);
+}
+
+#[test]
+fn a_closed_stdout_ends_perft_divide_quietly() {
+    // 4 plies of hyperchess take seconds: the reader leaves after one root move's line.
+    let (got, status, err) =
+        read_then_close(&["perft", "--game", "hyperchess", "4", "--divide"], 1);
+    assert_quiet_end("perft --divide", &got, status, &err);
+    assert!(got[0].contains(": "), "{:?}", got);
+}
+
+#[test]
+fn a_closed_stdout_ends_bench_quietly() {
+    // The first line is a perft item; the rest (searches on every game) would take long.
+    let (got, status, err) = read_then_close(&["bench", "--playouts", "200"], 1);
+    assert_quiet_end("bench", &got, status, &err);
+}
+
+#[test]
+fn a_closed_stdout_ends_analyse_quietly() {
+    // An MCTS search prints info lines as it goes; the reader leaves after the first.
+    let (got, status, err) = read_then_close(
+        &[
+            "analyse",
+            "--game",
+            "rithmomachia",
+            "--algorithm",
+            "mcts",
+            "--threads",
+            "1",
+            "--nodes",
+            "3000000",
+        ],
+        1,
+    );
+    assert_quiet_end("analyse", &got, status, &err);
+}
+
+#[test]
+fn a_closed_stdout_ends_match_quietly() {
+    // The table is written at the end, in one piece: close stdout before it comes, so that the
+    // write certainly fails. Progress lines go to stderr.
+    let (got, status, err) = read_then_close(
+        &[
+            "match",
+            "--game",
+            "tesseract",
+            "--engine",
+            "builtin:random",
+            "--engine",
+            "builtin:random",
+            "--nodes",
+            "1",
+            "--max-plies",
+            "20",
+            "--seed",
+            "1",
+        ],
+        0,
+    );
+    assert!(got.is_empty());
+    assert!(status.success(), "{:?}\nstderr: {}", status, err);
+    assert!(!err.contains("panicked"), "{}", err);
+    assert!(err.contains("[2/2]"), "the match was played: {}", err);
+}
+
+/// The same through a real shell pipeline, the way a user meets it.
+#[test]
+fn a_shell_pipe_into_head_sees_no_panic() {
+    if Command::new("sh").arg("-c").arg("exit 0").status().is_err() {
+        return; // no shell: the tests above cover the behaviour
+    }
+    let cmd = format!(
+        "'{}' perft --game hyperchess 4 --divide | head -1",
+        env!("CARGO_BIN_EXE_quatre")
+    );
+    let o = Command::new("sh")
+        .args(["-c", &cmd])
+        .output()
+        .expect("run sh");
+    assert!(o.status.success());
+    assert_eq!(text(&o.stdout).lines().count(), 1, "{}", text(&o.stdout));
+    assert!(text(&o.stderr).is_empty(), "{}", text(&o.stderr));
+}
+
+#[test]
+fn perft_refuses_the_depths_the_protocol_refuses() {
+    for bad in ["21", "100", "-1", "x"] {
+        let o = run(&["perft", "--game", "hyperchess", bad]);
+        assert_eq!(o.status.code(), Some(2), "perft {}", bad);
+        assert!(o.stdout.is_empty(), "perft {}: {}", bad, text(&o.stdout));
+        let err = text(&o.stderr);
+        assert!(err.contains("error"), "perft {}: {}", bad, err);
+    }
+    let o = run(&["perft", "--game", "hyperchess", "21"]);
+    assert!(text(&o.stderr).contains("0..=20"), "{}", text(&o.stderr));
+    // The bounds themselves are accepted (depth 0 is the position itself).
+    let o = run(&["perft", "--game", "hyperchess", "0"]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    assert_eq!(text(&o.stdout), "nodes 1\n");
+    let o = run(&["perft", "--game", "hyperchess", "0", "--divide"]);
+    assert_eq!(text(&o.stdout), "nodes 1\n");
+    let o = run(&[
+        "perft",
+        "--game",
+        "hyperchess",
+        "--option",
+        "Boards=1x1",
+        "--fen",
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1",
+        "2",
+        "--divide",
+    ]);
+    let out = text(&o.stdout);
+    assert_eq!(out.lines().count(), 21, "{}", out);
+    assert_eq!(out.lines().last(), Some("nodes 400"));
+}
+
+#[test]
+fn zero_threads_and_zero_hash_are_refused() {
+    for args in [
+        &["analyse", "--threads", "0", "--nodes", "10"][..],
+        &["analyse", "--hash", "0", "--nodes", "10"],
+        &["analyse", "--threads", "257", "--nodes", "10"],
+        &["analyse", "--multipv", "0", "--nodes", "10"],
+        &["bench", "--threads", "0"],
+        &["bench", "--playouts", "0"],
+    ] {
+        let o = run(args);
+        assert_eq!(o.status.code(), Some(2), "{:?}", args);
+        assert!(o.stdout.is_empty(), "{:?}: {}", args, text(&o.stdout));
+        let err = text(&o.stderr);
+        assert!(
+            err.contains("error: invalid value '"),
+            "{:?}: {}",
+            args,
+            err
+        );
+    }
+    // In range, they are taken.
+    let o = run(&[
+        "analyse",
+        "--game",
+        "tesseract",
+        "--threads",
+        "1",
+        "--hash",
+        "1",
+        "--nodes",
+        "50",
+    ]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    assert!(text(&o.stdout).contains("bestmove "), "{}", text(&o.stdout));
+}
+
+#[test]
+fn a_match_with_an_engine_that_cannot_start_fails_with_the_reason() {
+    let mut out = std::env::temp_dir();
+    out.push(format!(
+        "quatre-cli-{}-nonexistent.jsonl",
+        std::process::id()
+    ));
+    let o = run(&[
+        "match",
+        "--game",
+        "tesseract",
+        "--engine",
+        "./nonexistent-engine",
+        "--engine",
+        "builtin:random",
+        "--nodes",
+        "10",
+        "--games",
+        "4",
+        "--quiet",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    let games = std::fs::read_to_string(&out).unwrap_or_default();
+    let _ = std::fs::remove_file(&out);
+    assert!(!o.status.success(), "exited {:?}", o.status);
+    let err = text(&o.stderr);
+    assert!(
+        err.contains("error: engine 1 (nonexistent-engine): cannot start './nonexistent-engine'"),
+        "{}",
+        err
+    );
+    assert!(o.stdout.is_empty(), "{}", text(&o.stdout));
+    // The lost game is still in the game file, and no more were played.
+    assert_eq!(games.lines().count(), 1, "{}", games);
+    assert!(games.contains("cannot start"), "{}", games);
+}
