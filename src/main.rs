@@ -192,7 +192,12 @@ fn analyse(game: &Option<String>, a: &AnalyseArgs) -> Result<(), String> {
         say(&format!("info string game over ({})", o.reason));
     }
     let stop = AtomicBool::new(false);
-    let r = g.search(&params, &limits, &stop, &say);
+    let events = |e: quatre::search::Event| {
+        for l in protocol::info::lines(&e) {
+            say(&l);
+        }
+    };
+    let r = g.search(&params, &limits, &stop, &events);
     say(&format!(
         "bestmove {}",
         r.best.unwrap_or_else(|| "0000".into())

@@ -339,7 +339,7 @@ impl Player for Builtin {
                 std::thread::scope(|s| {
                     let stop = &stop;
                     s.spawn(move || {
-                        let r = state.search(params, limits, stop, &|_: &str| {});
+                        let r = state.search(params, limits, stop, &|_| {});
                         let _ = tx.send(r.best);
                     });
                     match rx.recv_timeout(req.wait) {

@@ -8,7 +8,7 @@ pub mod tesseract;
 pub mod tesseris;
 
 use crate::game::{perft, perft_divide, Game, GameRng, OptionSpec, RuleOptions, Seat, Status};
-use crate::search::{self, Context, Control, Limits, Report, SearchParams};
+use crate::search::{self, Context, Control, Event, Limits, Report, SearchParams};
 use std::sync::atomic::AtomicBool;
 
 /// What a search hands back, in text.
@@ -52,15 +52,16 @@ pub trait AnyGame: Send + Sync {
     fn evaluate(&self, seat: Seat) -> i32;
     fn random_move(&self, rng: &mut GameRng) -> Option<String>;
     fn baseline_move(&self, rng: &mut GameRng) -> Option<String>;
-    /// Searches this position (blocking) and returns the chosen move.
+    /// Searches this position (blocking) and returns the chosen move; `events` hears what the
+    /// search reports as it runs (`&|_| {}` to hear nothing).
     fn search(
         &self,
         params: &SearchParams,
         limits: &Limits,
         stop: &AtomicBool,
-        out: &(dyn Fn(&str) + Sync),
+        events: &(dyn Fn(Event) + Sync),
     ) -> SearchSummary {
-        self.search_controlled(params, limits, Control::new(stop), out)
+        self.search_controlled(params, limits, Control::new(stop), events)
     }
     /// [`search`](Self::search) with the caller's full control: pondering, when the clock
     /// started, an extra safety margin.
@@ -69,7 +70,7 @@ pub trait AnyGame: Send + Sync {
         params: &SearchParams,
         limits: &Limits,
         control: Control,
-        out: &(dyn Fn(&str) + Sync),
+        events: &(dyn Fn(Event) + Sync),
     ) -> SearchSummary;
     /// Random playout throughput: plays `games` random games of at most `max_plies` plies from
     /// this position, returning the number of moves played.
@@ -185,9 +186,9 @@ impl<G: Game> AnyGame for G {
         params: &SearchParams,
         limits: &Limits,
         control: Control,
-        out: &(dyn Fn(&str) + Sync),
+        events: &(dyn Fn(Event) + Sync),
     ) -> SearchSummary {
-        let ctx = Context::new(params, limits, control, out, Game::to_move(self));
+        let ctx = Context::new(params, limits, control, events, Game::to_move(self));
         let o = search::search(self, &ctx);
         SearchSummary {
             best: o.best.map(|m| self.format_move(m)),

@@ -3,12 +3,13 @@
 //! as one `info string error: …` line while keeping the last good state.
 
 pub mod command;
+pub mod info;
 pub mod options;
 
 use crate::game::{RuleOptions, Status};
 use crate::games::{self, AnyGame, Entry};
 use crate::search::time::{self, Ponder};
-use crate::search::{BestSoFar, Control, Limits, SearchParams};
+use crate::search::{self, BestSoFar, Control, Limits, SearchParams};
 use command::{Command, PositionSpec, Query};
 use std::collections::HashMap;
 use std::io::{BufRead, Write};
@@ -538,12 +539,14 @@ impl Engine {
         self.spawn_job(unlimited, ponder, received, move |stop, out, answer| {
             let best_so_far = BestSoFar::default();
             let saw_info = AtomicBool::new(false);
-            // Nothing the search prints may follow the watchdog's `bestmove`.
-            let sink = |s: &str| {
-                if s.starts_with("info depth") {
+            // Nothing the search reports may follow the watchdog's `bestmove`.
+            let sink = |e: search::Event| {
+                if matches!(e, search::Event::Report(_) | search::Event::Unscored { .. }) {
                     saw_info.store(true, Ordering::Relaxed);
                 }
-                answer.line(s);
+                for l in info::lines(&e) {
+                    answer.line(&l);
+                }
             };
             let control = Control {
                 stop,

@@ -3,7 +3,7 @@
 //! ordering (table move, `move_priority`, killers) and MultiPV. More than one thread runs Lazy SMP:
 //! every thread searches the same tree, sharing the table, and the first thread's result is used.
 
-use super::{Context, Line, Outcome, Report, Score};
+use super::{Context, Event, Line, Outcome, Report, Score};
 use crate::game::{Game, Status};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Instant;
@@ -319,9 +319,7 @@ fn iterative_deepening<G: Game>(
                 hashfull: sh.table.hashfull(),
                 lines,
             };
-            for l in report.info_lines() {
-                (ctx.out)(&l);
-            }
+            ctx.report(&report);
             w.progress = Some(report.clone());
             w.last_print = Instant::now();
             last_report = Some(report);
@@ -359,9 +357,7 @@ fn iterative_deepening<G: Game>(
                 r.nodes = nodes;
                 r.elapsed = ctx.start.elapsed();
                 r.hashfull = sh.table.hashfull();
-                for l in r.info_lines() {
-                    (ctx.out)(&l);
-                }
+                ctx.report(r);
             }
             Some(_) => {}
             None => {
@@ -374,7 +370,10 @@ fn iterative_deepening<G: Game>(
                         hashfull: sh.table.hashfull(),
                         lines: Vec::new(),
                     };
-                    (ctx.out)(&r.partial_line(&root.format_move(m)));
+                    (ctx.events)(Event::Unscored {
+                        report: &r,
+                        mv: &root.format_move(m),
+                    });
                 }
             }
         }
@@ -459,9 +458,7 @@ impl<G: Game> Worker<'_, '_, G> {
                     r.nodes = self.sh.nodes.load(Ordering::Relaxed);
                     r.elapsed = ctx.start.elapsed();
                     r.hashfull = self.sh.table.hashfull();
-                    for l in r.info_lines() {
-                        (ctx.out)(&l);
-                    }
+                    ctx.report(r);
                 }
             }
         }

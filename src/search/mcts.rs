@@ -15,7 +15,7 @@
 //!   children are the moves seen so far, selection only considers those legal in the current
 //!   determinization, and UCB uses their availability counts instead of the parent's visits.
 
-use super::{centipawns, heuristic_rewards, Context, Line, Outcome, Report, Score};
+use super::{centipawns, heuristic_rewards, Context, Event, Line, Outcome, Report, Score};
 use crate::game::{rng_from_seed, Game, GameRng, Seat, Status};
 use fxhash::FxHashSet;
 use std::cell::UnsafeCell;
@@ -246,19 +246,17 @@ pub fn search<G: Game>(root: &G, ctx: &Context, moves: &[G::Move]) -> Outcome<G:
                 pool.broadcast(|b| worker(&shared, b.index()));
             }
             Err(e) => {
-                (ctx.out)(&format!(
-                    "info string error: cannot start {} threads ({}); searching with one",
+                (ctx.events)(Event::Problem(&format!(
+                    "cannot start {} threads ({}); searching with one",
                     threads, e
-                ));
+                )));
                 worker(&shared, 0);
             }
         }
     }
     let win = shared.win;
     let report = report(&shared, win);
-    for l in report.info_lines() {
-        (ctx.out)(&l);
-    }
+    ctx.report(&report);
     if G::hidden_information() {
         candidates(&shared);
     }
@@ -297,7 +295,7 @@ fn convert_decided<G: Game>(
     if heuristic_rewards(root)[mover] < 0.999 {
         return None;
     }
-    (ctx.out)("info string decided position: alpha-beta plays it out");
+    ctx.note("decided position: alpha-beta plays it out");
     Some(super::alphabeta::search(root, ctx, moves))
 }
 
@@ -369,9 +367,7 @@ fn worker<G: Game>(sh: &Shared<G>, index: usize) {
             if index == 0 && now.duration_since(last_report).as_millis() >= every {
                 reported = true;
                 last_report = now;
-                for l in report(sh, None).info_lines() {
-                    (sh.ctx.out)(&l);
-                }
+                sh.ctx.report(&report(sh, None));
             }
         }
         if let Some(d) = sh.ctx.limits.max_depth() {
@@ -711,13 +707,12 @@ fn candidates<G: Game>(sh: &Shared<G>) {
     for ch in ranked(tree) {
         let n = &tree.node(ch);
         if let Some(m) = n.mv() {
-            (sh.ctx.out)(&format!(
-                "info string candidate {} visits {} availability {} reward {:.4}",
-                sh.root.format_move(m),
-                n.visits.load(Ordering::Relaxed),
-                n.availability(tree.node(0)),
-                n.mean()
-            ));
+            (sh.ctx.events)(Event::Candidate {
+                mv: &sh.root.format_move(m),
+                visits: n.visits.load(Ordering::Relaxed) as u64,
+                availability: n.availability(tree.node(0)),
+                reward: n.mean(),
+            });
         }
     }
 }

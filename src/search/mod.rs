@@ -132,7 +132,7 @@ pub enum Score {
     Mate(i32),
 }
 
-/// A snapshot of a search, printed as `info` lines.
+/// A snapshot of a search (the protocol prints it as `info` lines).
 #[derive(Clone, Debug)]
 pub struct Report {
     pub depth: u32,
@@ -144,36 +144,27 @@ pub struct Report {
     pub lines: Vec<Line>,
 }
 
-impl Report {
-    /// The `info` lines of this report, one per multipv slot.
-    pub fn info_lines(&self) -> Vec<String> {
-        let ms = self.elapsed.as_millis() as u64;
-        let nps = (self.nodes * 1000).checked_div(ms).unwrap_or(self.nodes * 1000);
-        self.lines
-            .iter()
-            .enumerate()
-            .map(|(i, l)| {
-                let score = match l.score {
-                    Score::Cp(c) => format!("cp {}", c),
-                    Score::Mate(m) => format!("mate {}", m),
-                };
-                let wdl = l.wdl.map(|(w, d, lo)| format!(" wdl {} {} {}", w, d, lo)).unwrap_or_default();
-                format!(
-                    "info depth {} seldepth {} multipv {} score {}{} nodes {} nps {} time {} hashfull {} pv {}",
-                    self.depth.max(1),
-                    self.seldepth.max(self.depth).max(1),
-                    i + 1,
-                    score,
-                    wdl,
-                    self.nodes,
-                    nps,
-                    ms,
-                    self.hashfull,
-                    l.pv.join(" ")
-                )
-            })
-            .collect()
-    }
+/// What a search tells its caller while it runs. The search never prints: the protocol turns
+/// events into `info` lines (src/protocol/info.rs), the CLI into its own output, and the arena
+/// into nothing at all.
+#[derive(Clone, Copy, Debug)]
+pub enum Event<'a> {
+    /// A snapshot of the search: after each alpha-beta iteration, once a second, and last of all.
+    Report(&'a Report),
+    /// The search was stopped before it scored any move: the move it plays, with the counts.
+    Unscored { report: &'a Report, mv: &'a str },
+    /// A remark for the person reading (the protocol prints it as `info string …`).
+    Note(&'a str),
+    /// A problem the search worked around (`info string error: …`).
+    Problem(&'a str),
+    /// ISMCTS: a root candidate, with its visits, how often it was available across
+    /// determinizations, and its mean reward (0–1) for the seat to move.
+    Candidate {
+        mv: &'a str,
+        visits: u64,
+        availability: u32,
+        reward: f64,
+    },
 }
 
 /// The move a running search would play now, kept up to date by the search, so that its caller
@@ -218,30 +209,14 @@ impl<'a> Control<'a> {
     }
 }
 
-impl Report {
-    /// An `info` line for a search stopped before it could score any move: counts and the move
-    /// it would play, no score.
-    pub fn partial_line(&self, mv: &str) -> String {
-        let ms = self.elapsed.as_millis() as u64;
-        format!(
-            "info depth {} nodes {} nps {} time {} pv {}",
-            self.depth.max(1),
-            self.nodes,
-            self.nodes * 1000 / ms.max(1),
-            ms,
-            mv
-        )
-    }
-}
-
 /// Everything a search needs besides the position.
 pub struct Context<'a> {
     pub params: &'a SearchParams,
     pub limits: &'a Limits,
     /// Set by `stop` (or `quit`); the search returns its best move soon after.
     pub stop: &'a AtomicBool,
-    /// Receives every line the search prints (`info …`), not the `bestmove`.
-    pub out: &'a (dyn Fn(&str) + Sync),
+    /// Receives what the search reports as it runs.
+    pub events: &'a (dyn Fn(Event) + Sync),
     pub start: Instant,
     /// Set while the search ponders: its clock has not started.
     pub ponder: Option<&'a time::Ponder>,
@@ -256,7 +231,7 @@ impl<'a> Context<'a> {
         params: &'a SearchParams,
         limits: &'a Limits,
         control: Control<'a>,
-        out: &'a (dyn Fn(&str) + Sync),
+        events: &'a (dyn Fn(Event) + Sync),
         seat: Seat,
     ) -> Self {
         let overhead = params.move_overhead_ms.saturating_add(control.margin_ms);
@@ -264,7 +239,7 @@ impl<'a> Context<'a> {
             params,
             limits,
             stop: control.stop,
-            out,
+            events,
             start: control.start,
             ponder: control.ponder,
             budget: time::budget_for(limits, seat, overhead),
@@ -286,6 +261,16 @@ impl<'a> Context<'a> {
 
     pub fn stopped(&self) -> bool {
         self.stop.load(Ordering::Relaxed)
+    }
+
+    /// Reports a snapshot of the search.
+    pub fn report(&self, r: &Report) {
+        (self.events)(Event::Report(r));
+    }
+
+    /// Reports a remark.
+    pub fn note(&self, s: &str) {
+        (self.events)(Event::Note(s));
     }
 
     /// When the clock started: None while pondering.
@@ -355,9 +340,7 @@ pub fn search<G: Game>(root: &G, ctx: &Context) -> Outcome<G::Move> {
     match ctx.params.algorithm {
         Algorithm::AlphaBeta | Algorithm::Auto if ab_ok => alphabeta::search(root, ctx, &moves),
         Algorithm::AlphaBeta => {
-            (ctx.out)(
-                "info string alphabeta needs two players and no hidden information; using mcts",
-            );
+            ctx.note("alphabeta needs two players and no hidden information; using mcts");
             mcts::search(root, ctx, &moves)
         }
         Algorithm::Mcts | Algorithm::Auto => mcts::search(root, ctx, &moves),

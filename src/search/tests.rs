@@ -127,7 +127,7 @@ impl Game for Ttt {
 fn run(pos: &str, params: SearchParams, limits: Limits) -> super::Outcome<u8> {
     let g = Ttt::from_text(pos, &RuleOptions::of::<Ttt>()).unwrap();
     let stop = AtomicBool::new(false);
-    let sink = |_: &str| {};
+    let sink = |_: Event| {};
     let ctx = Context::new(&params, &limits, Control::new(&stop), &sink, g.to_move());
     search(&g, &ctx)
 }
@@ -254,10 +254,18 @@ fn mcts_with_a_seed_and_one_thread_is_deterministic() {
     );
     assert_eq!(a.best, b.best);
     assert_eq!(a.nodes, b.nodes);
+    let (ra, rb) = (a.report.unwrap(), b.report.unwrap());
     assert_eq!(
-        a.report.unwrap().info_lines()[0].split(" nps ").next(),
-        b.report.unwrap().info_lines()[0].split(" nps ").next()
+        (ra.depth, ra.seldepth, ra.nodes, ra.hashfull),
+        (rb.depth, rb.seldepth, rb.nodes, rb.hashfull)
     );
+    let view = |r: &Report| {
+        r.lines
+            .iter()
+            .map(|l| (l.pv.clone(), l.score))
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(view(&ra), view(&rb));
 }
 
 #[test]
