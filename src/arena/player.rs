@@ -196,9 +196,6 @@ impl EngineSpec {
     pub fn builtin_params(&self) -> Result<(SearchParams, bool), String> {
         let mut params = SearchParams::default();
         let specs = options::engine_specs();
-        for s in &specs {
-            options::apply(&mut params, s.name, &s.default_text());
-        }
         // One thread and a small tree by default: several games may run at once, and the
         // engine's tree is allocated (and its time counted) at every move.
         params.threads = 1;

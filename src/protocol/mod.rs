@@ -109,10 +109,7 @@ impl Engine {
             Some(g) => games::resolve(Some(g))?,
             None => games::resolve(None)?,
         };
-        let mut params = SearchParams::default();
-        for s in options::engine_specs() {
-            options::apply(&mut params, s.name, &s.default_text());
-        }
+        let params = SearchParams::default();
         let rules: HashMap<_, _> = games::all()
             .into_iter()
             .map(|e| (e.name, e.default_options()))
@@ -396,13 +393,11 @@ impl Engine {
             self.restart();
             return Ok(());
         }
-        if let Some(spec) = options::engine_specs()
-            .into_iter()
-            .find(|s| s.name.eq_ignore_ascii_case(name))
+        if options::engine_specs()
+            .iter()
+            .any(|s| s.name.eq_ignore_ascii_case(name))
         {
-            let v = spec.validate(value)?;
-            options::apply(&mut self.params, spec.name, &v);
-            return Ok(());
+            return options::set(&mut self.params, name, value);
         }
         if name.eq_ignore_ascii_case("Clear Hash") {
             return Ok(()); // Each search starts with a fresh tree and table.

@@ -1,85 +1,10 @@
-//! Engine options (not rules): shown as `option` lines, set with `setoption`.
+//! Options as the protocol shows them: `option` lines, the rule options of every game listed
+//! once, and (re-exported) the engine options table of `search::params`.
 
 use crate::game::{OptionKind, OptionSpec};
-use crate::search::{Algorithm, SearchParams};
-
-/// The options every game shares. `Game` is added by the protocol with the registry's names.
-pub fn engine_specs() -> Vec<OptionSpec> {
-    vec![
-        OptionSpec {
-            name: "Threads",
-            kind: OptionKind::Spin {
-                default: default_threads() as i64,
-                min: 1,
-                max: 256,
-            },
-        },
-        OptionSpec {
-            name: "Hash",
-            kind: OptionKind::Spin {
-                default: 64,
-                min: 1,
-                max: 65536,
-            },
-        },
-        OptionSpec {
-            name: "Algorithm",
-            kind: OptionKind::Combo {
-                default: "auto",
-                vars: &["auto", "mcts", "alphabeta"],
-            },
-        },
-        OptionSpec {
-            name: "MultiPV",
-            kind: OptionKind::Spin {
-                default: 1,
-                min: 1,
-                max: 256,
-            },
-        },
-        OptionSpec {
-            name: "Seed",
-            kind: OptionKind::Spin {
-                default: 0,
-                min: 0,
-                // GUIs read spin bounds as 32-bit signed integers.
-                max: i32::MAX as i64,
-            },
-        },
-        OptionSpec {
-            name: "MoveOverhead",
-            kind: OptionKind::Spin {
-                default: DEFAULT_MOVE_OVERHEAD_MS as i64,
-                min: 0,
-                max: 10_000,
-            },
-        },
-        OptionSpec {
-            name: "Ponder",
-            kind: OptionKind::Check { default: false },
-        },
-        OptionSpec {
-            name: "UCI_ShowWDL",
-            kind: OptionKind::Check { default: false },
-        },
-        OptionSpec {
-            name: "RolloutPlies",
-            kind: OptionKind::Spin {
-                default: -1,
-                min: -1,
-                max: 10_000,
-            },
-        },
-        OptionSpec {
-            name: "TreeDepth",
-            kind: OptionKind::Spin {
-                default: -1,
-                min: -1,
-                max: 10_000,
-            },
-        },
-    ]
-}
+pub use crate::search::params::{
+    apply, default_threads, engine_specs, set, DEFAULT_MOVE_OVERHEAD_MS,
+};
 
 /// The value of a rule option shared by games with different defaults (`MaxPlies`) that
 /// stands for each game's own default.
@@ -117,39 +42,6 @@ pub fn rule_specs() -> Vec<OptionSpec> {
         }
     }
     out
-}
-
-/// Milliseconds kept in hand for the time between the engine's answer and the client's clock
-/// (pipes, scheduling on a busy machine); the engine adds what it measures on top.
-pub const DEFAULT_MOVE_OVERHEAD_MS: u64 = 50;
-
-/// Every core this machine has: the engine's mission is to use them all unless told otherwise.
-pub fn default_threads() -> usize {
-    std::thread::available_parallelism()
-        .map(|n| n.get())
-        .unwrap_or(1)
-        .min(256)
-}
-
-/// Applies one validated engine option to the search parameters. Returns false for a name that
-/// is not an engine option.
-pub fn apply(params: &mut SearchParams, name: &str, value: &str) -> bool {
-    let int = || value.parse::<i64>().unwrap_or(0);
-    match name.to_ascii_lowercase().as_str() {
-        "threads" => params.threads = int().max(1) as usize,
-        "hash" => params.hash_mb = int().max(1) as usize,
-        "algorithm" => params.algorithm = Algorithm::parse(value).unwrap_or(Algorithm::Auto),
-        "multipv" => params.multipv = int().max(1) as usize,
-        "seed" => params.seed = int() as u64,
-        "moveoverhead" => params.move_overhead_ms = int() as u64,
-        "rolloutplies" => params.rollout_plies = usize::try_from(int()).ok(),
-        "treedepth" => params.tree_depth = usize::try_from(int()).ok(),
-        "uci_showwdl" => params.show_wdl = value == "true",
-        // The GUI says whether it will send `go ponder`; nothing to set.
-        "ponder" => {}
-        _ => return false,
-    }
-    true
 }
 
 /// The `option` line of a spec, as UCI prints it.

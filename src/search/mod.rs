@@ -3,75 +3,14 @@
 
 pub mod alphabeta;
 pub mod mcts;
+pub mod params;
 pub mod time;
+
+pub use params::{Algorithm, SearchParams};
 
 use crate::game::{Game, Seat, MAX_SEATS};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
-
-/// Which search to run.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Algorithm {
-    /// Alpha-beta where it applies (two seats, no hidden information), else MCTS: at equal time
-    /// alpha-beta beat MCTS in every two-seat board game (0–20, 2–38 and 1–39 in half-points).
-    Auto,
-    Mcts,
-    AlphaBeta,
-}
-
-impl Algorithm {
-    pub fn name(self) -> &'static str {
-        match self {
-            Algorithm::Auto => "auto",
-            Algorithm::Mcts => "mcts",
-            Algorithm::AlphaBeta => "alphabeta",
-        }
-    }
-    pub fn parse(s: &str) -> Option<Self> {
-        match s.to_ascii_lowercase().as_str() {
-            "auto" => Some(Algorithm::Auto),
-            "mcts" => Some(Algorithm::Mcts),
-            "alphabeta" | "ab" => Some(Algorithm::AlphaBeta),
-            _ => None,
-        }
-    }
-}
-
-/// Engine settings that shape a search (the protocol's engine options).
-#[derive(Clone, Debug)]
-pub struct SearchParams {
-    pub threads: usize,
-    /// Memory for the tree / transposition table, in MiB.
-    pub hash_mb: usize,
-    pub algorithm: Algorithm,
-    pub multipv: usize,
-    pub seed: u64,
-    /// Milliseconds kept in hand for communication delays.
-    pub move_overhead_ms: u64,
-    /// MCTS: random plies played from a new leaf before the evaluation scores it (0 = score the
-    /// leaf directly); None = the game's own measured choice ([`Game::ROLLOUT_PLIES`]).
-    pub rollout_plies: Option<usize>,
-    /// MCTS tree depth cap (0 = none); None = the game's own choice ([`Game::TREE_DEPTH`]).
-    pub tree_depth: Option<usize>,
-    /// `UCI_ShowWDL`: alpha-beta adds win/draw/loss estimates to its `info` lines.
-    pub show_wdl: bool,
-}
-
-impl Default for SearchParams {
-    fn default() -> Self {
-        SearchParams {
-            threads: 1,
-            hash_mb: 64,
-            algorithm: Algorithm::Auto,
-            multipv: 1,
-            seed: 0,
-            move_overhead_ms: 50,
-            rollout_plies: None,
-            tree_depth: None,
-            show_wdl: false,
-        }
-    }
-}
 
 /// What `go` asked for.
 #[derive(Clone, Debug, Default)]

@@ -1,0 +1,205 @@
+//! Engine settings that shape a search, and the one table of engine options: each option's
+//! name, type, default and range (shown by the protocol as an `option` line) and what it changes
+//! in [`SearchParams`]. The protocol, the command line and the arena's built-in players all set
+//! parameters through this table, and `SearchParams::default()` is every option at its default.
+
+use crate::game::{OptionKind, OptionSpec};
+
+/// Which search to run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Algorithm {
+    /// Alpha-beta where it applies (two seats, no hidden information), else MCTS: at equal time
+    /// alpha-beta beat MCTS in every two-seat board game (0–20, 2–38 and 1–39 in half-points).
+    Auto,
+    Mcts,
+    AlphaBeta,
+}
+
+impl Algorithm {
+    pub fn name(self) -> &'static str {
+        match self {
+            Algorithm::Auto => "auto",
+            Algorithm::Mcts => "mcts",
+            Algorithm::AlphaBeta => "alphabeta",
+        }
+    }
+    pub fn parse(s: &str) -> Option<Self> {
+        match s.to_ascii_lowercase().as_str() {
+            "auto" => Some(Algorithm::Auto),
+            "mcts" => Some(Algorithm::Mcts),
+            "alphabeta" | "ab" => Some(Algorithm::AlphaBeta),
+            _ => None,
+        }
+    }
+}
+
+/// Engine settings that shape a search (the protocol's engine options).
+#[derive(Clone, Debug)]
+pub struct SearchParams {
+    pub threads: usize,
+    /// Memory for the tree / transposition table, in MiB.
+    pub hash_mb: usize,
+    pub algorithm: Algorithm,
+    pub multipv: usize,
+    pub seed: u64,
+    /// Milliseconds kept in hand for communication delays.
+    pub move_overhead_ms: u64,
+    /// MCTS: random plies played from a new leaf before the evaluation scores it (0 = score the
+    /// leaf directly); None = the game's own measured choice ([`Game::ROLLOUT_PLIES`]).
+    pub rollout_plies: Option<usize>,
+    /// MCTS tree depth cap (0 = none); None = the game's own choice ([`Game::TREE_DEPTH`]).
+    pub tree_depth: Option<usize>,
+    /// `UCI_ShowWDL`: alpha-beta adds win/draw/loss estimates to its `info` lines.
+    pub show_wdl: bool,
+}
+
+impl Default for SearchParams {
+    /// Every engine option at its default (see [`engine_specs`]).
+    fn default() -> Self {
+        let mut p = SearchParams {
+            threads: 1,
+            hash_mb: 1,
+            algorithm: Algorithm::Auto,
+            multipv: 1,
+            seed: 0,
+            move_overhead_ms: 0,
+            rollout_plies: None,
+            tree_depth: None,
+            show_wdl: false,
+        };
+        for s in engine_specs() {
+            apply(&mut p, s.name, &s.default_text());
+        }
+        p
+    }
+}
+
+/// The engine options, in the order the protocol lists them. (`Game` and `Clear Hash` are the
+/// protocol's own.)
+pub fn engine_specs() -> Vec<OptionSpec> {
+    vec![
+        OptionSpec {
+            name: "Threads",
+            kind: OptionKind::Spin {
+                default: default_threads() as i64,
+                min: 1,
+                max: 256,
+            },
+        },
+        OptionSpec {
+            name: "Hash",
+            kind: OptionKind::Spin {
+                default: 64,
+                min: 1,
+                max: 65536,
+            },
+        },
+        OptionSpec {
+            name: "Algorithm",
+            kind: OptionKind::Combo {
+                default: "auto",
+                vars: &["auto", "mcts", "alphabeta"],
+            },
+        },
+        OptionSpec {
+            name: "MultiPV",
+            kind: OptionKind::Spin {
+                default: 1,
+                min: 1,
+                max: 256,
+            },
+        },
+        OptionSpec {
+            name: "Seed",
+            kind: OptionKind::Spin {
+                default: 0,
+                min: 0,
+                // GUIs read spin bounds as 32-bit signed integers.
+                max: i32::MAX as i64,
+            },
+        },
+        OptionSpec {
+            name: "MoveOverhead",
+            kind: OptionKind::Spin {
+                default: DEFAULT_MOVE_OVERHEAD_MS as i64,
+                min: 0,
+                max: 10_000,
+            },
+        },
+        OptionSpec {
+            name: "Ponder",
+            kind: OptionKind::Check { default: false },
+        },
+        OptionSpec {
+            name: "UCI_ShowWDL",
+            kind: OptionKind::Check { default: false },
+        },
+        OptionSpec {
+            name: "RolloutPlies",
+            kind: OptionKind::Spin {
+                default: -1,
+                min: -1,
+                max: 10_000,
+            },
+        },
+        OptionSpec {
+            name: "TreeDepth",
+            kind: OptionKind::Spin {
+                default: -1,
+                min: -1,
+                max: 10_000,
+            },
+        },
+    ]
+}
+
+/// Milliseconds kept in hand for the time between the engine's answer and the client's clock
+/// (pipes, scheduling on a busy machine); the engine adds what it measures on top.
+pub const DEFAULT_MOVE_OVERHEAD_MS: u64 = 50;
+
+/// Every core this machine has: the engine's mission is to use them all unless told otherwise.
+pub fn default_threads() -> usize {
+    std::thread::available_parallelism()
+        .map(|n| n.get())
+        .unwrap_or(1)
+        .min(256)
+}
+
+/// Applies one validated engine option to the search parameters. Returns false for a name that
+/// is not an engine option.
+pub fn apply(params: &mut SearchParams, name: &str, value: &str) -> bool {
+    let int = || value.parse::<i64>().unwrap_or(0);
+    match name.to_ascii_lowercase().as_str() {
+        "threads" => params.threads = int().max(1) as usize,
+        "hash" => params.hash_mb = int().max(1) as usize,
+        "algorithm" => params.algorithm = Algorithm::parse(value).unwrap_or(Algorithm::Auto),
+        "multipv" => params.multipv = int().max(1) as usize,
+        "seed" => params.seed = int() as u64,
+        "moveoverhead" => params.move_overhead_ms = int() as u64,
+        "rolloutplies" => params.rollout_plies = usize::try_from(int()).ok(),
+        "treedepth" => params.tree_depth = usize::try_from(int()).ok(),
+        "uci_showwdl" => params.show_wdl = value == "true",
+        // The GUI says whether it will send `go ponder`; nothing to set.
+        "ponder" => {}
+        _ => return false,
+    }
+    true
+}
+
+/// Sets engine option `name` (case-insensitive) to `value`, checked against its type and range.
+pub fn set(params: &mut SearchParams, name: &str, value: &str) -> Result<(), String> {
+    let specs = engine_specs();
+    let spec = specs
+        .iter()
+        .find(|s| s.name.eq_ignore_ascii_case(name))
+        .ok_or_else(|| {
+            format!(
+                "unknown engine option '{}' (options: {})",
+                name,
+                specs.iter().map(|s| s.name).collect::<Vec<_>>().join(", ")
+            )
+        })?;
+    let v = spec.validate(value)?;
+    apply(params, spec.name, &v);
+    Ok(())
+}
