@@ -395,7 +395,10 @@ impl Threechess {
                     ))
                 }
                 DEAD if men > 0 => {
-                    return Err(format!("{} is dead but has {} men on the board", name, men))
+                    return Err(format!(
+                        "{} is dead but still has men on the board ({})",
+                        name, men
+                    ))
                 }
                 _ => {}
             }
