@@ -1072,7 +1072,7 @@ fn mutated_texts_and_random_move_strings_never_panic() {
 #[test]
 fn random_games_keep_the_invariants() {
     let g = Threechess::start(&opts()).unwrap();
-    check_invariants(&g, 300, 600, 1).unwrap();
+    check_invariants(&g, 1_000, 600, 1).unwrap();
 }
 
 /// Plays random games from the start and checks the rules' own invariants after every move;
