@@ -2,6 +2,7 @@
 //! entry point that picks MCTS (ISMCTS for hidden information) or alpha-beta.
 
 pub mod alphabeta;
+pub mod brs;
 pub mod mcts;
 pub mod time;
 
@@ -203,11 +204,14 @@ pub fn search<G: Game>(root: &G, ctx: &Context) -> Outcome<G::Move> {
         };
     }
     let ab_ok = root.players() == 2 && !G::hidden_information();
+    // More than two seats with perfect information: Best-Reply Search plays the alpha-beta part.
+    let brs_ok = root.players() > 2 && !G::hidden_information();
     match ctx.params.algorithm {
         Algorithm::AlphaBeta | Algorithm::Auto if ab_ok => alphabeta::search(root, ctx),
+        Algorithm::AlphaBeta if brs_ok => brs::search(root, ctx),
         Algorithm::AlphaBeta => {
             (ctx.out)(
-                "info string alphabeta needs two players and no hidden information; using mcts",
+                "info string alphabeta needs perfect information; using mcts",
             );
             mcts::search(root, ctx)
         }
