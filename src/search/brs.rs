@@ -295,7 +295,7 @@ impl<G: Game> Searcher<'_, G> {
                 (key.max(p.saturating_add(if p > 0 { 1 << 21 } else { 0 })), i as u16)
             })
             .collect();
-        keyed.sort_by(|a, b| b.0.cmp(&a.0));
+        keyed.sort_by_key(|k| std::cmp::Reverse(k.0));
         keyed.into_iter().map(|(_, i)| i).collect()
     }
 

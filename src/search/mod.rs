@@ -208,7 +208,8 @@ pub fn search<G: Game>(root: &G, ctx: &Context) -> Outcome<G::Move> {
     let brs_ok = root.players() > 2 && !G::hidden_information();
     match ctx.params.algorithm {
         Algorithm::AlphaBeta | Algorithm::Auto if ab_ok => alphabeta::search(root, ctx),
-        Algorithm::AlphaBeta if brs_ok => brs::search(root, ctx),
+        // Auto too: on threechess BRS beat MCTS at equal nodes (tests/threechess_search.rs).
+        Algorithm::AlphaBeta | Algorithm::Auto if brs_ok => brs::search(root, ctx),
         Algorithm::AlphaBeta => {
             (ctx.out)(
                 "info string alphabeta needs perfect information; using mcts",

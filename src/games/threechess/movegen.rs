@@ -147,7 +147,7 @@ pub(crate) fn on_arrival_row(c: usize, sq: usize) -> bool {
     match c {
         0 => sq / 8 == 7,
         1 => sq % 8 == 7,
-        _ => sq % 8 == 0,
+        _ => sq.is_multiple_of(8),
     }
 }
 
