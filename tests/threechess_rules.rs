@@ -1147,3 +1147,196 @@ fn random_games_reach_ghosts_deaths_and_every_ending_keeping_the_states_consiste
         assert!(seen.get(k).copied().unwrap_or(0) > 0, "{} never seen: {:?}", k, seen);
     }
 }
+
+// ---------------------------------------------------------------------------------------------
+// A naive reference move generator, written differently: a position is a map from (file, rank)
+// to (colour, letter) read from the position text; every (from, to) pair is checked against a
+// per-man predicate, and "attacked" asks every man of the other colours whether it reaches the
+// square. The engine's legal moves are compared with it along random games.
+
+type Men = std::collections::BTreeMap<(i32, i32), (usize, char)>;
+
+fn ref_read(t: &str) -> (Men, usize, Vec<char>) {
+    let f: Vec<&str> = t.split_whitespace().collect();
+    let mut men = Men::new();
+    for (ri, rank) in f[0].split('/').enumerate() {
+        let r = 7 - ri as i32;
+        let mut x = 0;
+        for tok in rank.split(',') {
+            if let Ok(n) = tok.parse::<i32>() {
+                x += n;
+            } else {
+                let c = "wbr".find(&tok[..1]).unwrap();
+                men.insert((x, r), (c, tok.chars().nth(1).unwrap()));
+                x += 1;
+            }
+        }
+    }
+    let side = "wbr".find(f[1]).unwrap();
+    (men, side, f[2].chars().collect())
+}
+
+/// Whether the man `(c, k)` on `a` reaches `b` (as a move onto an enemy there, i.e. an attack).
+fn ref_attacks(men: &Men, a: (i32, i32), k: char, b: (i32, i32)) -> bool {
+    let (dx, dy) = (b.0 - a.0, b.1 - a.1);
+    if (dx, dy) == (0, 0) {
+        return false;
+    }
+    let clear = |sx: i32, sy: i32| {
+        let n = dx.abs().max(dy.abs());
+        (1..n).all(|i| !men.contains_key(&(a.0 + sx * i, a.1 + sy * i)))
+    };
+    match k {
+        'P' => dx.abs() == 1 && dy.abs() == 1,
+        'K' => dx.abs() <= 1 && dy.abs() <= 1,
+        'N' => (dx.abs(), dy.abs()) == (1, 2) || (dx.abs(), dy.abs()) == (2, 1),
+        'R' => (dx == 0 || dy == 0) && clear(dx.signum(), dy.signum()),
+        'B' => dx.abs() == dy.abs() && clear(dx.signum(), dy.signum()),
+        'Q' => (dx == 0 || dy == 0 || dx.abs() == dy.abs()) && clear(dx.signum(), dy.signum()),
+        _ => unreachable!(),
+    }
+}
+
+fn ref_attacked(men: &Men, sq: (i32, i32), us: usize) -> bool {
+    men.iter()
+        .any(|(&a, &(c, k))| c != us && ref_attacks(men, a, k, sq))
+}
+
+fn ref_arrival(c: usize, sq: (i32, i32)) -> bool {
+    match c {
+        0 => sq.1 == 7,
+        1 => sq.0 == 7,
+        _ => sq.0 == 0,
+    }
+}
+
+fn ref_name(s: (i32, i32)) -> String {
+    format!("{}{}", (b'a' + s.0 as u8) as char, s.1 + 1)
+}
+
+fn ref_moves(t: &str) -> Vec<String> {
+    let (men, us, st) = ref_read(t);
+    let ghost = st[us] == 'g';
+    let mut out = Vec::new();
+    for (&a, &(c, k)) in &men {
+        if c != us {
+            continue;
+        }
+        for x in 0..8 {
+            for y in 0..8 {
+                let b = (x, y);
+                let target = men.get(&b).copied();
+                if matches!(target, Some((tc, tk)) if tc == us || tk == 'K') {
+                    continue;
+                }
+                let ok = if k == 'P' {
+                    let (dx, dy) = ((x - a.0).abs(), (y - a.1).abs());
+                    (dx + dy == 1 && target.is_none()) || (dx == 1 && dy == 1 && target.is_some())
+                } else {
+                    ref_attacks(&men, a, k, b)
+                };
+                if !ok {
+                    continue;
+                }
+                let mut after = men.clone();
+                after.remove(&a);
+                after.insert(b, (c, k));
+                if let Some((tc, 'P')) = target {
+                    let ghost_victim = st[tc] == 'g';
+                    let pawns_left = after.values().filter(|&&(cc, kk)| cc == tc && kk == 'P').count();
+                    if ghost_victim && pawns_left == 0 {
+                        after.retain(|_, v| v.0 != tc);
+                    }
+                }
+                let mv = format!("{}{}", ref_name(a), ref_name(b));
+                let arrives = k == 'P' && ref_arrival(us, b);
+                if !ghost {
+                    let king = *after
+                        .iter()
+                        .find(|(_, &(cc, kk))| cc == us && kk == 'K')
+                        .unwrap()
+                        .0;
+                    if ref_attacked(&after, king, us) {
+                        continue;
+                    }
+                    if arrives {
+                        for p in ["q", "r", "b", "n"] {
+                            out.push(format!("{}{}", mv, p));
+                        }
+                    } else {
+                        out.push(mv);
+                    }
+                } else if arrives {
+                    let free: Vec<(i32, i32)> = after
+                        .iter()
+                        .filter(|(&s, &(cc, _))| cc == us && !ref_attacked(&after, s, us))
+                        .map(|(&s, _)| s)
+                        .collect();
+                    if free.is_empty() {
+                        for p in ["q", "r", "b", "n"] {
+                            out.push(format!("{}{}", mv, p));
+                        }
+                    }
+                    for s in free {
+                        if s == b {
+                            out.push(format!("{}k{}", mv, ref_name(s)));
+                        } else {
+                            for p in ["q", "r", "b", "n"] {
+                                out.push(format!("{}{}k{}", mv, p, ref_name(s)));
+                            }
+                        }
+                    }
+                } else {
+                    out.push(mv);
+                }
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+#[test]
+fn the_naive_reference_agrees_on_the_start_and_the_hand_built_positions() {
+    let g = Threechess::start(&opts()).unwrap();
+    assert_eq!(ref_moves(&g.to_text()), moves(&g));
+    for (men, side, st) in [
+        (black_mated_men(), "b", "aaa"),
+        (
+            vec![("g5", "bP"), ("a3", "bR"), ("h1", "wR"), ("e1", "wK"), ("c8", "rK")],
+            "b",
+            "aga",
+        ),
+        (
+            vec![("c3", "bP"), ("e4", "bN"), ("e8", "rR"), ("c1", "wR"), ("e1", "wK"), ("h5", "rK")],
+            "w",
+            "aga",
+        ),
+    ] {
+        let g = pos(&men, side, st);
+        assert_eq!(ref_moves(&g.to_text()), moves(&g), "{}", g.to_text());
+    }
+}
+
+#[test]
+fn the_naive_reference_agrees_along_random_games() {
+    let mut rng = rng_from_seed(21);
+    let mut v = Vec::new();
+    let (mut positions, mut ghost_positions, mut arrivals) = (0, 0, 0);
+    for _ in 0..150 {
+        let mut g = Threechess::start(&opts()).unwrap();
+        while !g.status().is_over() {
+            let t = g.to_text();
+            let mine = moves(&g);
+            assert_eq!(ref_moves(&t), mine, "in {}", t);
+            positions += 1;
+            if g.seat_state(g.to_move()) == GHOST {
+                ghost_positions += 1;
+                arrivals += mine.iter().filter(|m| m.len() > 4).count();
+            }
+            g.legal_moves(&mut v);
+            g.play(v[rng.random_range(0..v.len())]);
+        }
+    }
+    assert!(ghost_positions > 100 && arrivals > 10, "{} {} {}", positions, ghost_positions, arrivals);
+}
