@@ -15,6 +15,8 @@ use std::time::{Duration, Instant};
 pub enum Algorithm {
     /// Alpha-beta where it applies (two seats, no hidden information), else MCTS: at equal time
     /// alpha-beta beat MCTS in every two-seat board game (0–20, 2–38 and 1–39 in half-points).
+    /// With more than two seats and perfect information (threechess), Best-Reply Search: at
+    /// 5,000 nodes a move it scored 0.875 alone against two MCTS players and 1.0 as a pair.
     Auto,
     Mcts,
     AlphaBeta,
@@ -190,9 +192,9 @@ pub struct Outcome<M> {
     pub report: Option<Report>,
 }
 
-/// Runs the search the parameters ask for on `root`. Alpha-beta needs a two-player game of
-/// perfect information; for any other game MCTS (ISMCTS with hidden information) runs instead,
-/// and a line `info string` says so.
+/// Runs the search the parameters ask for on `root`. Alpha-beta needs a game of perfect
+/// information (Best-Reply Search when it has more than two seats); for hidden information MCTS
+/// (ISMCTS) runs instead, and a line `info string` says so.
 pub fn search<G: Game>(root: &G, ctx: &Context) -> Outcome<G::Move> {
     let mut moves = Vec::new();
     root.legal_moves(&mut moves);
