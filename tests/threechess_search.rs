@@ -2,6 +2,10 @@
 //! MCTS find what they must in small positions, at fixed depth or nodes; and `#[ignore]`d matches
 //! at fixed nodes per seat (the measurements behind `Algorithm auto`), printed for a person:
 //! `cargo test --release --test threechess_search -- --ignored --nocapture`.
+//! Measured (4 openings × 3 seat rotations): BRS at 5,000 nodes alone against two MCTS at 5,000
+//! scored 0.875 (1/3 = even), and two BRS left the lone MCTS 0.0; BRS scored 1.000 and MCTS
+//! 0.958 alone against two random movers. BRS also visits 4-5 times as many nodes a second, so
+//! equal nodes favour MCTS in time.
 
 use quatre::game::{rng_from_seed, Game, RuleOptions, Status};
 use quatre::games::threechess::Threechess;
@@ -273,21 +277,6 @@ fn measure_brs_against_mcts_at_equal_nodes() {
         true,
     );
     println!("BRS 5000 vs MCTS 5000: BRS alone {:.3} (1/3 even), BRS twice {:.3} (2/3 even)", one, two);
-}
-
-#[test]
-#[ignore]
-fn measure_brs_against_mcts_at_equal_cost() {
-    // BRS visits about 4-5 times as many nodes a second as MCTS on threechess (measured with
-    // `quatre analyse`): give it 4 times the nodes.
-    let (one, two) = match_up(
-        Player::Search(Algorithm::AlphaBeta, 20000),
-        Player::Search(Algorithm::Mcts, 5000),
-        4,
-        300,
-        true,
-    );
-    println!("BRS 20000 vs MCTS 5000: BRS alone {:.3} (1/3 even), BRS twice {:.3} (2/3 even)", one, two);
 }
 
 #[test]
