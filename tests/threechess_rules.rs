@@ -1340,3 +1340,68 @@ fn the_naive_reference_agrees_along_random_games() {
     }
     assert!(ghost_positions > 100 && arrivals > 10, "{} {} {}", positions, ghost_positions, arrivals);
 }
+
+// ---------------------------------------------------------------------------------------------
+// Evaluation and move ordering hints.
+
+#[test]
+fn evaluation_sees_material_ghosts_progress_and_the_dead() {
+    let start = Threechess::start(&opts()).unwrap();
+    let sum: i32 = (0..3).map(|s| start.evaluate(s)).sum();
+    assert!(sum.abs() <= 3, "values are relative to the others: {}", sum);
+    // Black without its queen.
+    let noq = load(&START.replace("bQ,bN", "1,bN"));
+    assert!(noq.evaluate(1) < start.evaluate(1) - 500);
+    assert!(noq.evaluate(0) > start.evaluate(0) + 200);
+    assert!(noq.evaluate(2) > start.evaluate(2) + 200);
+    // The same men, Black a ghost rather than alive (its king on a8 gone): worse for Black.
+    let alive = pos(
+        &[("e1", "wK"), ("a8", "bK"), ("h8", "rK"), ("c3", "bP"), ("c6", "bR")],
+        "w",
+        "aaa",
+    );
+    let ghost = pos(
+        &[("e1", "wK"), ("h8", "rK"), ("c3", "bP"), ("c6", "bR")],
+        "w",
+        "aga",
+    );
+    assert!(ghost.evaluate(1) < alive.evaluate(1) - 500);
+    // A ghost's pawn near file h (its arrival row) is worth more than one far from it.
+    let near = pos(&[("e1", "wK"), ("h8", "rK"), ("f3", "bP")], "w", "aga");
+    let far = pos(&[("e1", "wK"), ("h8", "rK"), ("b3", "bP")], "w", "aga");
+    assert!(near.evaluate(1) > far.evaluate(1) + 100);
+    // A dead seat has lost; the two left are judged against each other only.
+    let dead = pos(&[("e1", "wK"), ("h8", "rK"), ("d4", "rQ")], "w", "ada");
+    assert!(dead.evaluate(1) <= -10_000);
+    assert!(dead.evaluate(2) > dead.evaluate(0) + 800);
+    // A finished game: the winner's value is the win, the losers' far below.
+    let won = pos(
+        &[("a1", "wK"), ("b2", "rQ"), ("e5", "rB"), ("h8", "rK"), ("d7", "bP")],
+        "w",
+        "aga",
+    );
+    assert!(won.evaluate(2) > 15_000 && won.evaluate(0) < -5_000);
+}
+
+#[test]
+fn noisy_moves_and_priorities() {
+    let g = pos(
+        &[
+            ("d4", "wP"),
+            ("c5", "bQ"),
+            ("e5", "rP"),
+            ("d7", "wP"),
+            ("h1", "wK"),
+            ("a8", "bK"),
+            ("h8", "rK"),
+        ],
+        "w",
+        "aaa",
+    );
+    let m = |t: &str| g.parse_move(t).unwrap();
+    assert!(g.is_noisy(m("d4c5")) && g.is_noisy(m("d7d8q")));
+    assert!(!g.is_noisy(m("d4d5")));
+    assert!(g.move_priority(m("d4c5")) > g.move_priority(m("d4e5")));
+    assert!(g.move_priority(m("d4e5")) > g.move_priority(m("d4d5")));
+    assert!(g.move_priority(m("d7d8q")) > g.move_priority(m("d7d8n")));
+}
