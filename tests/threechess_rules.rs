@@ -1405,3 +1405,38 @@ fn noisy_moves_and_priorities() {
     assert!(g.move_priority(m("d4e5")) > g.move_priority(m("d4d5")));
     assert!(g.move_priority(m("d7d8q")) > g.move_priority(m("d7d8n")));
 }
+
+#[test]
+fn random_moves_are_legal_and_uniform_even_in_check() {
+    // White in check from the ghost's rook: most pseudo-legal moves are illegal.
+    let g = pos(
+        &[
+            ("c3", "bP"),
+            ("e8", "bR"),
+            ("c1", "wR"),
+            ("e1", "wK"),
+            ("a2", "wP"),
+            ("b7", "wP"),
+            ("g4", "wN"),
+            ("h5", "rK"),
+        ],
+        "w",
+        "aga",
+    );
+    let legal = moves(&g);
+    assert!(legal.len() >= 3, "{:?}", legal);
+    let mut rng = rng_from_seed(3);
+    let mut buf = Vec::new();
+    let mut count = std::collections::BTreeMap::new();
+    let n = 30_000;
+    for _ in 0..n {
+        let m = g.random_move(&mut rng, &mut buf).unwrap();
+        *count.entry(g.format_move(m)).or_insert(0) += 1;
+    }
+    let keys: Vec<String> = count.keys().cloned().collect();
+    assert_eq!(keys, legal);
+    let mean = n as f64 / legal.len() as f64;
+    for (m, &c) in &count {
+        assert!((c as f64 - mean).abs() < 0.1 * mean, "{} drawn {} times, mean {}", m, c, mean);
+    }
+}

@@ -582,6 +582,13 @@ impl Game for Threechess {
         eval::move_priority(self, mv)
     }
 
+    fn random_move(&self, rng: &mut crate::game::GameRng, buf: &mut Vec<Move>) -> Option<Move> {
+        if self.status.is_over() {
+            return None;
+        }
+        self.random_legal(rng, buf)
+    }
+
     fn is_noisy(&self, mv: Move) -> bool {
         mv.promo() != 0 || mv.recover() != NO_SQ || self.board[mv.to()] != 0
     }

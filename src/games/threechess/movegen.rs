@@ -372,6 +372,52 @@ impl Threechess {
         set
     }
 
+    /// One uniformly random legal move of the side to move (the game must not be over): a pick
+    /// from the alive player's pseudo-legal list (promotions expanded) is kept when it leaves the
+    /// king safe — uniform over the legal moves, with far fewer legality tests than generating
+    /// them all; a ghost's moves are all legal as generated.
+    pub(crate) fn random_legal(
+        &self,
+        rng: &mut crate::game::GameRng,
+        buf: &mut Vec<Move>,
+    ) -> Option<Move> {
+        use rand::Rng;
+        buf.clear();
+        let us = self.side as usize;
+        if self.state[us] != ALIVE {
+            self.gen(&mut |m| {
+                buf.push(m);
+                false
+            });
+            return (!buf.is_empty()).then(|| buf[rng.random_range(0..buf.len())]);
+        }
+        self.pseudo(us, &mut |from, to, arrives| {
+            if arrives {
+                for p in PROMOS {
+                    buf.push(Move::new(from, to, p, NO_SQ));
+                }
+            } else {
+                buf.push(Move::new(from, to, 0, NO_SQ));
+            }
+            false
+        });
+        if buf.is_empty() {
+            return None;
+        }
+        for _ in 0..32 {
+            let m = buf[rng.random_range(0..buf.len())];
+            if self.safe_after(m.from(), m.to()) {
+                return Some(m);
+            }
+        }
+        buf.clear();
+        self.gen(&mut |m| {
+            buf.push(m);
+            false
+        });
+        (!buf.is_empty()).then(|| buf[rng.random_range(0..buf.len())])
+    }
+
     pub(crate) fn has_legal_move(&self) -> bool {
         self.gen(&mut |_| true)
     }
