@@ -1440,3 +1440,52 @@ fn random_moves_are_legal_and_uniform_even_in_check() {
         assert!((c as f64 - mean).abs() < 0.1 * mean, "{} drawn {} times, mean {}", m, c, mean);
     }
 }
+
+// ---------------------------------------------------------------------------------------------
+// Through the registry and the protocol.
+
+#[test]
+fn the_registry_knows_threechess() {
+    let e = quatre::games::find("ThreeChess").expect("registered");
+    let g = e.start(&e.default_options(), None).unwrap();
+    assert_eq!(g.players(), 3);
+    assert_eq!(g.to_text(), START);
+    assert_eq!(g.perft(3), 1_911);
+}
+
+fn session(script: &str) -> String {
+    use std::io::Write;
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_quatre"))
+        .args(["--game", "threechess"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("spawn quatre");
+    let mut stdin = child.stdin.take().unwrap();
+    stdin.write_all(script.as_bytes()).unwrap();
+    // End of input (no `quit`): the engine lets a search with a limit finish, then exits.
+    drop(stdin);
+    let out = child.wait_with_output().unwrap();
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+#[test]
+fn protocol_results_and_refusals() {
+    // Stalemate with Black a ghost: White and Red share.
+    let out = session("position fen 7,rK/8/8/8/8/8/2,rQ,1,bP,3/wK,7 w aga\nquery gameover\nquery result\n");
+    assert!(out.contains("response true") && out.contains("response shared p1 p3"), "{}", out);
+    // Red mates White by a move of the list; a move past the end is refused.
+    let mate = "7,rK/8/8/1,rQ,6/4,rB,3/8/8/wK,7 r aga";
+    let mate = mate.replace("4,rB,3/8/8/wK", "8/2,rB,5/3,bP,4/wK");
+    let out = session(&format!("position fen {} moves b5b2\nquery result\n", mate));
+    assert!(out.contains("response p3win"), "{}", out);
+    let out = session(&format!("position fen {} moves b5b2 a1a2\nquery result\n", mate));
+    assert!(out.contains("after the end of the game"), "{}", out);
+    // A bad position text is refused with its reason on one line.
+    let out = session("position fen 7,rK/8/8/8/8/8/8/wK,7 w aga\n");
+    assert!(out.contains("Black is a ghost with no pawn"), "{}", out);
+    // Three seats' clocks and a search at fixed nodes.
+    let out = session("position startpos\ngo nodes 3000 p1time 100000 p2time 100000 p3time 100000\n");
+    assert!(out.lines().any(|l| l.starts_with("bestmove ")), "{}", out);
+}
