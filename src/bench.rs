@@ -54,6 +54,13 @@ fn positions(e: &Entry) -> Vec<(String, Box<dyn AnyGame>)> {
             v.push(("1x1 start".to_string(), g));
         }
     }
+    if e.name == "threechess" {
+        // A middle game with Black a ghost (its pawns racing to file h to recover the king).
+        let t = "bR,2,rP,1,rB,1,rR/2,bP,2,rP,1,rK/1,bN,bP,2,rP,rN,rQ/bR,bB,2,bP,rP,rB,rR/bP,2,wP,1,rP,rP,rP/2,wN,5/wP,wP,1,wP,1,wP,wP,1/wR,1,wB,wQ,wK,wB,wR,1 w aga";
+        if let Ok(g) = e.from_text(t, &opts) {
+            v.push(("ghost middle game".to_string(), g));
+        }
+    }
     v
 }
 
@@ -122,16 +129,23 @@ pub fn run(
             );
             print(&it.line());
             items.push(it);
-            if g.players() == 2 && !g.hidden_information() {
+            if !g.hidden_information() {
+                // Alpha-beta for two seats; Best-Reply Search (one thread) for more.
                 params.algorithm = Algorithm::AlphaBeta;
+                let (name, depth) = match e.name {
+                    "hyperchess" => ("alphabeta", 3),
+                    "threechess" => ("brs", 6),
+                    _ => ("alphabeta", 4),
+                };
                 let limits = Limits {
-                    depth: Some(if e.name == "hyperchess" { 3 } else { 4 }),
+                    depth: Some(depth),
                     ..Default::default()
                 };
                 let it = timed(
                     e.name,
                     format!(
-                        "alphabeta depth {}, {} thread(s)",
+                        "{} depth {}, {} thread(s)",
+                        name,
                         limits.depth.unwrap_or(0),
                         threads
                     ),

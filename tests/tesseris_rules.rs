@@ -1190,11 +1190,13 @@ fn ismcts_search_is_identical_on_deals_that_look_the_same_to_the_seat() {
                     };
                     let run = |s: &Tesseris| {
                         let lines = Mutex::new(Vec::new());
-                        let sink = |l: &str| {
-                            lines
-                                .lock()
-                                .unwrap()
-                                .push(l.split(" nps ").next().unwrap().to_string())
+                        let sink = |e: quatre::search::Event| {
+                            for l in quatre::protocol::info::lines(&e) {
+                                lines
+                                    .lock()
+                                    .unwrap()
+                                    .push(l.split(" nps ").next().unwrap().to_string())
+                            }
                         };
                         let r = quatre::games::AnyGame::search(
                             s,

@@ -6,6 +6,7 @@ pub mod hyperchess;
 pub mod rithmomachia;
 pub mod tesseract;
 pub mod tesseris;
+pub mod threechess;
 
 use crate::game::{perft, perft_divide, Game, GameRng, OptionSpec, RuleOptions, Seat, Status};
 use crate::search::{self, Context, Control, Event, Limits, Report, SearchParams};
@@ -263,6 +264,7 @@ pub fn all() -> Vec<Entry> {
         entry::<rithmomachia::Rithmomachia>(),
         entry::<tesseract::Tesseract>(),
         entry::<tesseris::Tesseris>(),
+        entry::<threechess::Threechess>(),
     ]
 }
 

@@ -2,6 +2,7 @@
 //! entry point that picks MCTS (ISMCTS for hidden information) or alpha-beta.
 
 pub mod alphabeta;
+pub mod brs;
 pub mod mcts;
 pub mod params;
 pub mod time;
@@ -263,9 +264,9 @@ pub struct Outcome<M> {
     pub report: Option<Report>,
 }
 
-/// Runs the search the parameters ask for on `root`. Alpha-beta needs a two-player game of
-/// perfect information; for any other game MCTS (ISMCTS with hidden information) runs instead,
-/// and a line `info string` says so.
+/// Runs the search the parameters ask for on `root`. Alpha-beta needs a game of perfect
+/// information (Best-Reply Search when it has more than two seats); for hidden information MCTS
+/// (ISMCTS) runs instead, and a line `info string` says so.
 pub fn search<G: Game>(root: &G, ctx: &Context) -> Outcome<G::Move> {
     let moves = root_moves(root, &ctx.limits.searchmoves);
     if moves.is_empty() {
@@ -276,10 +277,14 @@ pub fn search<G: Game>(root: &G, ctx: &Context) -> Outcome<G::Move> {
         };
     }
     let ab_ok = root.players() == 2 && !G::hidden_information();
+    // More than two seats with perfect information: Best-Reply Search plays the alpha-beta part.
+    let brs_ok = root.players() > 2 && !G::hidden_information();
     match ctx.params.algorithm {
         Algorithm::AlphaBeta | Algorithm::Auto if ab_ok => alphabeta::search(root, ctx, &moves),
+        // Auto too: on threechess BRS beat MCTS at equal nodes (tests/threechess_search.rs).
+        Algorithm::AlphaBeta | Algorithm::Auto if brs_ok => brs::search(root, ctx, &moves),
         Algorithm::AlphaBeta => {
-            ctx.note("alphabeta needs two players and no hidden information; using mcts");
+            ctx.note("alphabeta needs perfect information; using mcts");
             mcts::search(root, ctx, &moves)
         }
         Algorithm::Mcts | Algorithm::Auto => mcts::search(root, ctx, &moves),

@@ -10,6 +10,8 @@ use crate::game::{OptionKind, OptionSpec};
 pub enum Algorithm {
     /// Alpha-beta where it applies (two seats, no hidden information), else MCTS: at equal time
     /// alpha-beta beat MCTS in every two-seat board game (0–20, 2–38 and 1–39 in half-points).
+    /// With more than two seats and perfect information (threechess), Best-Reply Search: at
+    /// 5,000 nodes a move it scored 0.875 alone against two MCTS players and 1.0 as a pair.
     Auto,
     Mcts,
     AlphaBeta,

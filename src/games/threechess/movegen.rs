@@ -1,0 +1,424 @@
+//! Board geometry, attack detection and move generation for threechess.
+//!
+//! Squares are `file + 8 * rank` (a1 = 0, h8 = 63). A man is `type | colour << 3` with colour
+//! 0 (White), 1 (Black) or 2 (Red); 0 is an empty square. Moves of an alive player are generated
+//! pseudo-legally and tried on a scratch board when they could leave its king attacked (king
+//! moves, pinned men, when in check, or when they take a ghost's last pawn, which removes the
+//! ghost's men); a ghost's moves are all allowed, but its pawn reaching the arrival row must
+//! recover the king when one of its men is unattacked.
+
+use std::sync::OnceLock;
+
+use super::*;
+
+/// The 8 directions as (file step, rank step): 0..4 orthogonal, 4..8 diagonal.
+pub(crate) const DIRS: [(i8, i8); 8] = [
+    (0, 1),
+    (0, -1),
+    (1, 0),
+    (-1, 0),
+    (1, 1),
+    (-1, 1),
+    (1, -1),
+    (-1, -1),
+];
+
+const KNIGHT_STEPS: [(i8, i8); 8] = [
+    (1, 2),
+    (2, 1),
+    (2, -1),
+    (1, -2),
+    (-1, -2),
+    (-2, -1),
+    (-2, 1),
+    (-1, 2),
+];
+
+/// Precomputed rays and jumps.
+pub(crate) struct Geo {
+    /// `ray[sq][dir]`: the squares from `sq` (excluded) to the edge in direction `dir`.
+    pub ray: [[[u8; 7]; 8]; 64],
+    pub ray_len: [[u8; 8]; 64],
+    pub knight: [[u8; 8]; 64],
+    pub knight_len: [u8; 64],
+}
+
+impl Geo {
+    #[inline(always)]
+    pub fn ray(&self, sq: usize, dir: usize) -> &[u8] {
+        &self.ray[sq][dir][..self.ray_len[sq][dir] as usize]
+    }
+    #[inline(always)]
+    pub fn knight(&self, sq: usize) -> &[u8] {
+        &self.knight[sq][..self.knight_len[sq] as usize]
+    }
+    /// The neighbour of `sq` in direction `dir`, if on the board.
+    #[inline(always)]
+    pub fn step(&self, sq: usize, dir: usize) -> Option<usize> {
+        if self.ray_len[sq][dir] > 0 {
+            Some(self.ray[sq][dir][0] as usize)
+        } else {
+            None
+        }
+    }
+}
+
+pub(crate) fn geo() -> &'static Geo {
+    static G: OnceLock<Geo> = OnceLock::new();
+    G.get_or_init(|| {
+        let mut g = Geo {
+            ray: [[[0; 7]; 8]; 64],
+            ray_len: [[0; 8]; 64],
+            knight: [[0; 8]; 64],
+            knight_len: [0; 64],
+        };
+        for sq in 0..64 {
+            let (f, r) = ((sq % 8) as i8, (sq / 8) as i8);
+            for (d, &(df, dr)) in DIRS.iter().enumerate() {
+                let (mut x, mut y) = (f + df, r + dr);
+                while (0..8).contains(&x) && (0..8).contains(&y) {
+                    let n = g.ray_len[sq][d] as usize;
+                    g.ray[sq][d][n] = (x + 8 * y) as u8;
+                    g.ray_len[sq][d] += 1;
+                    x += df;
+                    y += dr;
+                }
+            }
+            for &(df, dr) in &KNIGHT_STEPS {
+                let (x, y) = (f + df, r + dr);
+                if (0..8).contains(&x) && (0..8).contains(&y) {
+                    let n = g.knight_len[sq] as usize;
+                    g.knight[sq][n] = (x + 8 * y) as u8;
+                    g.knight_len[sq] += 1;
+                }
+            }
+        }
+        g
+    })
+}
+
+/// Colour of a man (0, 1, 2); meaningless for an empty square.
+#[inline(always)]
+pub(crate) fn colour(p: u8) -> usize {
+    (p >> 3) as usize
+}
+
+/// Type of a man (`PAWN` … `KING`), 0 for an empty square.
+#[inline(always)]
+pub(crate) fn kind(p: u8) -> u8 {
+    p & 7
+}
+
+/// Whether `sq` is attacked on `b` by a man of a colour other than `us`.
+#[inline]
+pub(crate) fn attacked_by_others(g: &Geo, b: &[u8; 64], sq: usize, us: usize) -> bool {
+    for d in 0..8 {
+        let diag = d >= 4;
+        let ray = g.ray(sq, d);
+        for (i, &s) in ray.iter().enumerate() {
+            let q = b[s as usize];
+            if q == 0 {
+                continue;
+            }
+            if colour(q) != us {
+                let k = kind(q);
+                if k == QUEEN || (k == ROOK && !diag) || (k == BISHOP && diag) {
+                    return true;
+                }
+                if i == 0 && (k == KING || (k == PAWN && diag)) {
+                    return true;
+                }
+            }
+            break;
+        }
+    }
+    for &s in g.knight(sq) {
+        let q = b[s as usize];
+        if kind(q) == KNIGHT && colour(q) != us {
+            return true;
+        }
+    }
+    false
+}
+
+/// Whether a pawn of colour `c` standing on `sq` is on that colour's arrival row.
+#[inline(always)]
+pub(crate) fn on_arrival_row(c: usize, sq: usize) -> bool {
+    match c {
+        0 => sq / 8 == 7,
+        1 => sq % 8 == 7,
+        _ => sq.is_multiple_of(8),
+    }
+}
+
+const PROMOS: [u8; 4] = [QUEEN, ROOK, BISHOP, KNIGHT];
+
+impl Threechess {
+    /// Whether the move `from`→`to` by the side to move takes the last pawn of a ghost.
+    #[inline(always)]
+    fn takes_ghost_last_pawn(&self, to: usize) -> bool {
+        let q = self.board[to];
+        q != 0
+            && kind(q) == PAWN
+            && self.state[colour(q)] == GHOST
+            && self.counts[colour(q)][PAWN as usize] == 1
+    }
+
+    /// Whether the alive side to move keeps its king unattacked after `from`→`to`, judged after
+    /// everything the move does.
+    fn safe_after(&self, from: usize, to: usize) -> bool {
+        let us = self.side as usize;
+        let mut b = self.board;
+        let cap = b[to];
+        b[to] = b[from];
+        b[from] = 0;
+        if cap != 0 && self.takes_ghost_last_pawn(to) {
+            let gc = colour(cap);
+            for q in b.iter_mut() {
+                if *q != 0 && colour(*q) == gc {
+                    *q = 0;
+                }
+            }
+        }
+        let ksq = self.king[us] as usize;
+        let k = if from == ksq { to } else { ksq };
+        !attacked_by_others(geo(), &b, k, us)
+    }
+
+    /// Squares of the side to move's men that a man of the same colour as the king would pin:
+    /// each own man that alone stands between the king and another player's slider.
+    fn pinned(&self) -> u64 {
+        let g = geo();
+        let us = self.side as usize;
+        let ksq = self.king[us] as usize;
+        let mut pins = 0u64;
+        for d in 0..8 {
+            let diag = d >= 4;
+            let mut own = usize::MAX;
+            for &s in g.ray(ksq, d) {
+                let q = self.board[s as usize];
+                if q == 0 {
+                    continue;
+                }
+                if own == usize::MAX {
+                    if colour(q) == us {
+                        own = s as usize;
+                        continue;
+                    }
+                    break;
+                }
+                let k = kind(q);
+                if colour(q) != us
+                    && (k == QUEEN || (k == ROOK && !diag) || (k == BISHOP && diag))
+                {
+                    pins |= 1 << own;
+                }
+                break;
+            }
+        }
+        pins
+    }
+
+    /// Generates the legal moves of the side to move, calling `sink` for each; stops and returns
+    /// true as soon as `sink` returns true. Does not look at whether the game is over.
+    pub(crate) fn gen(&self, sink: &mut impl FnMut(Move) -> bool) -> bool {
+        let us = self.side as usize;
+        if self.state[us] == ALIVE {
+            self.gen_alive(sink)
+        } else if self.state[us] == GHOST {
+            self.gen_ghost(sink)
+        } else {
+            false
+        }
+    }
+
+    /// Calls `each(from, to, arrives)` for every pseudo-legal move of colour `us` (no move onto a
+    /// king or an own man); stops once it returns true.
+    #[inline(always)]
+    fn pseudo(&self, us: usize, each: &mut impl FnMut(usize, usize, bool) -> bool) -> bool {
+        let g = geo();
+        let b = &self.board;
+        let target_ok = |q: u8| q == 0 || (colour(q) != us && kind(q) != KING);
+        for s in 0..64 {
+            let p = b[s];
+            if p == 0 || colour(p) != us {
+                continue;
+            }
+            match kind(p) {
+                PAWN => {
+                    for d in 0..8 {
+                        if let Some(t) = g.step(s, d) {
+                            let q = b[t];
+                            let ok = if d < 4 {
+                                q == 0
+                            } else {
+                                q != 0 && colour(q) != us && kind(q) != KING
+                            };
+                            if ok && each(s, t, on_arrival_row(us, t)) {
+                                return true;
+                            }
+                        }
+                    }
+                }
+                KNIGHT => {
+                    for &t in g.knight(s) {
+                        if target_ok(b[t as usize]) && each(s, t as usize, false) {
+                            return true;
+                        }
+                    }
+                }
+                KING => {
+                    for d in 0..8 {
+                        if let Some(t) = g.step(s, d) {
+                            if target_ok(b[t]) && each(s, t, false) {
+                                return true;
+                            }
+                        }
+                    }
+                }
+                k => {
+                    let (lo, hi) = match k {
+                        BISHOP => (4, 8),
+                        ROOK => (0, 4),
+                        _ => (0, 8),
+                    };
+                    for d in lo..hi {
+                        for &t in g.ray(s, d) {
+                            let q = b[t as usize];
+                            if q == 0 {
+                                if each(s, t as usize, false) {
+                                    return true;
+                                }
+                            } else {
+                                if target_ok(q) && each(s, t as usize, false) {
+                                    return true;
+                                }
+                                break;
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        false
+    }
+
+    fn gen_alive(&self, sink: &mut impl FnMut(Move) -> bool) -> bool {
+        let us = self.side as usize;
+        let ksq = self.king[us] as usize;
+        let in_check = self.in_check;
+        let pins = if in_check { 0 } else { self.pinned() };
+        self.pseudo(us, &mut |from, to, arrives| {
+            let risky = in_check
+                || from == ksq
+                || pins & (1 << from) != 0
+                || self.takes_ghost_last_pawn(to);
+            if risky && !self.safe_after(from, to) {
+                return false;
+            }
+            if arrives {
+                PROMOS
+                    .iter()
+                    .any(|&p| sink(Move::new(from, to, p, NO_SQ)))
+            } else {
+                sink(Move::new(from, to, 0, NO_SQ))
+            }
+        })
+    }
+
+    fn gen_ghost(&self, sink: &mut impl FnMut(Move) -> bool) -> bool {
+        let us = self.side as usize;
+        self.pseudo(us, &mut |from, to, arrives| {
+            if !arrives {
+                return sink(Move::new(from, to, 0, NO_SQ));
+            }
+            let cands = self.recovery_squares(from, to);
+            if cands == 0 {
+                return PROMOS
+                    .iter()
+                    .any(|&p| sink(Move::new(from, to, p, NO_SQ)));
+            }
+            let mut c = cands;
+            while c != 0 {
+                let r = c.trailing_zeros() as usize;
+                c &= c - 1;
+                let stop = if r == to {
+                    sink(Move::new(from, to, 0, r))
+                } else {
+                    PROMOS.iter().any(|&p| sink(Move::new(from, to, p, r)))
+                };
+                if stop {
+                    return true;
+                }
+            }
+            false
+        })
+    }
+
+    /// The squares of the ghost to move's men that no man of another player attacks once its
+    /// pawn has gone `from`→`to` (the squares its king may come back on), as a bit set.
+    pub(crate) fn recovery_squares(&self, from: usize, to: usize) -> u64 {
+        let us = self.side as usize;
+        let mut b = self.board;
+        b[to] = b[from];
+        b[from] = 0;
+        let g = geo();
+        let mut set = 0u64;
+        for (s, &q) in b.iter().enumerate() {
+            if q != 0 && colour(q) == us && !attacked_by_others(g, &b, s, us) {
+                set |= 1 << s;
+            }
+        }
+        set
+    }
+
+    /// One uniformly random legal move of the side to move (the game must not be over): a pick
+    /// from the alive player's pseudo-legal list (promotions expanded) is kept when it leaves the
+    /// king safe — uniform over the legal moves, with far fewer legality tests than generating
+    /// them all; a ghost's moves are all legal as generated.
+    pub(crate) fn random_legal(
+        &self,
+        rng: &mut crate::game::GameRng,
+        buf: &mut Vec<Move>,
+    ) -> Option<Move> {
+        use rand::Rng;
+        buf.clear();
+        let us = self.side as usize;
+        if self.state[us] != ALIVE {
+            self.gen(&mut |m| {
+                buf.push(m);
+                false
+            });
+            return (!buf.is_empty()).then(|| buf[rng.random_range(0..buf.len())]);
+        }
+        self.pseudo(us, &mut |from, to, arrives| {
+            if arrives {
+                for p in PROMOS {
+                    buf.push(Move::new(from, to, p, NO_SQ));
+                }
+            } else {
+                buf.push(Move::new(from, to, 0, NO_SQ));
+            }
+            false
+        });
+        if buf.is_empty() {
+            return None;
+        }
+        for _ in 0..32 {
+            let m = buf[rng.random_range(0..buf.len())];
+            if self.safe_after(m.from(), m.to()) {
+                return Some(m);
+            }
+        }
+        buf.clear();
+        self.gen(&mut |m| {
+            buf.push(m);
+            false
+        });
+        (!buf.is_empty()).then(|| buf[rng.random_range(0..buf.len())])
+    }
+
+    pub(crate) fn has_legal_move(&self) -> bool {
+        self.gen(&mut |_| true)
+    }
+}

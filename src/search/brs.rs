@@ -1,0 +1,619 @@
+//! Best-Reply Search for games of perfect information with more than two seats (Schadd & Winands
+//! 2011), in the BRS+ form of Esser et al. (2013).
+//!
+//! The seat to move at the root is the maximising player; between two of its turns, the other
+//! seats form one minimising layer in which exactly **one** opponent plays a searched move — the
+//! reply that hurts the root player most among all opponents' moves — while every other opponent
+//! plays its first move in the static move ordering (BRS+: no illegal "pass", so every position
+//! searched can arise in play). A layer counts as one ply of depth, so the root player's own moves
+//! are seen deeper than in max^n or paranoid search, and alpha-beta prunes as in a two-player game.
+//! On top: iterative deepening, a transposition table (one thread; keyed by the zobrist hash, which
+//! includes the seat to move), move ordering (table move, `move_priority`, killers) and a
+//! quiescence search on noisy moves. Scores are from the root player's view.
+
+use super::{Context, Event, Line, Outcome, Report, Score};
+use crate::game::{Game, Seat, Status};
+use std::time::Instant;
+
+/// A won game for the root player; mates count down by ply.
+pub const WIN: i32 = 1_000_000;
+const WIN_BOUND: i32 = WIN - 1000;
+const INF: i32 = 2_000_000;
+const MAX_PLY: usize = 96;
+/// Quiescence layers below the nominal depth, and noisy moves looked at in each.
+const QS_MAX: i32 = 4;
+const QS_WIDTH: usize = 8;
+/// Scale of a shared result: a share `r` of `n` seats scores (r·n − 1) · SHARE cp.
+const SHARE: f32 = 1000.0;
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Bound {
+    Exact,
+    Lower,
+    Upper,
+}
+
+#[derive(Clone, Copy)]
+struct Entry {
+    key: u64,
+    score: i32,
+    depth: i16,
+    bound: Bound,
+    /// Index of the best move in the position's `legal_moves` order (u16::MAX = none).
+    move_index: u16,
+}
+
+/// A single-threaded transposition table, depth-preferred within a slot.
+struct Table {
+    slots: Vec<Option<Entry>>,
+    mask: usize,
+}
+
+impl Table {
+    fn new(mb: usize) -> Self {
+        let per = std::mem::size_of::<Option<Entry>>();
+        let want = (mb.max(1) * 1024 * 1024 / per).next_power_of_two() / 2;
+        let mut slots = super::reserve(want.max(1024), 1024);
+        let n = if slots.capacity().is_power_of_two() {
+            slots.capacity()
+        } else {
+            (slots.capacity().next_power_of_two() / 2).max(1)
+        };
+        slots.resize(n, None);
+        Table { slots, mask: n - 1 }
+    }
+    fn probe(&self, key: u64) -> Option<Entry> {
+        self.slots[key as usize & self.mask].filter(|e| e.key == key)
+    }
+    fn store(&mut self, e: Entry) {
+        let s = &mut self.slots[e.key as usize & self.mask];
+        if let Some(old) = s {
+            if old.key == e.key && old.depth > e.depth && e.bound != Bound::Exact {
+                return;
+            }
+        }
+        *s = Some(e);
+    }
+    fn hashfull(&self) -> u32 {
+        let n = self.slots.len().min(1000);
+        (self.slots[..n].iter().filter(|s| s.is_some()).count() * 1000 / n) as u32
+    }
+}
+
+fn to_tt(s: i32, ply: usize) -> i32 {
+    if s > WIN_BOUND {
+        s + ply as i32
+    } else if s < -WIN_BOUND {
+        s - ply as i32
+    } else {
+        s
+    }
+}
+
+fn from_tt(s: i32, ply: usize) -> i32 {
+    if s > WIN_BOUND {
+        s - ply as i32
+    } else if s < -WIN_BOUND {
+        s + ply as i32
+    } else {
+        s
+    }
+}
+
+struct Searcher<'a, G: Game> {
+    ctx: &'a Context<'a>,
+    /// The root moves to search (`searchmoves`), when not every legal move.
+    root_only: Option<Vec<G::Move>>,
+    /// Set during the first iteration: only `stop` interrupts it, so that every answer comes
+    /// from a completed search of depth 1, whatever the node or time limit.
+    first_iteration: bool,
+    table: Table,
+    root: Seat,
+    nodes: u64,
+    aborted: bool,
+    seldepth: usize,
+    killers: Vec<[Option<G::Move>; 2]>,
+    /// Principal variation per layer: the moves actually played (defaults included).
+    pv: Vec<Vec<G::Move>>,
+    /// Moves played so far inside the current minimising layer, per layer.
+    path: Vec<Vec<G::Move>>,
+    root_best: Option<G::Move>,
+    last_print: Instant,
+    progress: Option<Report>,
+}
+
+/// Runs Best-Reply Search on `root` (one thread, one line), considering the root moves
+/// `root_moves` (legal, not empty).
+pub fn search<G: Game>(root: &G, ctx: &Context, root_moves: &[G::Move]) -> Outcome<G::Move> {
+    let mut all = Vec::new();
+    root.legal_moves(&mut all);
+    let mut s: Searcher<G> = Searcher {
+        ctx,
+        root_only: (root_moves.len() < all.len()).then(|| root_moves.to_vec()),
+        first_iteration: true,
+        table: Table::new(ctx.params.hash_mb),
+        root: root.to_move(),
+        nodes: 0,
+        aborted: false,
+        seldepth: 0,
+        killers: vec![[None, None]; MAX_PLY + 2],
+        pv: vec![Vec::new(); MAX_PLY + 2],
+        path: vec![Vec::new(); MAX_PLY + 2],
+        root_best: None,
+        last_print: Instant::now(),
+        progress: None,
+    };
+    if ctx.params.threads > 1 {
+        ctx.note("brs searches with one thread");
+    }
+    let mut best = root_moves.first().copied();
+    let max_depth = ctx
+        .limits
+        .max_depth()
+        .unwrap_or(MAX_PLY as u32 - 1)
+        .clamp(1, MAX_PLY as u32 - 1);
+    let mut last: Option<Report> = None;
+    for depth in 1..=max_depth {
+        s.seldepth = 0;
+        s.root_best = None;
+        let score = s.max_node(root, depth as i32, -INF, INF, 0);
+        s.first_iteration = false;
+        if s.aborted {
+            // The first root move is searched fully before any other: a partial iteration's best
+            // so far is at least as good as the previous iteration's choice.
+            if let Some(m) = s.root_best.filter(|_| last.is_none()) {
+                best = Some(m);
+            }
+            break;
+        }
+        let pv = s.pv[0].clone();
+        if let Some(&m) = pv.first() {
+            best = Some(m);
+            if ctx.wants_best() {
+                ctx.publish(root.format_move(m));
+            }
+        }
+        let mut g = root.clone();
+        let mut texts = Vec::new();
+        for &m in &pv {
+            if g.status().is_over() {
+                break;
+            }
+            texts.push(g.format_move(m));
+            g.play(m);
+        }
+        let report = Report {
+            depth,
+            seldepth: s.seldepth as u32,
+            nodes: s.nodes,
+            elapsed: ctx.start.elapsed(),
+            hashfull: s.table.hashfull(),
+            lines: vec![Line {
+                pv: texts,
+                score: score_of(score),
+                wdl: None,
+            }],
+        };
+        ctx.report(&report);
+        s.progress = Some(report.clone());
+        last = Some(report);
+        // A forced win found: deeper search will not change the move; `go mate N` ends once a
+        // win in N moves or fewer is proven.
+        let asked = ctx.limits.mate.is_some_and(|n| {
+            matches!(score_of(score), Score::Mate(m) if m > 0 && m as u32 <= n)
+        });
+        if asked
+            || (score.abs() > WIN_BOUND && ctx.limits.depth.is_none() && !ctx.limits.is_unlimited())
+        {
+            break;
+        }
+        if ctx.past_soft() || ctx.next_iteration_too_long(1) {
+            break;
+        }
+    }
+    match &mut last {
+        Some(r) if r.nodes != s.nodes => {
+            r.nodes = s.nodes;
+            r.elapsed = ctx.start.elapsed();
+            ctx.report(r);
+        }
+        Some(_) => {}
+        None => {
+            if let Some(m) = best {
+                let r = Report {
+                    depth: 1,
+                    seldepth: s.seldepth as u32,
+                    nodes: s.nodes,
+                    elapsed: ctx.start.elapsed(),
+                    hashfull: s.table.hashfull(),
+                    lines: Vec::new(),
+                };
+                (ctx.events)(Event::Unscored {
+                    report: &r,
+                    mv: &root.format_move(m),
+                });
+            }
+        }
+    }
+    Outcome {
+        best,
+        nodes: s.nodes,
+        report: last,
+    }
+}
+
+fn score_of(s: i32) -> Score {
+    if s > WIN_BOUND {
+        Score::Mate((WIN - s + 1) / 2)
+    } else if s < -WIN_BOUND {
+        Score::Mate(-((WIN + s + 1) / 2))
+    } else {
+        Score::Cp(s)
+    }
+}
+
+impl<G: Game> Searcher<'_, G> {
+    fn tick(&mut self) {
+        self.nodes += 1;
+        let finish = self.first_iteration;
+        if !finish && self.ctx.limits.nodes.is_some_and(|n| self.nodes >= n) {
+            self.aborted = true;
+        }
+        if self.nodes & 1023 == 0 {
+            if self.ctx.stopped() || (!finish && self.ctx.past_hard()) {
+                self.aborted = true;
+            }
+            if self.last_print.elapsed().as_millis() >= 1000 {
+                self.last_print = Instant::now();
+                if let Some(r) = &mut self.progress {
+                    r.nodes = self.nodes;
+                    r.elapsed = self.ctx.start.elapsed();
+                    self.ctx.report(r);
+                }
+            }
+        }
+    }
+
+    fn terminal(&self, g: &G, ply: usize) -> Option<i32> {
+        match g.status() {
+            Status::Ongoing => None,
+            Status::Over(o) => {
+                let r = o.rewards[self.root];
+                Some(if r > 0.99 {
+                    WIN - ply as i32
+                } else if r < 0.01 {
+                    -(WIN - ply as i32)
+                } else {
+                    ((r * g.players() as f32 - 1.0) * SHARE) as i32
+                })
+            }
+        }
+    }
+
+    fn eval(&self, g: &G) -> i32 {
+        g.evaluate(self.root)
+            .clamp(-WIN_BOUND + 1, WIN_BOUND - 1)
+    }
+
+    /// Move indices, best first: table move, noisy moves by priority, killers, the rest.
+    fn order(&self, g: &G, moves: &[G::Move], tt: Option<G::Move>, ply: usize) -> Vec<u16> {
+        let k = self.killers[ply.min(MAX_PLY)];
+        let mut keyed: Vec<(i32, u16)> = moves
+            .iter()
+            .enumerate()
+            .map(|(i, &m)| {
+                let key = if Some(m) == tt {
+                    1 << 30
+                } else if k[0] == Some(m) {
+                    1 << 20
+                } else if k[1] == Some(m) {
+                    (1 << 20) - 1
+                } else {
+                    0
+                };
+                let p = g.move_priority(m);
+                (key.max(p.saturating_add(if p > 0 { 1 << 21 } else { 0 })), i as u16)
+            })
+            .collect();
+        keyed.sort_by_key(|k| std::cmp::Reverse(k.0));
+        keyed.into_iter().map(|(_, i)| i).collect()
+    }
+
+    /// BRS+'s move for an opponent that does not branch: the first in the static ordering
+    /// (highest `move_priority`, then a killer of this layer, then the first generated).
+    fn default_move(&self, g: &G, ply: usize) -> Option<G::Move> {
+        let mut moves = Vec::new();
+        g.legal_moves(&mut moves);
+        let k = self.killers[ply.min(MAX_PLY)];
+        let mut best: Option<(i32, G::Move)> = None;
+        for &m in &moves {
+            let mut p = g.move_priority(m).saturating_mul(4);
+            if k[0] == Some(m) || k[1] == Some(m) {
+                p += 1;
+            }
+            if best.is_none_or(|(bp, _)| p > bp) {
+                best = Some((p, m));
+            }
+        }
+        best.map(|(_, m)| m)
+    }
+
+    fn store_killer(&mut self, g: &G, m: G::Move, ply: usize) {
+        let k = &mut self.killers[ply.min(MAX_PLY)];
+        if !g.is_noisy(m) && k[0] != Some(m) {
+            k[1] = k[0];
+            k[0] = Some(m);
+        }
+    }
+
+    /// The value of `g` for the root player, whoever is to move.
+    fn value(&mut self, g: &G, depth: i32, alpha: i32, beta: i32, ply: usize) -> i32 {
+        if let Some(s) = self.terminal(g, ply) {
+            self.pv[ply].clear();
+            return s;
+        }
+        if g.to_move() == self.root {
+            self.max_node(g, depth, alpha, beta, ply)
+        } else {
+            self.min_node(g, depth, alpha, beta, ply)
+        }
+    }
+
+    fn max_node(&mut self, g: &G, depth: i32, mut alpha: i32, beta: i32, ply: usize) -> i32 {
+        self.pv[ply].clear();
+        self.tick();
+        if self.aborted {
+            return 0;
+        }
+        self.seldepth = self.seldepth.max(ply);
+        if let Some(s) = self.terminal(g, ply) {
+            return s;
+        }
+        let qs = depth <= 0;
+        let mut stand = -INF;
+        if qs || ply >= MAX_PLY {
+            stand = self.eval(g);
+            if stand >= beta || depth <= -QS_MAX || ply >= MAX_PLY {
+                return stand;
+            }
+            alpha = alpha.max(stand);
+        }
+        let key = g.hash();
+        let mut moves = Vec::new();
+        g.legal_moves(&mut moves);
+        let mut tt_move = None;
+        if let Some(e) = self.table.probe(key) {
+            if (e.move_index as usize) < moves.len() {
+                tt_move = Some(moves[e.move_index as usize]);
+            }
+            if ply > 0 && !qs && e.depth as i32 >= depth {
+                let s = from_tt(e.score, ply);
+                if match e.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => s >= beta,
+                    Bound::Upper => s <= alpha,
+                } {
+                    return s;
+                }
+            }
+        }
+        if qs {
+            moves.retain(|&m| g.is_noisy(m));
+        }
+        let order = self.order(g, &moves, tt_move, ply);
+        let alpha0 = alpha;
+        let mut best = stand;
+        let mut best_index = None;
+        for &i in order.iter().take(if qs { QS_WIDTH } else { usize::MAX }) {
+            let m = moves[i as usize];
+            if ply == 0 && self.root_only.as_ref().is_some_and(|r| !r.contains(&m)) {
+                continue;
+            }
+            let mut c = g.clone();
+            c.play(m);
+            let v = self.value(&c, depth - 1, alpha, beta, ply + 1);
+            if self.aborted {
+                return best.max(alpha0);
+            }
+            if v > best {
+                best = v;
+                best_index = Some(i);
+                if ply == 0 {
+                    self.root_best = Some(m);
+                    if self.first_iteration && self.ctx.wants_best() {
+                        self.ctx.publish(g.format_move(m));
+                    }
+                }
+                if v > alpha {
+                    alpha = v;
+                    let (head, tail) = self.pv.split_at_mut(ply + 1);
+                    head[ply].clear();
+                    head[ply].push(m);
+                    head[ply].extend_from_slice(&tail[0]);
+                }
+            }
+            if alpha >= beta {
+                self.store_killer(g, m, ply);
+                break;
+            }
+        }
+        if !qs && (ply > 0 || self.root_only.is_none()) {
+            let bound = if best >= beta {
+                Bound::Lower
+            } else if best > alpha0 {
+                Bound::Exact
+            } else {
+                Bound::Upper
+            };
+            self.table.store(Entry {
+                key,
+                score: to_tt(best, ply),
+                depth: depth as i16,
+                bound,
+                move_index: best_index.unwrap_or(u16::MAX),
+            });
+        }
+        best
+    }
+
+    /// A minimising layer: the opponents of the root player move until its turn comes back, one
+    /// of them searching all its moves (only noisy ones in quiescence), the others playing their
+    /// default move.
+    fn min_node(&mut self, g: &G, depth: i32, alpha: i32, mut beta: i32, ply: usize) -> i32 {
+        self.pv[ply].clear();
+        self.tick();
+        if self.aborted {
+            return 0;
+        }
+        self.seldepth = self.seldepth.max(ply);
+        let qs = depth <= 0;
+        let mut stand = INF;
+        if qs || ply >= MAX_PLY {
+            // The opponents may also leave things as they are.
+            stand = self.eval(g);
+            if stand <= alpha || depth <= -QS_MAX || ply >= MAX_PLY {
+                return stand;
+            }
+            beta = beta.min(stand);
+        }
+        let key = g.hash();
+        let mut tt_index = None;
+        if !qs {
+            if let Some(e) = self.table.probe(key) {
+                if e.move_index != u16::MAX {
+                    tt_index = Some(e.move_index as usize);
+                }
+                if e.depth as i32 >= depth {
+                    let s = from_tt(e.score, ply);
+                    if match e.bound {
+                        Bound::Exact => true,
+                        Bound::Lower => s >= beta,
+                        Bound::Upper => s <= alpha,
+                    } {
+                        return s;
+                    }
+                }
+            }
+        }
+        self.path[ply].clear();
+        let (v, first_index) = self.layer(g, depth, alpha, beta, ply, false, tt_index, 0);
+        let best = v.min(stand);
+        if self.aborted {
+            return best;
+        }
+        if !qs {
+            let bound = if best <= alpha {
+                Bound::Upper
+            } else if best >= beta {
+                Bound::Lower
+            } else {
+                Bound::Exact
+            };
+            self.table.store(Entry {
+                key,
+                score: to_tt(best, ply),
+                depth: depth as i16,
+                bound,
+                move_index: first_index.map_or(u16::MAX, |i| i as u16),
+            });
+        }
+        best
+    }
+
+    /// One opponent's turn inside a minimising layer. `branched`: an earlier opponent of this
+    /// layer already searched its moves (so this one plays its default). Returns the layer's value
+    /// from here and, at the layer's first turn, the index of the best move if this turn branched.
+    #[allow(clippy::too_many_arguments)]
+    fn layer(
+        &mut self,
+        g: &G,
+        depth: i32,
+        alpha: i32,
+        mut beta: i32,
+        ply: usize,
+        branched: bool,
+        tt_index: Option<usize>,
+        turn: usize,
+    ) -> (i32, Option<usize>) {
+        let qs = depth <= 0;
+        // A seat that never gets the turn back (its player dead): judge the position statically.
+        if turn > g.players() {
+            return (self.eval(g), None);
+        }
+        if branched {
+            let Some(d) = self.default_move(g, ply) else {
+                return (self.eval(g), None);
+            };
+            let mut c = g.clone();
+            c.play(d);
+            self.path[ply].push(d);
+            let v = self.after(&c, depth, alpha, beta, ply, turn);
+            self.path[ply].pop();
+            return (v, None);
+        }
+        let mut moves = Vec::new();
+        g.legal_moves(&mut moves);
+        let tt = tt_index.filter(|&i| i < moves.len()).map(|i| moves[i]);
+        let mut order = self.order(g, &moves, tt, ply);
+        if qs {
+            order.retain(|&i| g.is_noisy(moves[i as usize]));
+            order.truncate(QS_WIDTH);
+        }
+        let mut best = INF;
+        let mut best_index = None;
+        for &i in &order {
+            let m = moves[i as usize];
+            let mut c = g.clone();
+            c.play(m);
+            self.path[ply].push(m);
+            let v = self.after(&c, depth, alpha, beta, ply, turn);
+            self.path[ply].pop();
+            if self.aborted {
+                return (best, best_index);
+            }
+            if v < best {
+                best = v;
+                best_index = Some(i as usize);
+                beta = beta.min(v);
+            }
+            if best <= alpha {
+                self.store_killer(g, m, ply);
+                return (best, best_index);
+            }
+        }
+        // Or this opponent plays its default move and a later one of the layer branches.
+        if let Some(d) = self.default_move(g, ply) {
+            let mut c = g.clone();
+            c.play(d);
+            if !c.status().is_over() && c.to_move() != self.root {
+                self.path[ply].push(d);
+                let (v, _) = self.layer(&c, depth, alpha, beta, ply, false, None, turn + 1);
+                self.path[ply].pop();
+                if v < best {
+                    best = v;
+                    best_index = None;
+                    // The line was recorded by the deeper turn.
+                }
+            }
+        }
+        (best, best_index)
+    }
+
+    /// After a move inside a minimising layer: the next opponent's turn, or the root player's.
+    fn after(&mut self, c: &G, depth: i32, alpha: i32, beta: i32, ply: usize, turn: usize) -> i32 {
+        let v = if c.status().is_over() || c.to_move() == self.root {
+            self.value(c, depth - 1, alpha, beta, ply + 1)
+        } else {
+            return self.layer(c, depth, alpha, beta, ply, true, None, turn + 1).0;
+        };
+        // Record this layer's line when it is the best so far (the caller decides by value; a
+        // line is kept for the layer whenever it lowers the bound, as a PV is for a max node).
+        if v < beta && v > alpha {
+            let (head, tail) = self.pv.split_at_mut(ply + 1);
+            head[ply].clear();
+            head[ply].extend_from_slice(&self.path[ply]);
+            head[ply].extend_from_slice(&tail[0]);
+        }
+        v
+    }
+}
