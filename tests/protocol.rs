@@ -861,3 +861,79 @@ fn tiny_node_budgets_with_threads_still_search() {
     }
     e.quit();
 }
+
+/// Hundreds of mutated `position` lines in every game, each followed by `go`: a refused position
+/// always gets `bestmove 0000` (never a move for the previous position), an accepted one a move
+/// from its own legal list (or 0000 when it has none).
+#[test]
+fn mutated_positions_never_get_a_move_for_another_position() {
+    let mut e = Engine::start();
+    let mut seed = 99u64;
+    let mut next = move || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
+    };
+    // [accepted, refused]: both must happen for the test to mean anything.
+    let mut counts = [0; 2];
+    for (k, game) in ["hyperchess", "rithmomachia", "tesseract", "threechess"]
+        .iter()
+        .enumerate()
+    {
+        e.exchange(&format!("setoption name Game value {}", game));
+        if k == 0 {
+            e.exchange("setoption name Boards value 1x1");
+        }
+        e.exchange("position startpos");
+        let text = e
+            .exchange("d")
+            .into_iter()
+            .find_map(|l| l.strip_prefix("Position: ").map(|s| s.to_string()))
+            .unwrap();
+        let moves: Vec<String> = e.exchange("moves")[0]
+            .split_whitespace()
+            .skip(1)
+            .map(|s| s.to_string())
+            .collect();
+        for _ in 0..80 {
+            let mut line = format!("position fen {} moves {}", text, moves[next() as usize % moves.len()]);
+            // None to two mutations: delete, duplicate or replace a character.
+            for _ in 0..next() % 3 {
+                let chars: Vec<char> = line.chars().collect();
+                let i = 13 + next() as usize % (chars.len() - 13);
+                let c = ['1', '/', ' ', 'x', 'K', '-', 'p', ','][next() as usize % 8];
+                let mut v = chars.clone();
+                match next() % 3 {
+                    0 => {
+                        v.remove(i);
+                    }
+                    1 => v.insert(i, c),
+                    _ => v[i] = c,
+                }
+                line = v.into_iter().collect();
+            }
+            let refused = e
+                .exchange(&line)
+                .iter()
+                .any(|l| l.starts_with("info string error: "));
+            let legal = e.exchange("moves");
+            let out = go(&mut e, "go depth 1", 60);
+            let best = out.last().unwrap().split_whitespace().nth(1).unwrap().to_string();
+            counts[refused as usize] += 1;
+            if refused {
+                assert_eq!(best, "0000", "{} was refused but got {:?}", line, out);
+            } else if best != "0000" {
+                assert!(
+                    legal[0].split_whitespace().skip(1).any(|m| m == best),
+                    "{} answered {} not in {:?}",
+                    line,
+                    best,
+                    legal
+                );
+            }
+        }
+    }
+    assert!(counts[0] >= 20 && counts[1] >= 20, "{:?}", counts);
+    e.quit();
+}
