@@ -15,8 +15,8 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 
 /// Characters a mutation may insert: the texts' own alphabet, and some they never contain.
 const NOISE: &[char] = &[
-    ' ', '/', '=', ':', '+', '-', '.', ',', '0', '1', '2', '9', 'a', 'h', 'z', 'K', 'P', 'x',
-    '@', '*', '[', ']', '(', ')', '\t', '\n', '\0', 'é', '€', '𝄞', '\u{7f}', 'w', 'b',
+    ' ', '/', '=', ':', '+', '-', '.', ',', '0', '1', '2', '9', 'a', 'h', 'z', 'K', 'P', 'x', '@',
+    '*', '[', ']', '(', ')', '\t', '\n', '\0', 'é', '€', '𝄞', '\u{7f}', 'w', 'b',
 ];
 
 /// Texts of positions and moves seen along a few random games from the start.
@@ -69,7 +69,14 @@ fn mutate_once(s: &str, pool: &[String], rng: &mut GameRng) -> String {
         5 if n > 0 => {
             // A digit run replaced by a large or odd number.
             let i = rng.random_range(0..n);
-            let big = ["0", "00", "65536", "4294967296", "99999999999999999999", "-1"];
+            let big = [
+                "0",
+                "00",
+                "65536",
+                "4294967296",
+                "99999999999999999999",
+                "-1",
+            ];
             let rep: Vec<char> = big[rng.random_range(0..big.len())].chars().collect();
             let mut j = i;
             while j < n && chars[j].is_ascii_digit() {
@@ -171,7 +178,11 @@ fn check_position<G: Game>(text: &str, opts: &RuleOptions, rng: &mut GameRng) ->
         }
     }));
     if r.is_err() {
-        panic!("{}: a position loaded from {:?} panics when used", G::NAME, text);
+        panic!(
+            "{}: a position loaded from {:?} panics when used",
+            G::NAME,
+            text
+        );
     }
     true
 }
