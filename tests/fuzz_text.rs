@@ -84,7 +84,7 @@ fn mutate_once(s: &str, pool: &[String], rng: &mut GameRng) -> String {
             }
             chars.splice(i..j.max(i + 1).min(n), rep);
         }
-        6 | 7 | 8 => {
+        6..=8 => {
             let mut toks: Vec<String> = s.split(' ').map(str::to_string).collect();
             let k = toks.len();
             match rng.random_range(0..4) {

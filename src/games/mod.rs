@@ -202,13 +202,16 @@ impl<G: Game> AnyGame for G {
     }
 }
 
+/// A game loaded or started through the registry, or why not.
+type Loaded = Result<Box<dyn AnyGame>, String>;
+
 /// One ruleset in the registry.
 #[derive(Clone, Copy)]
 pub struct Entry {
     pub name: &'static str,
     pub rule_options: fn() -> &'static [OptionSpec],
-    start: fn(&RuleOptions, Option<u64>) -> Result<Box<dyn AnyGame>, String>,
-    from_text: fn(&str, &RuleOptions) -> Result<Box<dyn AnyGame>, String>,
+    start: fn(&RuleOptions, Option<u64>) -> Loaded,
+    from_text: fn(&str, &RuleOptions) -> Loaded,
 }
 
 impl Entry {

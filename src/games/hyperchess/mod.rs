@@ -10,6 +10,8 @@
 //! tables), `movegen.rs` move generation, attacks and legality, `text.rs` the position text, move
 //! notation and display, `eval.rs` the evaluation. This file: the state, the rule options,
 //! playing a move, the end of the game (mate, stalemate, draws) and the `Game` impl.
+// Board and hand code indexes several parallel arrays with one index.
+#![allow(clippy::needless_range_loop)]
 
 mod eval;
 mod geometry;

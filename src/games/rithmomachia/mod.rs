@@ -616,7 +616,7 @@ impl Game for Rithmomachia {
     }
 
     fn options(&self) -> &RuleOptions {
-        &self.opts
+        self.opts
     }
 
     fn players(&self) -> usize {

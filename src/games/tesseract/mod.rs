@@ -454,7 +454,7 @@ impl Game for Tesseract {
     }
 
     fn options(&self) -> &RuleOptions {
-        &self.opts
+        self.opts
     }
 
     fn players(&self) -> usize {

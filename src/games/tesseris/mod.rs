@@ -10,6 +10,8 @@
 //! round and game), `hidden.rs` what each seat knows (observation, determinization), `text.rs` card
 //! names, move notation, position text and display, `eval.rs` the evaluation, `ai.rs` the baseline
 //! player. This file: the state, the rule options, dealing, hashing and the `Game` impl.
+// Board and hand code indexes several parallel arrays with one index.
+#![allow(clippy::needless_range_loop)]
 
 use crate::game::{Game, GameRng, OptionKind, OptionSpec, Outcome, RuleOptions, Seat, Status};
 use crate::zobrist;
@@ -503,7 +505,7 @@ impl Game for Tesseris {
     }
 
     fn options(&self) -> &RuleOptions {
-        &self.opts
+        self.opts
     }
 
     fn players(&self) -> usize {
