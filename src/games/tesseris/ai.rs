@@ -60,6 +60,37 @@ pub fn baseline_move_in(g: &Tesseris, rng: &mut GameRng, legal: &mut Vec<TMove>)
     for t in (0..n).filter(|&t| t != s) {
         theirs |= open_mask(g, t);
     }
+    let (card, discard) = choose_discard(g, s, mine, theirs, rng);
+    let draw = choose_draw(g, s, card, discard, mine, rng);
+    let mv = TMove {
+        card,
+        discard,
+        draw,
+    };
+    if legal.contains(&mv) {
+        return Some(mv);
+    }
+    // Fallbacks (e.g. an empty deck): same discard with any draw, then anything.
+    let same = legal
+        .iter()
+        .filter(|m| m.card == card && m.discard == discard)
+        .count();
+    if same > 0 {
+        let k = rng.random_range(0..same);
+        legal
+            .iter()
+            .copied()
+            .filter(|m| m.card == card && m.discard == discard)
+            .nth(k)
+    } else {
+        pick(legal, rng)
+    }
+}
+
+/// The baseline's discard for seat `s` (`mine`/`theirs`: its and the others' open objectives):
+/// 1. complete an objective; 2. else a card no opponent needs, onto a pile burying a top an
+/// opponent wants, else onto a neutral pile.
+fn choose_discard(g: &Tesseris, s: usize, mine: u32, theirs: u32, rng: &mut GameRng) -> (u8, u8) {
     let hand = g.hand[s];
     let top = |p: usize| -> Option<u8> { g.pile(p).last().copied() };
     // 1. Complete an objective.
@@ -68,7 +99,7 @@ pub fn baseline_move_in(g: &Tesseris, rng: &mut GameRng, legal: &mut Vec<TMove>)
             .copied()
             .filter(|&c| c != UNKNOWN && mine >> c & 1 == 1),
     );
-    let (card, discard) = if let Some(c) = pick(completing.get(), rng) {
+    if let Some(c) = pick(completing.get(), rng) {
         let k = (0..4).find(|&k| g.obj[s][k] == c).unwrap_or(0);
         (c, 4 + k as u8)
     } else {
@@ -95,7 +126,15 @@ pub fn baseline_move_in(g: &Tesseris, rng: &mut GameRng, legal: &mut Vec<TMove>)
             .or_else(|| pick(neutral.get(), rng))
             .unwrap_or(rng.random_range(0..4u8));
         (c, p)
-    };
+    }
+}
+
+/// The baseline's draw after discarding `card` (onto `discard`): a pile top it still needs, else
+/// a steal from the seat known to hold most such cards, else the deck.
+fn choose_draw(g: &Tesseris, s: usize, card: u8, discard: u8, mine: u32, rng: &mut GameRng) -> u8 {
+    let n = g.n as usize;
+    let hand = g.hand[s];
+    let top = |p: usize| -> Option<u8> { g.pile(p).last().copied() };
     // What the hand will cover after the discard.
     let mut covered = 0u32;
     let mut removed = false;
@@ -130,31 +169,8 @@ pub fn baseline_move_in(g: &Tesseris, rng: &mut GameRng, legal: &mut Vec<TMove>)
             best_v = Some(v);
         }
     }
-    let draw = pick(wanted.get(), rng)
+    pick(wanted.get(), rng)
         .map(|q| q + 1)
         .or(best_v.map(|v| 5 + v as u8))
-        .unwrap_or(0);
-    let mv = TMove {
-        card,
-        discard,
-        draw,
-    };
-    if legal.contains(&mv) {
-        return Some(mv);
-    }
-    // Fallbacks (e.g. an empty deck): same discard with any draw, then anything.
-    let same = legal
-        .iter()
-        .filter(|m| m.card == card && m.discard == discard)
-        .count();
-    if same > 0 {
-        let k = rng.random_range(0..same);
-        legal
-            .iter()
-            .copied()
-            .filter(|m| m.card == card && m.discard == discard)
-            .nth(k)
-    } else {
-        pick(legal, rng)
-    }
+        .unwrap_or(0)
 }
