@@ -487,6 +487,7 @@ impl Rithmomachia {
     /// What side `att` can take of piece `ti` now; `req` (a mask of piece indices, 0 = any) must
     /// meet the attackers of a pattern for it to count. The one capture matcher: phase 1,
     /// phase 3 and the evaluation's threat count all use it.
+    #[inline]
     pub(super) fn hits_on(&self, ti: usize, att: u8, req: u64) -> Hit {
         let Some(mut lines) = Lines::around(self, ti, att, req) else {
             return Hit::default();
@@ -498,8 +499,15 @@ impl Rithmomachia {
         if lines.reach() & self.pyr_mask == 0 {
             patterns::<Plain, _>(self, &lines, PlainTarget(self.pieces[ti].val as u32, false))
         } else {
-            patterns::<Layered, _>(self, &lines, LayeredTarget::new(self, ti))
+            self.hits_layered(ti, &lines)
         }
+    }
+
+    /// The matcher when a pyramid is within reach (rare: kept out of line so that the common
+    /// case stays small).
+    #[inline(never)]
+    fn hits_layered(&self, ti: usize, lines: &Lines) -> Hit {
+        patterns::<Layered, _>(self, lines, LayeredTarget::new(self, ti))
     }
 
     /// Enemy pieces (of `att`) whose patterns may include the piece on `sq`.
@@ -529,6 +537,7 @@ impl Rithmomachia {
 
     /// Pieces whose capture patterns can reach one of the squares in `squares`: the piece on it,
     /// and the first and second pieces along each line from it.
+    #[inline]
     pub(super) fn pieces_near(&self, mut squares: u128) -> u64 {
         let mut c = 0u64;
         while squares != 0 {
@@ -554,6 +563,7 @@ impl Rithmomachia {
     }
 
     /// Finds the captures of side `att` among `cands` (patterns meeting `req`).
+    #[inline]
     pub(super) fn find_captures(
         &self,
         att: u8,
@@ -575,6 +585,7 @@ impl Rithmomachia {
     }
 
     /// Applies captures by side `att`; returns the mask of converted pieces (convert mode).
+    #[inline]
     pub(super) fn apply_captures(&mut self, att: u8, caps: &[(u8, Hit)]) -> u64 {
         let mut converted = 0u64;
         for &(ti, h) in caps {
@@ -619,6 +630,7 @@ impl Rithmomachia {
     }
 
     /// Phase 1 of the side to move: every enemy piece it can take, all at once.
+    #[inline]
     pub(super) fn phase1(&mut self) {
         let att = self.stm;
         let mut buf = [(0u8, Hit::default()); MAX_PIECES];
@@ -646,6 +658,7 @@ impl Rithmomachia {
     }
 
     /// Phase 3 after the piece `mi` moved (with the convert-mode chaining).
+    #[inline]
     pub(super) fn phase3(&mut self, mi: usize) {
         let att = self.stm;
         let mut buf = [(0u8, Hit::default()); MAX_PIECES];

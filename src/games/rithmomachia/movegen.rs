@@ -52,6 +52,7 @@ impl Rithmomachia {
         Some(s)
     }
 
+    #[inline]
     pub(super) fn gen_piece(&self, i: usize, out: &mut Vec<Move>) {
         let p = &self.pieces[i];
         let sq = p.sq as usize;
@@ -76,6 +77,7 @@ impl Rithmomachia {
         }
     }
 
+    #[inline]
     pub(super) fn has_move(&self, side: u8) -> bool {
         let mut m = self.own[side as usize];
         while m != 0 {
@@ -96,6 +98,7 @@ impl Rithmomachia {
     }
 
     /// Phase 2 only: moves the piece (no captures). Returns the piece index.
+    #[inline]
     pub(super) fn do_move(&mut self, mv: Move) -> Option<usize> {
         let from = mv.from as usize;
         let to = mv.to as usize;
@@ -112,6 +115,7 @@ impl Rithmomachia {
     }
 
     /// Every legal move of the side to move (none once the game is over).
+    #[inline]
     pub(super) fn gen_moves(&self, out: &mut Vec<Move>) {
         out.clear();
         if self.result != R_ONGOING {
@@ -126,6 +130,7 @@ impl Rithmomachia {
     }
 
     /// A uniformly random legal move, without generating them all in the usual case.
+    #[inline]
     pub(super) fn random_legal(&self, rng: &mut GameRng, buf: &mut Vec<Move>) -> Option<Move> {
         use rand::Rng;
         if self.result != R_ONGOING {

@@ -11,6 +11,7 @@ fn unordered_kinds(a: u32, b: u32, c: u32) -> u8 {
 
 impl Rithmomachia {
     /// Whether side `s` meets the chosen victory condition.
+    #[inline]
     fn victory(&self, s: u8) -> bool {
         let p = &self.pris[s as usize];
         let c = &self.cfg;
@@ -93,6 +94,7 @@ impl Rithmomachia {
 
     /// End-of-turn checks after `mover`'s turn: its victory, the other side's, then MaxPlies.
     /// Returns true when the game is over.
+    #[inline]
     pub(super) fn end_checks(&mut self, mover: u8) -> bool {
         let vcode = self.cfg.victory as u8;
         if self.victory(mover) {
