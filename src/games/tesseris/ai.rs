@@ -88,8 +88,8 @@ pub fn baseline_move_in(g: &Tesseris, rng: &mut GameRng, legal: &mut Vec<TMove>)
 }
 
 /// The baseline's discard for seat `s` (`mine`/`theirs`: its and the others' open objectives):
-/// 1. complete an objective; 2. else a card no opponent needs, onto a pile burying a top an
-/// opponent wants, else onto a neutral pile.
+/// first complete an objective; else discard a card no opponent needs, onto a pile burying a
+/// top an opponent wants, else onto a neutral pile.
 fn choose_discard(g: &Tesseris, s: usize, mine: u32, theirs: u32, rng: &mut GameRng) -> (u8, u8) {
     let hand = g.hand[s];
     let top = |p: usize| -> Option<u8> { g.pile(p).last().copied() };
