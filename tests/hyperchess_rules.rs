@@ -185,7 +185,7 @@ impl RefPos {
 
     fn play(&mut self, from: Coord, to: Coord, promo: Option<char>) {
         let p = self.pieces.remove(&from).unwrap();
-        let is_pawn = p.to_ascii_uppercase() == 'P';
+        let is_pawn = p.eq_ignore_ascii_case(&'P');
         if is_pawn && Some(to) == self.ep && !self.pieces.contains_key(&to) {
             let fwd = if Self::is_white(p) { 1 } else { -1 };
             self.pieces.remove(&[to[0], to[1] - fwd, to[2], to[3]]);
@@ -216,7 +216,7 @@ impl RefPos {
             if Self::is_white(p) != self.white {
                 continue;
             }
-            if p.to_ascii_uppercase() == 'P' {
+            if p.eq_ignore_ascii_case(&'P') {
                 let fwd = if self.white { 1 } else { -1 };
                 let last = if self.white { 7 } else { 0 };
                 let mut targets = Vec::new();
@@ -255,7 +255,7 @@ impl RefPos {
                     let ok_target = match self.pieces.get(&to) {
                         None => true,
                         Some(&q) => {
-                            Self::is_white(q) != self.white && q.to_ascii_uppercase() != 'K'
+                            Self::is_white(q) != self.white && !q.eq_ignore_ascii_case(&'K')
                         }
                     };
                     if ok_target && self.reaches(from, to) {

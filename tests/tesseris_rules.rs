@@ -23,7 +23,7 @@ fn named_cards(head: &str) -> Vec<u8> {
         if !["obj", "hands", "piles"].contains(&k) {
             continue;
         }
-        for item in val.split(|ch| ch == ',' || ch == '/' || ch == '.') {
+        for item in val.split([',', '/', '.']) {
             let item = item.split('@').next().unwrap();
             if item == "-" || item == "?" {
                 continue;
@@ -150,9 +150,9 @@ fn deck_has_48_cards_for_two_players_else_72() {
         let g = Tesseris::start_with_seed(&o, 7).unwrap();
         assert_eq!(g.shapes(), shapes);
         let count = total_cards(&g);
-        for card in 0..18 {
+        for (card, &n) in count.iter().enumerate() {
             assert_eq!(
-                count[card],
+                n,
                 if card < shapes as usize { 4 } else { 0 },
                 "{} players",
                 p
@@ -322,8 +322,8 @@ fn empty_deck_is_rebuilt_from_the_cards_under_the_pile_tops() {
     assert!(g.hand(0).contains(&last));
     assert_eq!(g.deck().len(), 28);
     assert_eq!(sorted(g.deck().to_vec()), sorted(under));
-    for p in 0..4 {
-        assert_eq!(g.pile(p), &[tops[p]], "pile {} keeps only its top", p + 1);
+    for (p, &top) in tops.iter().enumerate() {
+        assert_eq!(g.pile(p), &[top], "pile {} keeps only its top", p + 1);
     }
 }
 
@@ -739,7 +739,7 @@ fn observation_shows_nothing_hidden() {
     }
     for s in 0..3 {
         let o = Tesseris::from_text(&g.observation_text(s), g.options()).unwrap();
-        assert_eq!(o.hand(s).iter().copied().collect::<Vec<_>>().len(), 4);
+        assert_eq!(o.hand(s).len(), 4);
         assert_eq!(sorted(o.hand(s).to_vec()), sorted(g.hand(s).to_vec()));
         for t in (0..3).filter(|&t| t != s) {
             let known: Vec<u8> = o

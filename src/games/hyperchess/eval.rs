@@ -122,34 +122,43 @@ pub fn evaluate_white(g: &Hyperchess) -> i32 {
         base += 8;
     }
     score += mob_weight * (mob[0] - mob[1]);
-    // King safety: own pieces on the (up to 8) squares around the king, and check.
     for col in 0..2 {
-        let k = g.king[col] as usize;
-        let shelter = geo
-            .king
-            .get(k)
-            .iter()
-            .filter(|&&q| b[q as usize] != 0 && (b[q as usize] >> 3) as usize == col)
-            .count() as i32;
-        let mut safety = 6 * shelter.min(5);
-        if g.in_check && g.side as usize == col {
-            safety -= 30;
-        }
-        // King zone: the king's square and its flight squares that the enemy attacks. Without
-        // this the side ahead has no reason to go after the king and games drift to the ply
-        // limit; with it, the weaker king's shrinking room shows in the score. Weighted more
-        // as the attacker's material lead grows (mop-up).
-        let enemy = (1 - col) as u8;
-        let zone_attacked = std::iter::once(k)
-            .chain(geo.king.get(k).iter().map(|&q| q as usize))
-            .filter(|&q| super::attacked(geo, b, q, enemy))
-            .count() as i32;
-        let lead = if col == 0 { -material(g) } else { material(g) };
-        let weight = 12 + (lead.clamp(0, 3000) / 100);
-        safety -= weight * zone_attacked;
+        let safety = king_safety(g, col);
         score += if col == 0 { safety } else { -safety };
     }
     score
+}
+
+/// King safety of colour `col`: own pieces on the (up to 8) squares around the king, check, and
+/// the attacked squares of the king zone.
+#[inline]
+fn king_safety(g: &Hyperchess, col: usize) -> i32 {
+    let geo = g.geo;
+    let b = &g.board;
+    let k = g.king[col] as usize;
+    let shelter = geo
+        .king
+        .get(k)
+        .iter()
+        .filter(|&&q| b[q as usize] != 0 && (b[q as usize] >> 3) as usize == col)
+        .count() as i32;
+    let mut safety = 6 * shelter.min(5);
+    if g.in_check && g.side as usize == col {
+        safety -= 30;
+    }
+    // King zone: the king's square and its flight squares that the enemy attacks. Without
+    // this the side ahead has no reason to go after the king and games drift to the ply
+    // limit; with it, the weaker king's shrinking room shows in the score. Weighted more
+    // as the attacker's material lead grows (mop-up).
+    let enemy = (1 - col) as u8;
+    let zone_attacked = std::iter::once(k)
+        .chain(geo.king.get(k).iter().map(|&q| q as usize))
+        .filter(|&q| super::attacked(geo, b, q, enemy))
+        .count() as i32;
+    let lead = if col == 0 { -material(g) } else { material(g) };
+    let weight = 12 + (lead.clamp(0, 3000) / 100);
+    safety -= weight * zone_attacked;
+    safety
 }
 
 /// White's material minus Black's, by this grid's piece values.

@@ -19,6 +19,13 @@ pub struct Lists<T> {
 }
 
 impl<T: Copy> Lists<T> {
+    fn empty() -> Self {
+        Lists {
+            start: vec![],
+            items: vec![],
+        }
+    }
+
     fn build(n: usize, mut f: impl FnMut(usize, &mut Vec<T>)) -> Self {
         let mut start = Vec::with_capacity(n + 1);
         let mut items = Vec::new();
@@ -117,54 +124,156 @@ impl Geometry {
             nsq,
             coord,
             ray_sqs: Vec::new(),
-            rook: Lists {
-                start: vec![],
-                items: vec![],
-            },
-            bishop: Lists {
-                start: vec![],
-                items: vec![],
-            },
-            knight: Lists {
-                start: vec![],
-                items: vec![],
-            },
-            king: Lists {
-                start: vec![],
-                items: vec![],
-            },
-            zw: Lists {
-                start: vec![],
-                items: vec![],
-            },
+            rook: Lists::empty(),
+            bishop: Lists::empty(),
+            knight: Lists::empty(),
+            king: Lists::empty(),
+            zw: Lists::empty(),
             pawn_push: [vec![], vec![]],
             pawn_double: [vec![], vec![]],
-            pawn_cap: [
-                Lists {
-                    start: vec![],
-                    items: vec![],
-                },
-                Lists {
-                    start: vec![],
-                    items: vec![],
-                },
-            ],
+            pawn_cap: [Lists::empty(), Lists::empty()],
             avg_mobility: [0.0; 8],
             values: [0; 8],
         };
+        let d = Directions::new();
+        // Rays.
+        let mut ray_sqs = Vec::new();
+        g.rook = g.rays(&d.rook, &mut ray_sqs);
+        g.bishop = g.rays(&d.bishop, &mut ray_sqs);
+        g.ray_sqs = ray_sqs;
+        g.knight = g.steps(&d.knight);
+        g.king = g.steps(&d.king);
+        g.zw = g.steps(&d.zw);
+        for colour in 0..2 {
+            g.pawn_tables(colour);
+        }
+        // Average empty-board mobility (used to scale piece values).
+        let mob = g.mobility();
+        g.avg_mobility = mob;
+        g.values = super::eval::piece_values(&mob);
+        g
+    }
+
+    /// The square one step `d` away from `s`, if on the grid.
+    fn step(&self, s: usize, d: [i32; 4]) -> Option<usize> {
+        let c = self.coord[s];
+        self.sq(
+            c[0] as i32 + d[0],
+            c[1] as i32 + d[1],
+            c[2] as i32 + d[2],
+            c[3] as i32 + d[3],
+        )
+    }
+
+    /// The rays along `dirs` from every square, their squares appended to `ray_sqs`.
+    fn rays(&self, dirs: &[[i32; 4]], ray_sqs: &mut Vec<u16>) -> Lists<Ray> {
+        Lists::build(self.nsq, |s, out: &mut Vec<Ray>| {
+            for &d in dirs {
+                let start = ray_sqs.len() as u32;
+                let mut cur = s;
+                while let Some(n) = self.step(cur, d) {
+                    ray_sqs.push(n as u16);
+                    cur = n;
+                }
+                let len = ray_sqs.len() as u32 - start;
+                if len > 0 {
+                    out.push(Ray { start, len });
+                }
+            }
+        })
+    }
+
+    /// The squares one step along each of `dirs` from every square.
+    fn steps(&self, dirs: &[[i32; 4]]) -> Lists<u16> {
+        Lists::build(self.nsq, |s, out: &mut Vec<u16>| {
+            for &d in dirs {
+                if let Some(n) = self.step(s, d) {
+                    out.push(n as u16);
+                }
+            }
+        })
+    }
+
+    /// Pawns of `colour`: the push, the double step from the start rank, and the captures
+    /// (one forward along y and one sideways along x, z or w).
+    fn pawn_tables(&mut self, colour: usize) {
+        let nsq = self.nsq;
+        let fwd = if colour == 0 { 1 } else { -1 };
+        let start_rank = if colour == 0 { 1 } else { 6 };
+        self.pawn_push[colour] = (0..nsq)
+            .map(|s| self.step(s, [0, fwd, 0, 0]).map_or(NONE, |n| n as u16))
+            .collect();
+        self.pawn_double[colour] = (0..nsq)
+            .map(|s| {
+                if self.coord[s][1] == start_rank {
+                    self.step(s, [0, 2 * fwd, 0, 0]).map_or(NONE, |n| n as u16)
+                } else {
+                    NONE
+                }
+            })
+            .collect();
+        let caps: Vec<[i32; 4]> = (0..3)
+            .flat_map(|a| {
+                let a = [0, 2, 3][a];
+                [-1, 1].into_iter().map(move |s| {
+                    let mut d = [0, fwd, 0, 0];
+                    d[a] = s;
+                    d
+                })
+            })
+            .collect();
+        self.pawn_cap[colour] = self.steps(&caps);
+    }
+
+    /// Average number of squares each piece kind reaches on the empty grid.
+    fn mobility(&self) -> [f32; 8] {
+        let mut mob = [0f32; 8];
+        for s in 0..self.nsq {
+            let r: usize = self.rook.get(s).iter().map(|r| r.len as usize).sum();
+            let b: usize = self.bishop.get(s).iter().map(|r| r.len as usize).sum();
+            mob[super::KNIGHT as usize] += self.knight.get(s).len() as f32;
+            mob[super::BISHOP as usize] += b as f32;
+            mob[super::ROOK as usize] += r as f32;
+            mob[super::QUEEN as usize] += (r + b) as f32;
+            mob[super::GUARD as usize] += (self.king.get(s).len() + self.zw.get(s).len()) as f32;
+            mob[super::KING as usize] += self.king.get(s).len() as f32;
+        }
+        for m in mob.iter_mut() {
+            *m /= self.nsq as f32;
+        }
+        mob
+    }
+}
+
+/// The move directions of each piece kind in four dimensions.
+struct Directions {
+    /// One axis, either sign.
+    rook: Vec<[i32; 4]>,
+    /// Two axes, one step each.
+    bishop: Vec<[i32; 4]>,
+    /// Two steps along one axis and one along another.
+    knight: Vec<[i32; 4]>,
+    /// The eight neighbours within one board (x, y).
+    king: Vec<[i32; 4]>,
+    /// The eight neighbouring boards (z, w): the guard's extra moves.
+    zw: Vec<[i32; 4]>,
+}
+
+impl Directions {
+    fn new() -> Directions {
         let unit = |a: usize, s: i32| {
             let mut d = [0i32; 4];
             d[a] = s;
             d
         };
-        let mut rook_dirs = Vec::new();
+        let mut rook = Vec::new();
         for a in 0..4 {
             for s in [-1, 1] {
-                rook_dirs.push(unit(a, s));
+                rook.push(unit(a, s));
             }
         }
-        let mut bishop_dirs = Vec::new();
-        let mut knight_dirs = Vec::new();
+        let mut bishop = Vec::new();
+        let mut knight = Vec::new();
         for a in 0..4 {
             for b in 0..4 {
                 if a == b {
@@ -176,115 +285,33 @@ impl Geometry {
                             let mut d = [0; 4];
                             d[a] = sa;
                             d[b] = sb;
-                            bishop_dirs.push(d);
+                            bishop.push(d);
                         }
                         let mut d = [0; 4];
                         d[a] = 2 * sa;
                         d[b] = sb;
-                        knight_dirs.push(d);
+                        knight.push(d);
                     }
                 }
             }
         }
-        let mut king_dirs = Vec::new();
-        let mut zw_dirs = Vec::new();
+        let mut king = Vec::new();
+        let mut zw = Vec::new();
         for p in -1..=1 {
             for q in -1..=1 {
                 if p != 0 || q != 0 {
-                    king_dirs.push([p, q, 0, 0]);
-                    zw_dirs.push([0, 0, p, q]);
+                    king.push([p, q, 0, 0]);
+                    zw.push([0, 0, p, q]);
                 }
             }
         }
-        let step = |g: &Geometry, s: usize, d: [i32; 4]| {
-            let c = g.coord[s];
-            g.sq(
-                c[0] as i32 + d[0],
-                c[1] as i32 + d[1],
-                c[2] as i32 + d[2],
-                c[3] as i32 + d[3],
-            )
-        };
-        // Rays.
-        let mut ray_sqs = Vec::new();
-        let mut make_rays = |g: &Geometry, dirs: &[[i32; 4]]| {
-            Lists::build(nsq, |s, out: &mut Vec<Ray>| {
-                for &d in dirs {
-                    let start = ray_sqs.len() as u32;
-                    let mut cur = s;
-                    while let Some(n) = step(g, cur, d) {
-                        ray_sqs.push(n as u16);
-                        cur = n;
-                    }
-                    let len = ray_sqs.len() as u32 - start;
-                    if len > 0 {
-                        out.push(Ray { start, len });
-                    }
-                }
-            })
-        };
-        let rook = make_rays(&g, &rook_dirs);
-        let bishop = make_rays(&g, &bishop_dirs);
-        g.rook = rook;
-        g.bishop = bishop;
-        g.ray_sqs = ray_sqs;
-        let steps = |g: &Geometry, dirs: &[[i32; 4]]| {
-            Lists::build(nsq, |s, out: &mut Vec<u16>| {
-                for &d in dirs {
-                    if let Some(n) = step(g, s, d) {
-                        out.push(n as u16);
-                    }
-                }
-            })
-        };
-        g.knight = steps(&g, &knight_dirs);
-        g.king = steps(&g, &king_dirs);
-        g.zw = steps(&g, &zw_dirs);
-        for colour in 0..2 {
-            let fwd = if colour == 0 { 1 } else { -1 };
-            let start_rank = if colour == 0 { 1 } else { 6 };
-            g.pawn_push[colour] = (0..nsq)
-                .map(|s| step(&g, s, [0, fwd, 0, 0]).map_or(NONE, |n| n as u16))
-                .collect();
-            g.pawn_double[colour] = (0..nsq)
-                .map(|s| {
-                    if g.coord[s][1] == start_rank {
-                        step(&g, s, [0, 2 * fwd, 0, 0]).map_or(NONE, |n| n as u16)
-                    } else {
-                        NONE
-                    }
-                })
-                .collect();
-            let caps: Vec<[i32; 4]> = (0..3)
-                .flat_map(|a| {
-                    let a = [0, 2, 3][a];
-                    [-1, 1].into_iter().map(move |s| {
-                        let mut d = [0, fwd, 0, 0];
-                        d[a] = s;
-                        d
-                    })
-                })
-                .collect();
-            g.pawn_cap[colour] = steps(&g, &caps);
+        Directions {
+            rook,
+            bishop,
+            knight,
+            king,
+            zw,
         }
-        // Average empty-board mobility (used to scale piece values).
-        let mut mob = [0f32; 8];
-        for s in 0..nsq {
-            let r: usize = g.rook.get(s).iter().map(|r| r.len as usize).sum();
-            let b: usize = g.bishop.get(s).iter().map(|r| r.len as usize).sum();
-            mob[super::KNIGHT as usize] += g.knight.get(s).len() as f32;
-            mob[super::BISHOP as usize] += b as f32;
-            mob[super::ROOK as usize] += r as f32;
-            mob[super::QUEEN as usize] += (r + b) as f32;
-            mob[super::GUARD as usize] += (g.king.get(s).len() + g.zw.get(s).len()) as f32;
-            mob[super::KING as usize] += g.king.get(s).len() as f32;
-        }
-        for m in mob.iter_mut() {
-            *m /= nsq as f32;
-        }
-        g.avg_mobility = mob;
-        g.values = super::eval::piece_values(&mob);
-        g
     }
 }
 

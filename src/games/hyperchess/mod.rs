@@ -5,18 +5,27 @@
 //! grid (`geometry`), an incremental zobrist hash and a 100-entry ring of past hashes for the
 //! repetition rule. Moves are generated pseudo-legally and a move is tried on a scratch board only
 //! when it could expose the king (king moves, en passant, pinned pieces, or when in check).
+//!
+//! Where each rule lives: `geometry.rs` how every piece moves on the 4-D grid (step and ray
+//! tables), `movegen.rs` move generation, attacks and legality, `text.rs` the position text, move
+//! notation and display, `eval.rs` the evaluation. This file: the state, the rule options,
+//! playing a move, the end of the game (mate, stalemate, draws) and the `Game` impl.
+// Board and hand code indexes several parallel arrays with one index.
+#![allow(clippy::needless_range_loop)]
 
 mod eval;
 mod geometry;
-mod notation;
+mod movegen;
+mod text;
 
 use std::fmt;
 use std::sync::OnceLock;
 
 use crate::game::{Game, GameRng, OptionKind, OptionSpec, Outcome, RuleOptions, Seat, Status};
 use geometry::{geometry, Geometry, MAX_SQ, NONE};
-pub use notation::square_name_4d;
-use notation::{char_piece, parse_square, piece_char, square_name};
+use movegen::{attacked, ep_victim};
+use text::square_name;
+pub use text::square_name_4d;
 
 pub const PAWN: u8 = 1;
 pub const KNIGHT: u8 = 2;
@@ -172,102 +181,6 @@ impl fmt::Debug for Hyperchess {
     }
 }
 
-/// Whether `sq` is attacked by a piece of colour `by` on board `b`.
-#[inline]
-fn attacked(geo: &Geometry, b: &[u8; MAX_SQ], sq: usize, by: u8) -> bool {
-    let c = by << 3;
-    for &s in geo.knight.get(sq) {
-        if b[s as usize] == KNIGHT | c {
-            return true;
-        }
-    }
-    for &s in geo.pawn_cap[(by ^ 1) as usize].get(sq) {
-        if b[s as usize] == PAWN | c {
-            return true;
-        }
-    }
-    for &s in geo.king.get(sq) {
-        let p = b[s as usize];
-        if p == KING | c || p == GUARD | c {
-            return true;
-        }
-    }
-    for &s in geo.zw.get(sq) {
-        if b[s as usize] == GUARD | c {
-            return true;
-        }
-    }
-    for &r in geo.rook.get(sq) {
-        for &s in geo.ray(r) {
-            let p = b[s as usize];
-            if p != 0 {
-                if p == ROOK | c || p == QUEEN | c {
-                    return true;
-                }
-                break;
-            }
-        }
-    }
-    for &r in geo.bishop.get(sq) {
-        for &s in geo.ray(r) {
-            let p = b[s as usize];
-            if p != 0 {
-                if p == BISHOP | c || p == QUEEN | c {
-                    return true;
-                }
-                break;
-            }
-        }
-    }
-    false
-}
-
-/// Square of the pawn taken by an en-passant capture landing on `to` by colour `us`.
-#[inline(always)]
-fn ep_victim(to: usize, us: u8) -> usize {
-    if us == 0 {
-        to - 8
-    } else {
-        to + 8
-    }
-}
-
-/// Whether the king of `us` (on `ksq` unless it is the moving piece) is safe after the move.
-/// `b` is restored before returning.
-#[inline]
-fn safe_after(
-    geo: &Geometry,
-    b: &mut [u8; MAX_SQ],
-    from: usize,
-    to: usize,
-    kind: u8,
-    ksq: usize,
-    us: u8,
-) -> bool {
-    let p = b[from];
-    let cap = b[to];
-    b[to] = p;
-    b[from] = 0;
-    let mut victim = 0;
-    let vsq = if kind == EN_PASSANT {
-        ep_victim(to, us)
-    } else {
-        0
-    };
-    if kind == EN_PASSANT {
-        victim = b[vsq];
-        b[vsq] = 0;
-    }
-    let k = if from == ksq { to } else { ksq };
-    let ok = !attacked(geo, b, k, us ^ 1);
-    b[from] = p;
-    b[to] = cap;
-    if kind == EN_PASSANT {
-        b[vsq] = victim;
-    }
-    ok
-}
-
 impl Hyperchess {
     pub fn geometry(&self) -> &'static Geometry {
         self.geo
@@ -285,196 +198,6 @@ impl Hyperchess {
 
     pub fn halfmove_clock(&self) -> u32 {
         self.halfmove
-    }
-
-    /// Generates moves for the side to move. With `LEGAL`, only legal ones. Calls `sink` for each;
-    /// stops and returns true as soon as `sink` returns true.
-    #[inline(always)]
-    fn gen<const LEGAL: bool>(&self, sink: &mut impl FnMut(Move) -> bool) -> bool {
-        let geo = self.geo;
-        let board = &self.board;
-        let us = self.side;
-        let them = us ^ 1;
-        let ksq = self.king[us as usize] as usize;
-        let in_check = self.in_check;
-        // Pieces that may be pinned against our king (only looked at when not in check).
-        let mut pinned = [0u64; MAX_SQ / 64];
-        if LEGAL && !in_check {
-            let mut mark = |rays: &[geometry::Ray], a: u8, b2: u8| {
-                for &r in rays {
-                    let mut own = usize::MAX;
-                    for &s in geo.ray(r) {
-                        let p = board[s as usize];
-                        if p == 0 {
-                            continue;
-                        }
-                        if own == usize::MAX {
-                            if p >> 3 == us {
-                                own = s as usize;
-                                continue;
-                            }
-                            break;
-                        }
-                        if p == a | them << 3 || p == b2 | them << 3 {
-                            pinned[own >> 6] |= 1 << (own & 63);
-                        }
-                        break;
-                    }
-                }
-            };
-            mark(geo.rook.get(ksq), ROOK, QUEEN);
-            mark(geo.bishop.get(ksq), BISHOP, QUEEN);
-        }
-        let mut scratch: Option<[u8; MAX_SQ]> = None;
-        let mut emit = |from: usize, to: usize, kind: u8| -> bool {
-            if LEGAL
-                && (in_check
-                    || from == ksq
-                    || kind == EN_PASSANT
-                    || pinned[from >> 6] & (1 << (from & 63)) != 0)
-                && !safe_after(geo, scratch.get_or_insert(*board), from, to, kind, ksq, us)
-            {
-                return false;
-            }
-            if kind == PROMOTION {
-                for p in [QUEEN, KNIGHT, BISHOP, GUARD] {
-                    if sink(Move::new(from, to, p)) {
-                        return true;
-                    }
-                }
-                false
-            } else {
-                sink(Move::new(from, to, 0))
-            }
-        };
-        let last_rank = if us == 0 { 7 } else { 0 };
-        let nsq = geo.nsq;
-        let mut base = 0;
-        while base < nsq {
-            let chunk = u64::from_ne_bytes(board[base..base + 8].try_into().unwrap());
-            if chunk == 0 {
-                base += 8;
-                continue;
-            }
-            for s in base..base + 8 {
-                let p = board[s];
-                if p == 0 || p >> 3 != us {
-                    continue;
-                }
-                match p & 7 {
-                    PAWN => {
-                        let push = geo.pawn_push[us as usize][s];
-                        if push != NONE && board[push as usize] == 0 {
-                            let push = push as usize;
-                            let kind = if geo.coord[push][1] == last_rank {
-                                PROMOTION
-                            } else {
-                                NORMAL
-                            };
-                            if emit(s, push, kind) {
-                                return true;
-                            }
-                            let d = geo.pawn_double[us as usize][s];
-                            if d != NONE && board[d as usize] == 0 && emit(s, d as usize, NORMAL) {
-                                return true;
-                            }
-                        }
-                        for &t in geo.pawn_cap[us as usize].get(s) {
-                            let t = t as usize;
-                            let q = board[t];
-                            if q != 0 {
-                                if q >> 3 == them {
-                                    let kind = if geo.coord[t][1] == last_rank {
-                                        PROMOTION
-                                    } else {
-                                        NORMAL
-                                    };
-                                    if emit(s, t, kind) {
-                                        return true;
-                                    }
-                                }
-                            } else if t == self.ep as usize && emit(s, t, EN_PASSANT) {
-                                return true;
-                            }
-                        }
-                    }
-                    KNIGHT => {
-                        for &t in geo.knight.get(s) {
-                            let q = board[t as usize];
-                            if (q == 0 || q >> 3 == them) && emit(s, t as usize, NORMAL) {
-                                return true;
-                            }
-                        }
-                    }
-                    t @ (BISHOP | ROOK | QUEEN) => {
-                        let sets: [&[geometry::Ray]; 2] = match t {
-                            BISHOP => [geo.bishop.get(s), &[]],
-                            ROOK => [geo.rook.get(s), &[]],
-                            _ => [geo.rook.get(s), geo.bishop.get(s)],
-                        };
-                        for rays in sets {
-                            for &r in rays {
-                                for &to in geo.ray(r) {
-                                    let q = board[to as usize];
-                                    if q == 0 {
-                                        if emit(s, to as usize, NORMAL) {
-                                            return true;
-                                        }
-                                    } else {
-                                        if q >> 3 == them && emit(s, to as usize, NORMAL) {
-                                            return true;
-                                        }
-                                        break;
-                                    }
-                                }
-                            }
-                        }
-                    }
-                    t => {
-                        // Guard or king.
-                        for &to in geo.king.get(s) {
-                            let q = board[to as usize];
-                            if (q == 0 || q >> 3 == them) && emit(s, to as usize, NORMAL) {
-                                return true;
-                            }
-                        }
-                        if t == GUARD {
-                            for &to in geo.zw.get(s) {
-                                let q = board[to as usize];
-                                if (q == 0 || q >> 3 == them) && emit(s, to as usize, NORMAL) {
-                                    return true;
-                                }
-                            }
-                        }
-                    }
-                }
-            }
-            base += 8;
-        }
-        false
-    }
-
-    fn has_legal_move(&self) -> bool {
-        self.gen::<true>(&mut |_| true)
-    }
-
-    /// Whether the side to move can actually take en passant now.
-    fn compute_ep_legal(&self) -> bool {
-        if self.ep == NONE {
-            return false;
-        }
-        let us = self.side;
-        let ep = self.ep as usize;
-        let ksq = self.king[us as usize] as usize;
-        let mut b = self.board;
-        for &s in self.geo.pawn_cap[(us ^ 1) as usize].get(ep) {
-            if b[s as usize] == PAWN | us << 3
-                && safe_after(self.geo, &mut b, s as usize, ep, EN_PASSANT, ksq, us)
-            {
-                return true;
-            }
-        }
-        false
     }
 
     fn compute_status(&self) -> Status {
@@ -556,7 +279,7 @@ impl Hyperchess {
                 if p & 7 == PAWN && (geo.coord[s][1] == 0 || geo.coord[s][1] == 7) {
                     return Err(format!(
                         "a pawn stands on {}: pawns cannot be on rank 1 or 8",
-                        notation::square_name(geo, s)
+                        square_name(geo, s)
                     ));
                 }
             }
@@ -599,7 +322,7 @@ impl Hyperchess {
         if ep != NONE {
             let e = ep as usize;
             let need_rank = if side == 0 { 5 } else { 2 };
-            let name = notation::square_name(geo, e);
+            let name = square_name(geo, e);
             if geo.coord[e][1] != need_rank {
                 return Err(format!(
                     "en-passant square {} must be on rank {} when {} is to move",
@@ -627,135 +350,6 @@ impl Hyperchess {
         g.hist[0] = g.hash;
         g.status = g.compute_status();
         Ok(g)
-    }
-
-    fn parse_text(text: &str, opts: &RuleOptions) -> Result<Hyperchess, String> {
-        let (_, c, r, _) = intern_options(opts)?;
-        let geo = geometry(c, r);
-        let fields: Vec<&str> = text.split_whitespace().collect();
-        if fields.len() < 2 || fields.len() > 6 {
-            return Err(format!(
-                "a position is '<boards> <side> - <en passant> <half-move clock> <move number>', got {} fields",
-                fields.len()
-            ));
-        }
-        let parts: Vec<&str> = fields[0].split('|').collect();
-        if parts.len() != c * r {
-            return Err(format!(
-                "Boards={}x{} needs {} board placements separated by '|', got {}",
-                c,
-                r,
-                c * r,
-                parts.len()
-            ));
-        }
-        let mut board = [0u8; MAX_SQ];
-        for (bi, part) in parts.iter().enumerate() {
-            let (w, z) = (bi % c, bi / c);
-            let bname = format!("board {}{}", (b'A' + w as u8) as char, notation::roman(z));
-            let ranks: Vec<&str> = part.split('/').collect();
-            if ranks.len() != 8 {
-                return Err(format!(
-                    "{} ('{}') has {} ranks, not 8",
-                    bname,
-                    part,
-                    ranks.len()
-                ));
-            }
-            for (ri, rank) in ranks.iter().enumerate() {
-                let y = 7 - ri;
-                let mut x = 0usize;
-                for ch in rank.chars() {
-                    if let Some(d) = ch.to_digit(10) {
-                        if d == 0 || d > 8 {
-                            return Err(format!(
-                                "{} rank {}: bad empty count '{}'",
-                                bname,
-                                y + 1,
-                                ch
-                            ));
-                        }
-                        x += d as usize;
-                    } else if let Some(p) = char_piece(ch) {
-                        if x >= 8 {
-                            return Err(format!(
-                                "{} rank {} ('{}') has more than 8 squares",
-                                bname,
-                                y + 1,
-                                rank
-                            ));
-                        }
-                        board[x + 8 * y + 64 * bi] = p;
-                        x += 1;
-                    } else {
-                        return Err(format!(
-                            "{} rank {}: '{}' is not a piece (P N B R Q G K, lowercase for Black) or a digit",
-                            bname,
-                            y + 1,
-                            ch
-                        ));
-                    }
-                    if x > 8 {
-                        return Err(format!(
-                            "{} rank {} ('{}') has more than 8 squares",
-                            bname,
-                            y + 1,
-                            rank
-                        ));
-                    }
-                }
-                if x != 8 {
-                    return Err(format!(
-                        "{} rank {} ('{}') has {} squares, not 8",
-                        bname,
-                        y + 1,
-                        rank,
-                        x
-                    ));
-                }
-            }
-        }
-        let side = match fields[1] {
-            "w" | "W" => 0,
-            "b" | "B" => 1,
-            s => return Err(format!("side to move must be 'w' or 'b', not '{}'", s)),
-        };
-        if let Some(&cf) = fields.get(2) {
-            if cf != "-" {
-                return Err(format!(
-                    "castling field must be '-' (there is no castling in hyperchess), not '{}'",
-                    cf
-                ));
-            }
-        }
-        let ep = match fields.get(3) {
-            None | Some(&"-") => NONE,
-            Some(s) => {
-                let (sq, used) =
-                    parse_square(geo, s).map_err(|e| format!("en-passant square: {}", e))?;
-                if used != s.len() {
-                    return Err(format!("en-passant square '{}' has extra characters", s));
-                }
-                sq as u16
-            }
-        };
-        let halfmove = match fields.get(4) {
-            None => 0,
-            Some(s) => s
-                .parse::<u32>()
-                .ok()
-                .filter(|&n| n <= 1_000_000)
-                .ok_or_else(|| format!("half-move clock must be a number from 0, not '{}'", s))?,
-        };
-        let fullmove = match fields.get(5) {
-            None => 1,
-            Some(s) => s
-                .parse::<u32>()
-                .ok()
-                .filter(|&n| (1..=10_000_000).contains(&n))
-                .ok_or_else(|| format!("move number must be a number from 1, not '{}'", s))?,
-        };
-        Self::setup(opts, board, side, ep, halfmove, fullmove)
     }
 }
 
@@ -791,90 +385,15 @@ impl Game for Hyperchess {
     }
 
     fn from_text(text: &str, opts: &RuleOptions) -> Result<Self, String> {
-        Self::parse_text(text, opts)
+        text::parse(text, opts)
     }
 
     fn to_text(&self) -> String {
-        let geo = self.geo;
-        let mut s = String::new();
-        for b in 0..geo.cols * geo.rows {
-            if b > 0 {
-                s.push('|');
-            }
-            for y in (0..8).rev() {
-                let mut empty = 0;
-                for x in 0..8 {
-                    let p = self.board[64 * b + 8 * y + x];
-                    if p == 0 {
-                        empty += 1;
-                    } else {
-                        if empty > 0 {
-                            s.push((b'0' + empty) as char);
-                            empty = 0;
-                        }
-                        s.push(piece_char(p));
-                    }
-                }
-                if empty > 0 {
-                    s.push((b'0' + empty) as char);
-                }
-                if y > 0 {
-                    s.push('/');
-                }
-            }
-        }
-        let ep = if self.ep == NONE {
-            "-".to_string()
-        } else {
-            square_name(geo, self.ep as usize)
-        };
-        format!(
-            "{} {} - {} {} {}",
-            s,
-            if self.side == 0 { 'w' } else { 'b' },
-            ep,
-            self.halfmove,
-            self.fullmove
-        )
+        text::write(self)
     }
 
     fn display(&self) -> String {
-        let geo = self.geo;
-        let mut lines = Vec::new();
-        let mut head = String::from("       ");
-        for w in 0..geo.cols {
-            head.push_str(&format!("{:<11}", (b'A' + w as u8) as char));
-        }
-        lines.push(head.trim_end().to_string());
-        for z in (0..geo.rows).rev() {
-            for y in (0..8).rev() {
-                let mut l = if y == 7 {
-                    format!("{:<4}", notation::roman(z))
-                } else {
-                    "    ".to_string()
-                };
-                l.push_str(&format!("{}  ", y + 1));
-                for w in 0..geo.cols {
-                    if w > 0 {
-                        l.push_str("   ");
-                    }
-                    for x in 0..8 {
-                        let p = self.board[x + 8 * y + 64 * (w + geo.cols * z)];
-                        l.push(if p == 0 { '.' } else { piece_char(p) });
-                    }
-                }
-                lines.push(l);
-            }
-            let mut files = String::from("       ");
-            for w in 0..geo.cols {
-                if w > 0 {
-                    files.push_str("   ");
-                }
-                files.push_str("abcdefgh");
-            }
-            lines.push(files);
-        }
-        lines.join("\n")
+        text::display(self)
     }
 
     fn options(&self) -> &RuleOptions {
@@ -993,76 +512,11 @@ impl Game for Hyperchess {
     }
 
     fn parse_move(&self, text: &str) -> Result<Move, String> {
-        let t = text.trim();
-        if t.is_empty() {
-            return Err("empty move".into());
-        }
-        if !t.is_ascii() {
-            return Err(format!("move '{}' has characters that are not ASCII", t));
-        }
-        let geo = self.geo;
-        let example = if geo.cols == 1 && geo.rows == 1 {
-            "e2e4 or e7e8q"
-        } else {
-            "AeII2AeII4 or CbI7CbI8q"
-        };
-        let (from, n1) = parse_square(geo, t)
-            .map_err(|e| format!("move '{}': {} (moves look like {})", t, e, example))?;
-        let (to, n2) = parse_square(geo, &t[n1..])
-            .map_err(|e| format!("move '{}': {} (moves look like {})", t, e, example))?;
-        let rest = &t[n1 + n2..];
-        let promo = match rest {
-            "" => 0,
-            "n" | "N" => KNIGHT,
-            "b" | "B" => BISHOP,
-            "q" | "Q" => QUEEN,
-            "g" | "G" => GUARD,
-            "r" | "R" => {
-                return Err(format!(
-                    "move '{}': pawns cannot promote to a rook; choose n, g, b or q",
-                    t
-                ))
-            }
-            _ => {
-                return Err(format!(
-                    "move '{}': unexpected '{}' after the squares (only a promotion letter n, g, b or q may follow)",
-                    t, rest
-                ))
-            }
-        };
-        if from == to {
-            return Err(format!("move '{}' does not move (same square twice)", t));
-        }
-        let p = self.board[from];
-        if p & 7 == PAWN {
-            let last = if p >> 3 == 0 { 7 } else { 0 };
-            if geo.coord[to][1] == last && promo == 0 {
-                return Err(format!(
-                    "move '{}' takes a pawn to its last rank: add the promotion piece (n, g, b or q), e.g. '{}q'",
-                    t, t
-                ));
-            }
-        }
-        if promo != 0 && p & 7 != PAWN {
-            return Err(format!(
-                "move '{}': only a pawn reaching its last rank can promote",
-                t
-            ));
-        }
-        Ok(Move::new(from, to, promo))
+        text::parse_move(self, text)
     }
 
     fn format_move(&self, mv: Move) -> String {
-        let mut s = square_name(self.geo, mv.from());
-        s.push_str(&square_name(self.geo, mv.to()));
-        match mv.promo() {
-            KNIGHT => s.push('n'),
-            BISHOP => s.push('b'),
-            QUEEN => s.push('q'),
-            GUARD => s.push('g'),
-            _ => {}
-        }
-        s
+        text::format_move(self, mv)
     }
 
     fn evaluate(&self, seat: Seat) -> i32 {
@@ -1085,39 +539,6 @@ impl Game for Hyperchess {
     }
 
     fn random_move(&self, rng: &mut GameRng, buf: &mut Vec<Move>) -> Option<Move> {
-        use rand::Rng;
-        if self.status.is_over() {
-            return None;
-        }
-        // Uniform over the pseudo-legal list, rejecting illegal picks: uniform over legal moves,
-        // and far fewer legality tests than generating every legal move.
-        buf.clear();
-        self.gen::<false>(&mut |m| {
-            buf.push(m);
-            false
-        });
-        if buf.is_empty() {
-            return None;
-        }
-        let us = self.side;
-        let ksq = self.king[us as usize] as usize;
-        let mut b = self.board;
-        for _ in 0..32 {
-            let m = buf[rng.random_range(0..buf.len())];
-            let kind = if self.board[m.from()] & 7 == PAWN && m.to() == self.ep as usize {
-                EN_PASSANT
-            } else {
-                NORMAL
-            };
-            if safe_after(self.geo, &mut b, m.from(), m.to(), kind, ksq, us) {
-                return Some(m);
-            }
-        }
-        self.legal_moves(buf);
-        if buf.is_empty() {
-            None
-        } else {
-            Some(buf[rng.random_range(0..buf.len())])
-        }
+        self.random_legal(rng, buf)
     }
 }

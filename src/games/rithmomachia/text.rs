@@ -13,6 +13,30 @@
 
 use super::*;
 
+/// Square name, `a1`..`h16`.
+pub fn square_name(sq: usize) -> String {
+    format!("{}{}", (b'a' + (sq & 7) as u8) as char, (sq >> 3) + 1)
+}
+
+/// Parses `a1`..`h16`.
+pub fn parse_square(s: &str) -> Result<usize, String> {
+    let b = s.as_bytes();
+    if b.len() < 2 || b.len() > 3 {
+        return Err(format!("'{}' is not a square (a1..h16)", s));
+    }
+    let f = b[0].to_ascii_lowercase();
+    if !(b'a'..=b'h').contains(&f) {
+        return Err(format!("'{}' is not a square: the file must be a..h", s));
+    }
+    let r: usize = s[1..]
+        .parse()
+        .map_err(|_| format!("'{}' is not a square: the rank must be 1..16", s))?;
+    if !(1..=16).contains(&r) || s[1..].starts_with('0') {
+        return Err(format!("'{}' is not a square: the rank must be 1..16", s));
+    }
+    Ok((r - 1) * 8 + (f - b'a') as usize)
+}
+
 fn shape_letter(shape: u8, side: u8) -> char {
     let c = ['C', 'T', 'S', 'P'][shape as usize & 3];
     if side == BLACK {

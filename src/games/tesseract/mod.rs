@@ -7,12 +7,24 @@
 //! bits and the cross footprint (arm end, centre, centre owner) in the high three; reserve counts,
 //! on-board men counts and the Tesseract squares are kept beside it so that the state is a plain
 //! ~260-byte copy (plus a pointer to the interned rule options).
+//!
+//! Where each rule lives: `setup.rs` the setup plies, camps and cross placement, `movegen.rs` the
+//! moves of men and sliders and the drops from the reserve, `capture.rs` what a move captures,
+//! `text.rs` the position text, move notation and board drawing, `eval.rs` the evaluation. This
+//! file: the state, the rule options, playing a move, the end of the game and the `Game` impl.
 
 use crate::game::{Game, GameRng, OptionKind, OptionSpec, Outcome, RuleOptions, Seat, Status};
 use crate::zobrist;
 
+mod capture;
 mod eval;
 mod movegen;
+mod setup;
+mod text;
+
+pub(crate) use setup::{cross_centre_ok, in_camp, stage_of, Stage};
+
+use text::{format_move_text, parse_move_text, parse_point};
 
 /// Board width and height.
 pub const W: usize = 15;
@@ -173,24 +185,6 @@ fn offset(s: u8, d: (i32, i32)) -> u8 {
     sq_of(file_of(s) + d.0, rank_of(s) + d.1)
 }
 
-/// Whether `sq` is in `side`'s camp (White ranks 2-3, Black ranks 13-14).
-#[inline]
-pub(crate) fn in_camp(side: usize, sq: u8) -> bool {
-    let r = rank_of(sq);
-    if side == 0 {
-        r == 1 || r == 2
-    } else {
-        r == 12 || r == 13
-    }
-}
-
-/// Whether `sq` may be a cross centre: neutral zone, footprint on the board (ranks 4-12, files b-n).
-#[inline]
-pub(crate) fn cross_centre_ok(sq: u8) -> bool {
-    let (f, r) = (file_of(sq), rank_of(sq));
-    (1..=13).contains(&f) && (3..=11).contains(&r)
-}
-
 // ---- zobrist ----
 const fn build_keys<const N: usize>(salt: u64) -> [u64; N] {
     let mut t = [0u64; N];
@@ -219,35 +213,6 @@ fn piece_key(side: usize, kind: u8, sq: u8) -> u64 {
 #[inline]
 fn res_key(side: usize, idx: usize, count: u8) -> u64 {
     RES_KEYS[(side * 8 + idx) * 8 + (count as usize & 7)]
-}
-
-/// The setup stage a setup ply belongs to.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub(crate) enum Stage {
-    Men,
-    Sliders,
-    Crosses,
-    Play,
-}
-
-/// Stage of setup ply `step` (0..14) under the chosen order; `Play` from 14 on.
-pub(crate) fn stage_of(step: u8, crosses_first: bool) -> Stage {
-    if step >= SETUP_PLIES {
-        return Stage::Play;
-    }
-    if crosses_first {
-        match step {
-            0..=3 => Stage::Crosses,
-            4..=9 => Stage::Men,
-            _ => Stage::Sliders,
-        }
-    } else {
-        match step {
-            0..=5 => Stage::Men,
-            6..=9 => Stage::Sliders,
-            _ => Stage::Crosses,
-        }
-    }
 }
 
 /// The Tesseract game state.
@@ -438,78 +403,6 @@ impl Tesseract {
         }
     }
 
-    /// Squares of enemy men captured by `mv` (played by the side owning the piece on `from`).
-    pub(crate) fn captured_squares(&self, mv: Move) -> ([u8; 3], usize) {
-        let mut out = [NONE; 3];
-        let mut n = 0;
-        if mv.kind != MK_MOVE {
-            return (out, 0);
-        }
-        let c = self.board[mv.from as usize];
-        let k = c & KM;
-        let me = color(c);
-        let enemy_man = |s: u8| {
-            let x = self.board[s as usize];
-            is_man(x & KM) && color(x) != me
-        };
-        let mut check = |s: u8| {
-            if enemy_man(s) {
-                out[n] = s;
-                n += 1;
-            }
-        };
-        match k {
-            K_T | K_C => {
-                let u = unit(mv.from, mv.to);
-                let q = offset(mv.to, (-u.0, -u.1));
-                if q != mv.from {
-                    check(q);
-                }
-            }
-            K_S | K_P => {
-                if mv.via == NONE {
-                    let u = unit(mv.from, mv.to);
-                    check(offset(mv.from, u));
-                } else {
-                    let u = unit(mv.via, mv.to);
-                    let q = offset(mv.to, (-u.0, -u.1));
-                    if q != mv.via {
-                        check(q);
-                    }
-                }
-            }
-            K_R => {
-                let a = unit(mv.from, mv.via);
-                let b = unit(mv.via, mv.to);
-                check(offset(mv.from, a));
-                check(mv.via);
-                check(offset(mv.via, b));
-            }
-            K_SH | K_SV => {
-                let u = unit(mv.from, mv.to);
-                let q = offset(mv.to, (-u.0, -u.1));
-                if q != mv.from {
-                    check(q);
-                }
-            }
-            K_LHA => {
-                check(mv.to);
-                check(mv.to + 1);
-            }
-            K_LVA => {
-                check(mv.to);
-                check(mv.to + W as u8);
-            }
-            _ => {}
-        }
-        (out, n)
-    }
-
-    /// Whether `mv` captures anything.
-    pub fn is_capture(&self, mv: Move) -> bool {
-        self.captured_squares(mv).1 > 0
-    }
-
     fn compute_status(&self) -> Status {
         let s = self.side as usize;
         let o = 1 - s;
@@ -532,215 +425,6 @@ impl Tesseract {
         }
         Status::Ongoing
     }
-
-    /// Checks that the placements made so far match the setup step (setup positions only).
-    fn check_setup_counts(&self) -> Result<(), String> {
-        for side in 0..2 {
-            let mut men_placed = 0u32;
-            let mut sl_placed = 0u32;
-            let mut x_placed = 0u32;
-            for st in 0..self.step {
-                if st as usize % 2 != side {
-                    continue;
-                }
-                match stage_of(st, self.crosses_first) {
-                    Stage::Men => men_placed += 1,
-                    Stage::Sliders => sl_placed += 1,
-                    Stage::Crosses => x_placed += 1,
-                    Stage::Play => {}
-                }
-            }
-            let name = ["White", "Black"][side];
-            let r = &self.reserve[side];
-            let on_men = (FULL[R_T] - r[R_T]) + (FULL[R_S] - r[R_S]) + (FULL[R_P] - r[R_P]);
-            if on_men as u32 != men_placed
-                || r[R_S] < 1
-                || r[R_R] != 1
-                || r[R_C] != 1
-                || r[R_L] != 2
-                || (FULL[R_SM] - r[R_SM]) as u32 != sl_placed
-                || (FULL[R_X] - r[R_X]) as u32 != x_placed
-            {
-                return Err(format!(
-                    "{} has placed pieces that do not match setup ply {} (by then {} has placed {} of T/S/P, {} small sliders and {} crosses)",
-                    name, self.step, name, men_placed, sl_placed, x_placed
-                ));
-            }
-        }
-        Ok(())
-    }
-}
-
-// ---- notation ----
-pub(crate) fn point_name(s: u8) -> String {
-    format!(
-        "{}{}",
-        (b'a' + (s as usize % W) as u8) as char,
-        s as usize / W + 1
-    )
-}
-
-/// Parses a point at `b[*i..]`: a file letter a..o then a rank 1..15.
-fn parse_point(b: &[u8], i: &mut usize, whole: &str) -> Result<u8, String> {
-    let start = *i;
-    let f = match b.get(*i) {
-        Some(&c @ b'a'..=b'o') => (c - b'a') as i32,
-        Some(&c) => {
-            return Err(format!(
-                "'{}': expected a file letter a..o at position {}, found '{}'",
-                whole,
-                start + 1,
-                c as char
-            ))
-        }
-        None => {
-            return Err(format!(
-                "'{}': a point (file a..o, rank 1..15) is missing at the end",
-                whole
-            ))
-        }
-    };
-    *i += 1;
-    let mut r: i32 = 0;
-    let mut digits = 0;
-    while let Some(&c @ b'0'..=b'9') = b.get(*i) {
-        r = r * 10 + (c - b'0') as i32;
-        digits += 1;
-        *i += 1;
-        if digits > 2 {
-            break;
-        }
-    }
-    if digits == 0 || !(1..=15).contains(&r) || digits > 2 {
-        return Err(format!(
-            "'{}': the point starting at position {} needs a rank 1..15 after its file letter",
-            whole,
-            start + 1
-        ));
-    }
-    Ok(sq_of(f, r - 1))
-}
-
-fn parse_orientation(b: &[u8], i: &mut usize, whole: &str) -> Result<bool, String> {
-    let r = match b.get(*i) {
-        Some(b'h') => false,
-        Some(b'v') => true,
-        _ => {
-            return Err(format!(
-                "'{}': a slider needs its orientation after the anchor point, h or v",
-                whole
-            ))
-        }
-    };
-    *i += 1;
-    Ok(r)
-}
-
-fn man_kind_of_letter(c: u8) -> Option<u8> {
-    match c {
-        b'T' => Some(K_T),
-        b'S' => Some(K_S),
-        b'P' => Some(K_P),
-        b'R' => Some(K_R),
-        b'C' => Some(K_C),
-        _ => None,
-    }
-}
-
-fn parse_move_text(text: &str) -> Result<Move, String> {
-    let t = text.trim();
-    let b = t.as_bytes();
-    if b.is_empty() {
-        return Err("empty move text".into());
-    }
-    let mut i = 0;
-    let mv;
-    if b.len() >= 2 && b[1] == b'@' {
-        i = 2;
-        let to = parse_point(b, &mut i, t)?;
-        let kind = match b[0] {
-            b's' | b'L' => {
-                let v = parse_orientation(b, &mut i, t)?;
-                match (b[0], v) {
-                    (b's', false) => MK_SH,
-                    (b's', true) => MK_SV,
-                    (_, false) => MK_LH,
-                    (_, true) => MK_LV,
-                }
-            }
-            b'X' => MK_X,
-            c => match man_kind_of_letter(c) {
-                Some(k) => 1 + k,
-                None => {
-                    return Err(format!(
-                        "'{}': unknown piece letter '{}' before '@' (men T S P R C, small slider s, large slider L, cross X)",
-                        t, c as char
-                    ))
-                }
-            },
-        };
-        mv = Move::new(kind, NONE, NONE, to);
-    } else {
-        let from = parse_point(b, &mut i, t)?;
-        if b.get(i) == Some(&b'^') {
-            i += 1;
-            let to = if i < b.len() {
-                parse_point(b, &mut i, t)?
-            } else {
-                NONE
-            };
-            mv = Move::new(MK_PIVOT, from, NONE, to);
-        } else {
-            let p2 = parse_point(b, &mut i, t)?;
-            if i < b.len() {
-                let p3 = parse_point(b, &mut i, t)?;
-                mv = Move::new(MK_MOVE, from, p2, p3);
-            } else {
-                mv = Move::new(MK_MOVE, from, NONE, p2);
-            }
-        }
-    }
-    if i != b.len() {
-        return Err(format!(
-            "'{}': unexpected text '{}' at the end of the move",
-            t,
-            &t[i..]
-        ));
-    }
-    Ok(mv)
-}
-
-fn format_move_text(mv: Move) -> String {
-    match mv.kind {
-        MK_MOVE => {
-            if mv.via == NONE {
-                format!("{}{}", point_name(mv.from), point_name(mv.to))
-            } else {
-                format!(
-                    "{}{}{}",
-                    point_name(mv.from),
-                    point_name(mv.via),
-                    point_name(mv.to)
-                )
-            }
-        }
-        MK_PIVOT => {
-            if mv.to == NONE {
-                format!("{}^", point_name(mv.from))
-            } else {
-                format!("{}^{}", point_name(mv.from), point_name(mv.to))
-            }
-        }
-        MK_SH => format!("s@{}h", point_name(mv.to)),
-        MK_SV => format!("s@{}v", point_name(mv.to)),
-        MK_LH => format!("L@{}h", point_name(mv.to)),
-        MK_LV => format!("L@{}v", point_name(mv.to)),
-        MK_X => format!("X@{}", point_name(mv.to)),
-        k if (2..=6).contains(&k) => {
-            format!("{}@{}", MAN_LETTERS[(k - 1) as usize], point_name(mv.to))
-        }
-        _ => format!("?{:?}", mv),
-    }
 }
 
 impl Game for Tesseract {
@@ -758,391 +442,19 @@ impl Game for Tesseract {
     }
 
     fn from_text(text: &str, opts: &RuleOptions) -> Result<Self, String> {
-        let f: Vec<&str> = text.split_whitespace().collect();
-        if f.len() != 7 {
-            return Err(format!(
-                "a tesseract position has 7 fields (side, phase, ply, White pieces, Black pieces, White reserve, Black reserve), found {}; the start is '{}'",
-                f.len(),
-                START_TEXT
-            ));
-        }
-        let mut g = Self::empty(opts);
-        g.board = [0; SQ];
-        g.reserve = [[0; 8]; 2];
-        g.side = match f[0] {
-            "w" => 0,
-            "b" => 1,
-            x => return Err(format!("side to move must be w or b, not '{}'", x)),
-        };
-        g.step = if f[1] == "play" {
-            SETUP_PLIES
-        } else if let Some(n) = f[1].strip_prefix("setup:") {
-            match n.parse::<u8>() {
-                Ok(v) if v < SETUP_PLIES => v,
-                _ => {
-                    return Err(format!(
-                        "phase 'setup:N' needs N = setup plies done, 0..13, not '{}'",
-                        n
-                    ))
-                }
-            }
-        } else {
-            return Err(format!(
-                "phase must be 'play' or 'setup:N' (N = 0..13 setup plies done), not '{}'",
-                f[1]
-            ));
-        };
-        g.ply = f[2]
-            .parse::<u32>()
-            .map_err(|_| format!("ply counter must be a whole number, not '{}'", f[2]))?;
-        if g.step < SETUP_PLIES {
-            if g.ply != g.step as u32 {
-                return Err(format!(
-                    "during setup the ply counter must equal the setup plies done ({}), not {}",
-                    g.step, g.ply
-                ));
-            }
-            if g.side != g.step % 2 {
-                return Err(format!(
-                    "at setup ply {} it is {} to place",
-                    g.step,
-                    ["White (w)", "Black (b)"][g.step as usize % 2]
-                ));
-            }
-        }
-        // Crosses first (footprints), then pieces.
-        let mut counts = [[0u8; 8]; 2];
-        let mut pieces: Vec<(usize, u8, u8)> = Vec::new(); // (side, kind, anchor)
-        for side in 0..2 {
-            let name = ["White", "Black"][side];
-            if f[3 + side] == "-" {
-                continue;
-            }
-            for tok in f[3 + side].split(',') {
-                let b = tok.as_bytes();
-                if b.len() < 3 {
-                    return Err(format!(
-                        "{} piece '{}' is too short (e.g. Th2, sf3h, Le5v, Xh8)",
-                        name, tok
-                    ));
-                }
-                let mut i = 1;
-                let p = parse_point(b, &mut i, tok)?;
-                let (kind, ri) = match b[0] {
-                    b's' => (if parse_orientation(b, &mut i, tok)? { K_SV } else { K_SH }, R_SM),
-                    b'L' => (if parse_orientation(b, &mut i, tok)? { K_LVA } else { K_LHA }, R_L),
-                    b'X' => (0, R_X),
-                    c => match man_kind_of_letter(c) {
-                        Some(k) => (k, (k - 1) as usize),
-                        None => {
-                            return Err(format!(
-                                "{} piece '{}': unknown letter '{}' (T S P R C men, s small slider, L large slider, X cross)",
-                                name, tok, c as char
-                            ))
-                        }
-                    },
-                };
-                if i != b.len() {
-                    return Err(format!(
-                        "{} piece '{}': unexpected text at the end",
-                        name, tok
-                    ));
-                }
-                counts[side][ri] += 1;
-                if ri == R_X {
-                    if !cross_centre_ok(p) {
-                        return Err(format!(
-                            "{} cross at {}: a cross centre must be on files b..n and ranks 4..12",
-                            name,
-                            point_name(p)
-                        ));
-                    }
-                    let fp = [
-                        p,
-                        NB[p as usize][0],
-                        NB[p as usize][1],
-                        NB[p as usize][2],
-                        NB[p as usize][3],
-                    ];
-                    if fp.iter().any(|&q| g.board[q as usize] & FP != 0) {
-                        return Err(format!(
-                            "{} cross at {} overlaps another cross's footprint",
-                            name,
-                            point_name(p)
-                        ));
-                    }
-                    g.put_cross(p, side);
-                } else {
-                    pieces.push((side, kind, p));
-                }
-            }
-        }
-        for &(side, kind, p) in &pieces {
-            let name = ["White", "Black"][side];
-            let mut cells = vec![p];
-            if kind == K_LHA {
-                if file_of(p) == 14 {
-                    return Err(format!(
-                        "{} large slider {}h would stick out of the board",
-                        name,
-                        point_name(p)
-                    ));
-                }
-                cells.push(p + 1);
-            }
-            if kind == K_LVA {
-                if rank_of(p) == 14 {
-                    return Err(format!(
-                        "{} large slider {}v would stick out of the board",
-                        name,
-                        point_name(p)
-                    ));
-                }
-                cells.push(p + W as u8);
-            }
-            for &q in &cells {
-                let c = g.board[q as usize];
-                if c & KM != 0 {
-                    return Err(format!("two pieces on {}", point_name(q)));
-                }
-                if c & CEN != 0 {
-                    return Err(format!(
-                        "{} piece on the cross centre {}",
-                        name,
-                        point_name(q)
-                    ));
-                }
-                if c & ARM != 0 && (is_man(kind) || g.step < SETUP_PLIES) {
-                    return Err(format!(
-                        "{} man on the cross arm end {} (men never stand on a cross)",
-                        name,
-                        point_name(q)
-                    ));
-                }
-                if g.step < SETUP_PLIES && !in_camp(side, q) {
-                    return Err(format!(
-                        "{} piece on {} outside its camp during setup",
-                        name,
-                        point_name(q)
-                    ));
-                }
-            }
-            g.put_slider(p, kind, side);
-        }
-        for side in 0..2 {
-            let name = ["White", "Black"][side];
-            let rs = f[5 + side];
-            if rs != "-" {
-                for ch in rs.chars() {
-                    match RES_LETTERS.iter().position(|&c| c == ch) {
-                        Some(i) => g.reserve[side][i] += 1,
-                        None => {
-                            return Err(format!(
-                            "{} reserve '{}': unknown letter '{}' (T S P R C L s X, or - for none)",
-                            name, rs, ch
-                        ))
-                        }
-                    }
-                }
-            }
-            for i in 0..8 {
-                if counts[side][i] + g.reserve[side][i] > FULL[i] {
-                    return Err(format!(
-                        "{} has {} '{}' on the board and in reserve, more than its {}",
-                        name,
-                        counts[side][i] + g.reserve[side][i],
-                        RES_LETTERS[i],
-                        FULL[i]
-                    ));
-                }
-                if g.step < SETUP_PLIES && counts[side][i] + g.reserve[side][i] != FULL[i] {
-                    return Err(format!(
-                        "nothing is captured during setup: {}'s '{}' on the board plus in reserve must be {}",
-                        name, RES_LETTERS[i], FULL[i]
-                    ));
-                }
-            }
-            if g.step >= SETUP_PLIES && (g.reserve[side][R_T] > 0 || g.reserve[side][R_X] > 0) {
-                return Err(format!(
-                    "{}: once play has started no Tesseract or cross can be in reserve",
-                    name
-                ));
-            }
-        }
-        if g.step < SETUP_PLIES {
-            g.check_setup_counts()?;
-        } else if g.tpos[0] == NONE && g.tpos[1] == NONE {
-            return Err("both Tesseracts are missing; at most one can have been captured".into());
-        }
-        g.hash = g.full_hash();
-        g.status = g.compute_status();
-        Ok(g)
+        text::parse(text, opts)
     }
 
     fn to_text(&self) -> String {
-        let mut s = String::with_capacity(160);
-        s.push_str(if self.side == 0 { "w " } else { "b " });
-        if self.in_play() {
-            s.push_str("play ");
-        } else {
-            s.push_str(&format!("setup:{} ", self.step));
-        }
-        s.push_str(&self.ply.to_string());
-        for side in 0..2 {
-            let mut toks: Vec<String> = Vec::new();
-            for sq in 0..SQ as u8 {
-                let c = self.board[sq as usize];
-                if c & CEN != 0 && ((c & CBLK != 0) as usize) == side {
-                    toks.push(format!("X{}", point_name(sq)));
-                }
-                let k = c & KM;
-                if k == 0 || color(c) != side {
-                    continue;
-                }
-                match k {
-                    K_T..=K_C => {
-                        toks.push(format!("{}{}", MAN_LETTERS[k as usize], point_name(sq)))
-                    }
-                    K_SH => toks.push(format!("s{}h", point_name(sq))),
-                    K_SV => toks.push(format!("s{}v", point_name(sq))),
-                    K_LHA => toks.push(format!("L{}h", point_name(sq))),
-                    K_LVA => toks.push(format!("L{}v", point_name(sq))),
-                    _ => {}
-                }
-            }
-            s.push(' ');
-            if toks.is_empty() {
-                s.push('-');
-            } else {
-                s.push_str(&toks.join(","));
-            }
-        }
-        for side in 0..2 {
-            s.push(' ');
-            let mut any = false;
-            for i in 0..8 {
-                for _ in 0..self.reserve[side][i] {
-                    s.push(RES_LETTERS[i]);
-                    any = true;
-                }
-            }
-            if !any {
-                s.push('-');
-            }
-        }
-        s
+        text::write(self)
     }
 
     fn display(&self) -> String {
-        let mut out = String::new();
-        out.push_str("    ");
-        for f in 0..W {
-            out.push_str(&format!(" {} ", (b'a' + f as u8) as char));
-        }
-        for r in (0..W).rev() {
-            out.push('\n');
-            let camp = if r == 1 || r == 2 {
-                'w'
-            } else if r == 12 || r == 13 {
-                'b'
-            } else {
-                ' '
-            };
-            out.push_str(&format!("{:>2}{} ", r + 1, camp));
-            for f in 0..W {
-                let c = self.board[r * W + f];
-                let k = c & KM;
-                let blk = c & BLK != 0;
-                let cell: String = if c & CEN != 0 {
-                    if c & CBLK != 0 { " x " } else { " X " }.to_string()
-                } else {
-                    let arm = if c & ARM != 0 { '+' } else { ' ' };
-                    let body = match k {
-                        0 => {
-                            if c & ARM != 0 {
-                                " + ".to_string()
-                            } else {
-                                " . ".to_string()
-                            }
-                        }
-                        K_T..=K_C => {
-                            let l = MAN_LETTERS[k as usize];
-                            format!(" {} ", if blk { l.to_ascii_lowercase() } else { l })
-                        }
-                        _ => {
-                            let o = if blk { 'b' } else { 'w' };
-                            let (o, g) = match k {
-                                K_SH => (o, '-'),
-                                K_SV => (o, '|'),
-                                K_LHA | K_LHB => (o.to_ascii_uppercase(), '='),
-                                _ => (o.to_ascii_uppercase(), '#'),
-                            };
-                            format!("{}{}{}", o, g, arm)
-                        }
-                    };
-                    body
-                };
-                out.push_str(&cell);
-            }
-        }
-        out.push_str("\n    ");
-        for f in 0..W {
-            out.push_str(&format!(" {} ", (b'a' + f as u8) as char));
-        }
-        out.push_str(
-            "\nMen: T S P R C (White upper case, Black lower case). Sliders: w-/w| White small h/v, W=/W# White large h/v (b, B for Black).\nCross centre X (White's) / x (Black's), free arm end +; a slider on an arm end shows a trailing +.",
-        );
-        for side in 0..2 {
-            let mut r = String::new();
-            for i in 0..8 {
-                for _ in 0..self.reserve[side][i] {
-                    r.push(RES_LETTERS[i]);
-                }
-            }
-            if r.is_empty() {
-                r.push('-');
-            }
-            out.push_str(&format!("\n{} reserve: {}", ["White", "Black"][side], r));
-        }
-        let phase = match self.stage() {
-            Stage::Play => "play".to_string(),
-            Stage::Men => format!(
-                "setup ply {}: place Tesseract, Star or Pyramid in own camp",
-                self.step + 1
-            ),
-            Stage::Sliders => format!(
-                "setup ply {}: place a small slider in own camp",
-                self.step + 1
-            ),
-            Stage::Crosses => format!(
-                "setup ply {}: place a cross in the neutral zone",
-                self.step + 1
-            ),
-        };
-        out.push_str(&format!(
-            "\nPhase: {}  |  ply {}{}  |  {} to move",
-            phase,
-            self.ply,
-            if self.max_plies > 0 {
-                format!("/{}", self.max_plies)
-            } else {
-                String::new()
-            },
-            ["White", "Black"][self.side as usize]
-        ));
-        if let Status::Over(o) = self.status {
-            let res = match o.winner() {
-                Some(0) => "White wins".to_string(),
-                Some(_) => "Black wins".to_string(),
-                None => "draw".to_string(),
-            };
-            out.push_str(&format!("\nGame over: {} ({})", res, o.reason));
-        }
-        out
+        text::display(self)
     }
 
     fn options(&self) -> &RuleOptions {
-        &self.opts
+        self.opts
     }
 
     fn players(&self) -> usize {
@@ -1334,6 +646,7 @@ impl Game for Tesseract {
 
 #[cfg(test)]
 mod tests {
+    use super::text::point_name;
     use super::*;
 
     #[test]

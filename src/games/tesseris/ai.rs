@@ -1,61 +1,10 @@
-//! Static evaluation and the rule-based baseline player.
+//! The rule-based baseline player (docs/rules/tesseris.md, "Evaluation and baseline").
 
 use rand::Rng;
 
+use super::eval::open_mask;
 use super::{TMove, Tesseris, NO_SEAT, UNKNOWN};
-use crate::game::{Game, GameRng, Seat, Status};
-
-/// Open objectives of `t` as a shape bitmask.
-fn open_mask(g: &Tesseris, t: usize) -> u32 {
-    (0..4)
-        .filter(|&k| g.done[t] >> k & 1 == 0)
-        .fold(0u32, |m, k| m | 1 << g.obj[t][k])
-}
-
-/// A held card that completes an open objective next turn, in points*100. Below 100, so that
-/// completing (100) always beats holding. Measured with ISMCTS (tree depth 1) against the baseline,
-/// 50 ms a move, 100 games each, as HELD/TEMPO: 45/0 → 51%, 80/40 → 72%, 80/70 → 74.5%,
-/// 100/40 → 63%, 120/70 → 49%.
-const HELD: i32 = 80;
-/// The seat to move can take a pile top it needs this very turn, in points*100 (same measure).
-const TEMPO: i32 = 60;
-
-/// Round progress of seat `t` in points*100: completed objectives, plus most of a point for each
-/// open objective whose card is already in hand (only cards this state knows), plus a tempo bonus
-/// for the seat to move when a pile top it needs is there for the taking.
-fn progress(g: &Tesseris, t: usize) -> i32 {
-    let open = open_mask(g, t);
-    let mut held = 0u32;
-    for &c in &g.hand[t] {
-        if c != UNKNOWN {
-            held |= open & (1 << c);
-        }
-    }
-    let mut p = 100 * g.scores[t] as i32
-        + 100 * g.done[t].count_ones() as i32
-        + HELD * held.count_ones() as i32;
-    if t == g.to_move as usize {
-        let want = open & !held;
-        if (0..4).any(|q| g.pile(q).last().is_some_and(|&c| want >> c & 1 == 1)) {
-            p += TEMPO;
-        }
-    }
-    p
-}
-
-pub fn evaluate(g: &Tesseris, seat: Seat) -> i32 {
-    let n = g.n as usize;
-    if let Status::Over(o) = g.status {
-        return ((o.rewards[seat] * n as f32 - 1.0) * 3000.0) as i32;
-    }
-    let mine = progress(g, seat);
-    let best = (0..n)
-        .filter(|&t| t != seat)
-        .map(|t| progress(g, t))
-        .max()
-        .unwrap_or(0);
-    (mine - best).clamp(-2900, 2900)
-}
+use crate::game::{Game, GameRng};
 
 fn pick<T: Copy>(v: &[T], rng: &mut GameRng) -> Option<T> {
     if v.is_empty() {
@@ -111,6 +60,37 @@ pub fn baseline_move_in(g: &Tesseris, rng: &mut GameRng, legal: &mut Vec<TMove>)
     for t in (0..n).filter(|&t| t != s) {
         theirs |= open_mask(g, t);
     }
+    let (card, discard) = choose_discard(g, s, mine, theirs, rng);
+    let draw = choose_draw(g, s, card, discard, mine, rng);
+    let mv = TMove {
+        card,
+        discard,
+        draw,
+    };
+    if legal.contains(&mv) {
+        return Some(mv);
+    }
+    // Fallbacks (e.g. an empty deck): same discard with any draw, then anything.
+    let same = legal
+        .iter()
+        .filter(|m| m.card == card && m.discard == discard)
+        .count();
+    if same > 0 {
+        let k = rng.random_range(0..same);
+        legal
+            .iter()
+            .copied()
+            .filter(|m| m.card == card && m.discard == discard)
+            .nth(k)
+    } else {
+        pick(legal, rng)
+    }
+}
+
+/// The baseline's discard for seat `s` (`mine`/`theirs`: its and the others' open objectives):
+/// first complete an objective; else discard a card no opponent needs, onto a pile burying a
+/// top an opponent wants, else onto a neutral pile.
+fn choose_discard(g: &Tesseris, s: usize, mine: u32, theirs: u32, rng: &mut GameRng) -> (u8, u8) {
     let hand = g.hand[s];
     let top = |p: usize| -> Option<u8> { g.pile(p).last().copied() };
     // 1. Complete an objective.
@@ -119,7 +99,7 @@ pub fn baseline_move_in(g: &Tesseris, rng: &mut GameRng, legal: &mut Vec<TMove>)
             .copied()
             .filter(|&c| c != UNKNOWN && mine >> c & 1 == 1),
     );
-    let (card, discard) = if let Some(c) = pick(completing.get(), rng) {
+    if let Some(c) = pick(completing.get(), rng) {
         let k = (0..4).find(|&k| g.obj[s][k] == c).unwrap_or(0);
         (c, 4 + k as u8)
     } else {
@@ -146,7 +126,15 @@ pub fn baseline_move_in(g: &Tesseris, rng: &mut GameRng, legal: &mut Vec<TMove>)
             .or_else(|| pick(neutral.get(), rng))
             .unwrap_or(rng.random_range(0..4u8));
         (c, p)
-    };
+    }
+}
+
+/// The baseline's draw after discarding `card` (onto `discard`): a pile top it still needs, else
+/// a steal from the seat known to hold most such cards, else the deck.
+fn choose_draw(g: &Tesseris, s: usize, card: u8, discard: u8, mine: u32, rng: &mut GameRng) -> u8 {
+    let n = g.n as usize;
+    let hand = g.hand[s];
+    let top = |p: usize| -> Option<u8> { g.pile(p).last().copied() };
     // What the hand will cover after the discard.
     let mut covered = 0u32;
     let mut removed = false;
@@ -181,31 +169,8 @@ pub fn baseline_move_in(g: &Tesseris, rng: &mut GameRng, legal: &mut Vec<TMove>)
             best_v = Some(v);
         }
     }
-    let draw = pick(wanted.get(), rng)
+    pick(wanted.get(), rng)
         .map(|q| q + 1)
         .or(best_v.map(|v| 5 + v as u8))
-        .unwrap_or(0);
-    let mv = TMove {
-        card,
-        discard,
-        draw,
-    };
-    if legal.contains(&mv) {
-        return Some(mv);
-    }
-    // Fallbacks (e.g. an empty deck): same discard with any draw, then anything.
-    let same = legal
-        .iter()
-        .filter(|m| m.card == card && m.discard == discard)
-        .count();
-    if same > 0 {
-        let k = rng.random_range(0..same);
-        legal
-            .iter()
-            .copied()
-            .filter(|m| m.card == card && m.discard == discard)
-            .nth(k)
-    } else {
-        pick(legal, rng)
-    }
+        .unwrap_or(0)
 }

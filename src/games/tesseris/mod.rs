@@ -5,12 +5,23 @@
 //! seat's *observation* (`observer` set: the other hands' unknown cards and the deck order are
 //! `UNKNOWN`). Knowledge is tracked per hand slot: `mask[t][i]` holds one bit per seat that knows
 //! the card in slot `i` of seat `t`'s hand (the owner's bit is always set).
+//!
+//! Where each rule lives: `movegen.rs` the moves, `turn.rs` playing a turn (discard, draw, end of
+//! round and game), `hidden.rs` what each seat knows (observation, determinization), `text.rs` card
+//! names, move notation, position text and display, `eval.rs` the evaluation, `ai.rs` the baseline
+//! player. This file: the state, the rule options, dealing, hashing and the `Game` impl.
+// Board and hand code indexes several parallel arrays with one index.
+#![allow(clippy::needless_range_loop)]
 
 use crate::game::{Game, GameRng, OptionKind, OptionSpec, Outcome, RuleOptions, Seat, Status};
 use crate::zobrist;
 
 mod ai;
+mod eval;
+mod hidden;
+mod movegen;
 mod text;
+mod turn;
 
 pub use text::{card_name, parse_card};
 
@@ -450,353 +461,6 @@ impl Tesseris {
         }
         Status::Ongoing
     }
-
-    // ------------------------------------------------------------ observation / determinization
-    /// What seat `o` knows, as an observation state (other hands' unknown cards and the deck
-    /// order hidden, the random stream zeroed, hands in a canonical order).
-    pub fn observe(&self, o: Seat) -> Self {
-        let mut g = self.clone();
-        let n = self.n as usize;
-        let o = o.min(n - 1);
-        if self.observer != NO_SEAT && self.observer as usize != o {
-            // Seat `o` sees less than this observation's own observer in most respects; keep
-            // this observation (documented: an observation is only re-observed for its observer).
-            return g;
-        }
-        g.observer = o as u8;
-        for t in 0..n {
-            let mut slots: [(u8, u8); 4] = [(UNKNOWN, 1 << t); 4];
-            if t == o {
-                for i in 0..4 {
-                    slots[i] = (self.hand[t][i], self.mask[t][i] | 1 << t);
-                }
-            } else {
-                for i in 0..4 {
-                    if self.mask[t][i] >> o & 1 == 1 && self.hand[t][i] != UNKNOWN {
-                        slots[i] = (self.hand[t][i], 1 << t | 1 << o);
-                    }
-                }
-            }
-            slots.sort_unstable();
-            for i in 0..4 {
-                g.hand[t][i] = slots[i].0;
-                g.mask[t][i] = slots[i].1;
-            }
-        }
-        for pos in 0..g.deck_len as usize {
-            g.deck[pos] = UNKNOWN;
-        }
-        g.rng = 0;
-        g.hash = g.compute_hash();
-        g
-    }
-
-    /// How many copies of each shape are not visible in this state (other hands' unknown
-    /// slots and unknown deck entries together).
-    pub fn unknown_pool(&self) -> [u8; 18] {
-        let mut count = [0i32; 19];
-        for c in 0..self.shapes as usize {
-            count[c] = 4;
-        }
-        for t in 0..self.n as usize {
-            for k in 0..4 {
-                let c = self.obj[t][k] as usize;
-                if c < 18 {
-                    count[c] -= 1 + (self.done[t] >> k & 1) as i32;
-                }
-                let h = self.hand[t][k] as usize;
-                if h < 18 {
-                    count[h] -= 1;
-                }
-            }
-        }
-        for p in 0..4 {
-            for &c in self.pile(p) {
-                count[(c as usize).min(18)] -= 1;
-            }
-        }
-        for &c in self.deck() {
-            if (c as usize) < 18 {
-                count[c as usize] -= 1;
-            }
-        }
-        let mut out = [0u8; 18];
-        for c in 0..18 {
-            out[c] = count[c].clamp(0, 255) as u8;
-        }
-        out
-    }
-
-    /// Deals the unknown cards of an observation at random (consistent with its knowledge) and
-    /// reseeds the random stream. If `force` is `(seat, card)`, makes sure `seat` holds `card`
-    /// by swapping it in from another unknown place if needed.
-    fn fill_unknown(&mut self, rng: &mut GameRng, force: Option<(usize, u8)>) {
-        use rand::Rng;
-        let pool_count = self.unknown_pool();
-        let mut pool = [0u8; DECK_CAP];
-        let mut len = 0;
-        for c in 0..18u8 {
-            for _ in 0..pool_count[c as usize] {
-                if len < DECK_CAP {
-                    pool[len] = c;
-                    len += 1;
-                }
-            }
-        }
-        for i in (1..len).rev() {
-            let j = rng.random_range(0..=i);
-            pool.swap(i, j);
-        }
-        let mut k = 0;
-        let mut was_unknown = [0u8; 4];
-        for t in 0..self.n as usize {
-            for i in 0..4 {
-                if self.hand[t][i] == UNKNOWN {
-                    was_unknown[t] |= 1 << i;
-                    if k < len {
-                        self.hand[t][i] = pool[k];
-                        k += 1;
-                    }
-                }
-            }
-        }
-        for pos in 0..self.deck_len as usize {
-            if self.deck[pos] == UNKNOWN && k < len {
-                self.deck[pos] = pool[k];
-                k += 1;
-            }
-        }
-        if let Some((s, card)) = force {
-            if !self.hand[s].contains(&card) {
-                if let Some(i) = (0..4).find(|&i| was_unknown[s] >> i & 1 == 1) {
-                    let mut done = false;
-                    'outer: for t in 0..self.n as usize {
-                        if t == s {
-                            continue;
-                        }
-                        for j in 0..4 {
-                            if was_unknown[t] >> j & 1 == 1 && self.hand[t][j] == card {
-                                self.hand[t][j] = self.hand[s][i];
-                                self.hand[s][i] = card;
-                                done = true;
-                                break 'outer;
-                            }
-                        }
-                    }
-                    if !done {
-                        if let Some(pos) =
-                            (0..self.deck_len as usize).find(|&p| self.deck[p] == card)
-                        {
-                            self.deck[pos] = self.hand[s][i];
-                            self.hand[s][i] = card;
-                        }
-                    }
-                }
-            }
-        }
-        self.rng = rng.random::<u64>();
-        self.observer = NO_SEAT;
-        self.hash = self.compute_hash();
-    }
-
-    // ------------------------------------------------------------ moves
-    fn push_moves_for(&self, s: usize, c: u8, out: &mut Vec<TMove>) {
-        let n = self.n as usize;
-        for k in 0..4 {
-            if self.obj[s][k] == c && self.done[s] >> k & 1 == 0 {
-                let d = 4 + k as u8;
-                if self.deck_len > 0 {
-                    out.push(TMove {
-                        card: c,
-                        discard: d,
-                        draw: 0,
-                    });
-                }
-                for q in 0..4 {
-                    if self.pile_len[q] > 0 {
-                        out.push(TMove {
-                            card: c,
-                            discard: d,
-                            draw: 1 + q as u8,
-                        });
-                    }
-                }
-                if self.deck_len > 0 {
-                    for v in (0..n).filter(|&v| v != s) {
-                        out.push(TMove {
-                            card: c,
-                            discard: d,
-                            draw: 5 + v as u8,
-                        });
-                    }
-                }
-            }
-        }
-        for p in 0..4 {
-            // After the discard, an empty deck is rebuilt from the cards under the tops, and
-            // pile p then has at least two cards.
-            let deck_ok = self.deck_len > 0 || self.pile_len[p] > 0;
-            if deck_ok {
-                out.push(TMove {
-                    card: c,
-                    discard: p as u8,
-                    draw: 0,
-                });
-            }
-            for q in 0..4 {
-                if q != p && self.pile_len[q] > 0 {
-                    out.push(TMove {
-                        card: c,
-                        discard: p as u8,
-                        draw: 1 + q as u8,
-                    });
-                }
-            }
-            if deck_ok {
-                for v in (0..n).filter(|&v| v != s) {
-                    out.push(TMove {
-                        card: c,
-                        discard: p as u8,
-                        draw: 5 + v as u8,
-                    });
-                }
-            }
-        }
-    }
-
-    /// The distinct cards the mover may discard (for an observation of another seat's turn: any
-    /// card it might hold).
-    fn candidate_cards(&self) -> u32 {
-        let s = self.to_move as usize;
-        let mut set = 0u32;
-        let mut unknown = false;
-        for &c in &self.hand[s] {
-            if c == UNKNOWN {
-                unknown = true;
-            } else {
-                set |= 1 << c;
-            }
-        }
-        if unknown {
-            let pool = self.unknown_pool();
-            for c in 0..18 {
-                if pool[c] > 0 {
-                    set |= 1 << c;
-                }
-            }
-        }
-        set
-    }
-
-    fn play_full(&mut self, m: TMove) {
-        let n = self.n as usize;
-        let s = self.to_move as usize;
-        self.hash = self.hash.wrapping_sub(self.misc_hash());
-        // The copy discarded: the one most seats know about (same card either way).
-        let mut slot = None;
-        let mut best = 0;
-        for i in 0..4 {
-            if self.hand[s][i] == m.card {
-                let pc = self.mask[s][i].count_ones();
-                if slot.is_none() || pc > best {
-                    slot = Some(i);
-                    best = pc;
-                }
-            }
-        }
-        let i = slot.unwrap_or(0);
-        let c = self.hand[s][i];
-        let mi = self.mask[s][i];
-        // A seat that did not know this copy but knew another copy of the same card in this
-        // hand can no longer be sure which one left: it forgets one copy.
-        for x in 0..n {
-            if x != s && mi >> x & 1 == 0 {
-                if let Some(j) = (0..4)
-                    .find(|&j| j != i && self.hand[s][j] == c && self.mask[s][j] >> x & 1 == 1)
-                {
-                    self.set_mask(s, j, self.mask[s][j] & !(1 << x));
-                }
-            }
-        }
-        if m.discard < 4 {
-            self.push_pile(m.discard as usize, c);
-        } else {
-            let k = (m.discard - 4) as usize & 3;
-            self.hash =
-                self.hash
-                    .wrapping_sub(k_obj(s, k, self.obj[s][k], self.done[s] >> k & 1 == 1));
-            self.done[s] |= 1 << k;
-            self.hash = self.hash.wrapping_add(k_obj(s, k, self.obj[s][k], true));
-        }
-        self.settle();
-        match m.draw {
-            0 => {
-                let new = self.pop_deck().unwrap_or(c);
-                self.set_slot(s, i, new, 1 << s);
-                self.settle();
-            }
-            1..=4 => {
-                let q = (m.draw - 1) as usize;
-                let new = self.pop_pile(q).unwrap_or(c);
-                let all = self.all_mask();
-                self.set_slot(s, i, new, all);
-                self.settle();
-            }
-            _ => {
-                let v = ((m.draw - 5) as usize).min(n - 1);
-                let j = self.bounded(4);
-                let c2 = self.hand[v][j];
-                if self.mask[v][j] >> s & 1 == 0 {
-                    if let Some(l) = (0..4)
-                        .find(|&l| l != j && self.hand[v][l] == c2 && self.mask[v][l] >> s & 1 == 1)
-                    {
-                        self.set_mask(v, l, self.mask[v][l] & !(1 << s));
-                    }
-                }
-                for z in 0..n {
-                    if z != s && z != v {
-                        for l in 0..4 {
-                            if self.mask[v][l] >> z & 1 == 1 {
-                                self.set_mask(v, l, self.mask[v][l] & !(1 << z));
-                            }
-                        }
-                    }
-                }
-                self.set_slot(s, i, c2, 1 << s | 1 << v);
-                let refill = self.pop_deck().unwrap_or(c2);
-                self.set_slot(v, j, refill, 1 << v);
-                self.settle();
-            }
-        }
-        if self.done[s] == 15 {
-            self.triggered = true;
-        }
-        self.ply = self.ply.saturating_add(1);
-        let last = (self.first as usize + n - 1) % n;
-        let mut dealt = false;
-        if self.triggered && s == last {
-            for t in 0..n {
-                self.scores[t] = self.scores[t].saturating_add(self.done[t].count_ones() as u16);
-            }
-            self.rounds_done = self.rounds_done.saturating_add(1);
-            self.status = self.game_end_status();
-            if self.status.is_over() {
-                self.to_move = ((s + 1) % n) as u8;
-            } else {
-                self.first = ((self.first as usize + 1) % n) as u8;
-                self.deal_round();
-                dealt = true;
-            }
-        } else {
-            self.to_move = ((s + 1) % n) as u8;
-            self.status = self.game_end_status();
-        }
-        if dealt {
-            self.hash = self.compute_hash();
-        } else {
-            self.hash = self.hash.wrapping_add(self.misc_hash());
-        }
-    }
 }
 
 impl Game for Tesseris {
@@ -841,7 +505,7 @@ impl Game for Tesseris {
     }
 
     fn options(&self) -> &RuleOptions {
-        &self.opts
+        self.opts
     }
 
     fn players(&self) -> usize {
@@ -853,17 +517,7 @@ impl Game for Tesseris {
     }
 
     fn legal_moves(&self, out: &mut Vec<TMove>) {
-        out.clear();
-        if self.status.is_over() {
-            return;
-        }
-        let s = self.to_move as usize;
-        let mut set = self.candidate_cards();
-        while set != 0 {
-            let c = set.trailing_zeros() as u8;
-            set &= set - 1;
-            self.push_moves_for(s, c, out);
-        }
+        self.gen_moves(out);
     }
 
     fn play(&mut self, mv: TMove) {
@@ -907,7 +561,7 @@ impl Game for Tesseris {
     }
 
     fn evaluate(&self, seat: Seat) -> i32 {
-        ai::evaluate(self, seat)
+        eval::evaluate(self, seat)
     }
 
     fn move_priority(&self, mv: TMove) -> i32 {

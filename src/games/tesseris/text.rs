@@ -310,8 +310,23 @@ pub fn parse_position(text: &str, opts: &RuleOptions) -> Result<Tesseris, String
     for (t, v) in scores.iter().enumerate() {
         g.scores[t] = parse_num("score", v, 0, 60_000)? as u16;
     }
-    // objectives
-    let objs: Vec<&str> = get("obj")?.split('/').collect();
+    parse_objectives(&mut g, n, get("obj")?)?;
+    parse_hands(&mut g, n, obs.then_some(observer), get("hands")?)?;
+    parse_piles(&mut g, get("piles")?)?;
+    parse_deck(&mut g, obs, get("deck")?, fields.get("rng").copied())?;
+    check_card_counts(&g, n, obs)?;
+    if obs {
+        g.observer = observer as u8;
+        g = g.observe(observer); // canonical order
+    }
+    g.status = g.game_end_status();
+    g.hash = g.compute_hash();
+    Ok(g)
+}
+
+/// `obj=`: each seat's four objectives (`+` when completed), all of different shapes.
+fn parse_objectives(g: &mut Tesseris, n: usize, field: &str) -> Result<(), String> {
+    let objs: Vec<&str> = field.split('/').collect();
     if objs.len() != n {
         return Err(format!(
             "obj= needs {} groups separated by '/', one per seat",
@@ -350,8 +365,20 @@ pub fn parse_position(text: &str, opts: &RuleOptions) -> Result<Tesseris, String
             g.triggered = true;
         }
     }
-    // hands
-    let hands: Vec<&str> = get("hands")?.split('/').collect();
+    Ok(())
+}
+
+/// `hands=`: each seat's four cards, `@` and the other seats that know a card, `?` for a card
+/// the observer (`Some(seat)` for an observation) does not know.
+fn parse_hands(
+    g: &mut Tesseris,
+    n: usize,
+    observer: Option<usize>,
+    field: &str,
+) -> Result<(), String> {
+    let obs = observer.is_some();
+    let observer = observer.unwrap_or(usize::MAX);
+    let hands: Vec<&str> = field.split('/').collect();
     if hands.len() != n {
         return Err(format!(
             "hands= needs {} groups separated by '/', one per seat",
@@ -413,8 +440,12 @@ pub fn parse_position(text: &str, opts: &RuleOptions) -> Result<Tesseris, String
             g.mask[t][i] = m;
         }
     }
-    // piles
-    let piles: Vec<&str> = get("piles")?.split('/').collect();
+    Ok(())
+}
+
+/// `piles=`: the four discard piles, bottom to top.
+fn parse_piles(g: &mut Tesseris, field: &str) -> Result<(), String> {
+    let piles: Vec<&str> = field.split('/').collect();
     if piles.len() != 4 {
         return Err("piles= needs 4 piles separated by '/' (each bottom to top, cards joined by '.', '-' if empty)".into());
     }
@@ -428,14 +459,18 @@ pub fn parse_position(text: &str, opts: &RuleOptions) -> Result<Tesseris, String
         }
         g.pile_len[p] = cards.len() as u8;
     }
-    // deck
-    let deck = get("deck")?;
+    Ok(())
+}
+
+/// `deck=`: the deck order and `rng=` the state's random stream in a full state; only the deck's
+/// size in an observation.
+fn parse_deck(g: &mut Tesseris, obs: bool, deck: &str, rng: Option<&str>) -> Result<(), String> {
     if obs {
         g.deck_len = parse_num("deck", deck, 0, DECK_CAP as i64)? as u8;
         for pos in 0..g.deck_len as usize {
             g.deck[pos] = UNKNOWN;
         }
-        if fields.contains_key("rng") {
+        if rng.is_some() {
             return Err("an observation has no rng= field (the random stream is hidden)".into());
         }
     } else {
@@ -447,11 +482,16 @@ pub fn parse_position(text: &str, opts: &RuleOptions) -> Result<Tesseris, String
             g.deck[pos] = c;
         }
         g.deck_len = cards.len() as u8;
-        let r = get("rng")?;
+        let r = rng.ok_or("missing field 'rng='")?;
         g.rng = u64::from_str_radix(r, 16)
             .map_err(|_| format!("rng= takes a hexadecimal number, not '{}'", r))?;
     }
-    // card counts
+    Ok(())
+}
+
+/// Every card accounted for: exactly four of each shape in play (at most four, the rest unknown,
+/// in an observation).
+fn check_card_counts(g: &Tesseris, n: usize, obs: bool) -> Result<(), String> {
     let mut count = [0i32; 19];
     let all: Vec<u8> = (0..n)
         .flat_map(|t| {
@@ -494,12 +534,8 @@ pub fn parse_position(text: &str, opts: &RuleOptions) -> Result<Tesseris, String
                 pool, count[UNKNOWN as usize], g.deck_len
             ));
         }
-        g.observer = observer as u8;
-        g = g.observe(observer); // canonical order
     }
-    g.status = g.game_end_status();
-    g.hash = g.compute_hash();
-    Ok(g)
+    Ok(())
 }
 
 pub fn display(g: &Tesseris) -> String {
