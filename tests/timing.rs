@@ -21,7 +21,9 @@ struct Engine {
 
 impl Engine {
     fn start() -> Self {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_quatre"))
+        // QUATRE_BIN measures another build (e.g. the previous one) with the same harness.
+        let bin = std::env::var("QUATRE_BIN").unwrap_or_else(|_| env!("CARGO_BIN_EXE_quatre").into());
+        let mut child = Command::new(bin)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
