@@ -193,18 +193,7 @@ pub fn parse_go(rest: &[&str]) -> Command {
     let mut i = 0;
     while i < rest.len() {
         let key = rest[i].to_ascii_lowercase();
-        let takes_value = matches!(
-            key.as_str(),
-            "wtime"
-                | "btime"
-                | "winc"
-                | "binc"
-                | "movestogo"
-                | "movetime"
-                | "depth"
-                | "nodes"
-                | "mate"
-        ) || seat_field(&key).is_some();
+        let takes_value = GO_VALUE_FIELDS.contains(&key.as_str()) || seat_field(&key).is_some();
         if takes_value {
             let Some(v) = rest.get(i + 1) else {
                 warnings.push(format!("'{}' needs a value", key));
@@ -270,23 +259,24 @@ pub fn parse_go(rest: &[&str]) -> Command {
     Command::Go { limits, warnings }
 }
 
+/// The `go` fields followed by a number (besides `p<k>time`, `p<k>inc`).
+const GO_VALUE_FIELDS: [&str; 9] = [
+    "wtime",
+    "btime",
+    "winc",
+    "binc",
+    "movestogo",
+    "movetime",
+    "depth",
+    "nodes",
+    "mate",
+];
+
 /// Words that start a new field of `go` (and so end a `searchmoves` list).
 fn is_go_keyword(t: &str) -> bool {
-    matches!(
-        t,
-        "wtime"
-            | "btime"
-            | "winc"
-            | "binc"
-            | "movestogo"
-            | "movetime"
-            | "depth"
-            | "nodes"
-            | "mate"
-            | "infinite"
-            | "ponder"
-            | "searchmoves"
-    ) || seat_field(t).is_some()
+    GO_VALUE_FIELDS.contains(&t)
+        || matches!(t, "infinite" | "ponder" | "searchmoves")
+        || seat_field(t).is_some()
 }
 
 /// `p<k>time` → (k-1, false), `p<k>inc` → (k-1, true), for k in 1..=4.
