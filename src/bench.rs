@@ -87,7 +87,7 @@ pub fn run(
     print: &dyn Fn(&str),
 ) -> Result<Vec<Item>, String> {
     let entries: Vec<Entry> = match game {
-        Some(g) => vec![games::find(g).ok_or_else(|| format!("unknown game '{}'", g))?],
+        Some(g) => vec![games::resolve(Some(g))?],
         None => games::all(),
     };
     let mut items = Vec::new();
@@ -177,7 +177,7 @@ pub fn scaling(
     print: &dyn Fn(&str),
 ) -> Result<(), String> {
     let entries: Vec<Entry> = match game {
-        Some(g) => vec![games::find(g).ok_or_else(|| format!("unknown game '{}'", g))?],
+        Some(g) => vec![games::resolve(Some(g))?],
         None => games::all(),
     };
     for e in entries {

@@ -381,6 +381,19 @@ pub trait Game: Clone + Send + Sync + Debug + 'static {
         None
     }
 
+    /// A picture of this position (SVG): see [`crate::render`]. The default draws the text
+    /// diagram of [`display`](Self::display).
+    fn svg(&self, _opts: &crate::render::DrawOptions) -> String {
+        crate::render::text_picture(&self.display())
+    }
+
+    /// The cells a move touches, in the order a person clicks them (from, then to; a drop's
+    /// reserve, then its target): names of `data-cell` elements of [`svg`](Self::svg). Empty
+    /// when the game's picture has no cells for it.
+    fn move_cells(&self, _mv: Self::Move) -> Vec<String> {
+        Vec::new()
+    }
+
     /// A chess GUI treats repetition, the 100-ply rule and a move cap as claims, not as the end,
     /// and sends the moves that follow. If this state is over by such an automatic draw
     /// (repetition, the 100-ply rule, `MaxPlies`), it goes on instead: that draw no longer ends

@@ -4,5 +4,6 @@ pub mod bench;
 pub mod game;
 pub mod games;
 pub mod protocol;
+pub mod render;
 pub mod search;
 pub mod zobrist;

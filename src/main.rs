@@ -4,7 +4,7 @@ use clap::builder::RangedU64ValueParser;
 use clap::{Args, Parser, Subcommand};
 use quatre::games::{self, AnyGame};
 use quatre::protocol;
-use quatre::search::{Algorithm, Limits, SearchParams};
+use quatre::search::{params, Limits, SearchParams};
 use std::io::Write;
 use std::process::ExitCode;
 use std::sync::atomic::AtomicBool;
@@ -136,11 +136,7 @@ struct BenchArgs {
 }
 
 fn load(game: &Option<String>, p: &PositionArgs) -> Result<Box<dyn AnyGame>, String> {
-    let entry = match game {
-        Some(g) => games::find(g)
-            .ok_or_else(|| format!("unknown game '{}'; games: {}", g, games::names().join(", ")))?,
-        None => *games::all().first().ok_or("no game compiled in")?,
-    };
+    let entry = games::resolve(game.as_deref())?;
     let mut opts = entry.default_options();
     for o in &p.options {
         let (n, v) = o
@@ -162,23 +158,18 @@ fn load(game: &Option<String>, p: &PositionArgs) -> Result<Box<dyn AnyGame>, Str
 
 fn analyse(game: &Option<String>, a: &AnalyseArgs) -> Result<(), String> {
     let g = load(game, &a.position)?;
-    let algorithm = Algorithm::parse(&a.algorithm).ok_or_else(|| {
-        format!(
-            "--algorithm takes auto, mcts or alphabeta, not '{}'",
-            a.algorithm
-        )
-    })?;
-    let params = SearchParams {
-        threads: a
-            .threads
-            .unwrap_or_else(protocol::options::default_threads)
-            .max(1),
-        hash_mb: a.hash.max(1),
-        algorithm,
-        multipv: a.multipv.max(1),
-        seed: a.seed,
-        ..Default::default()
+    // The same table, checks and defaults as the protocol's setoption.
+    let mut params = SearchParams::default();
+    let mut set = |name: &str, value: String| {
+        params::set(&mut params, name, &value).map_err(|e| format!("--{}: {}", name.to_ascii_lowercase(), e))
     };
+    set("Algorithm", a.algorithm.clone())?;
+    if let Some(t) = a.threads {
+        set("Threads", t.to_string())?;
+    }
+    set("Hash", a.hash.to_string())?;
+    set("MultiPV", a.multipv.to_string())?;
+    set("Seed", a.seed.to_string())?;
     let mut limits = Limits {
         movetime: a.movetime,
         depth: a.depth,

@@ -124,13 +124,7 @@ pub fn mix(a: u64, b: u64) -> u64 {
 
 /// `quatre match`: plays the match and prints the table on stdout.
 pub fn run(game: Option<&str>, args: &MatchArgs) -> Result<(), String> {
-    let entry = match game {
-        Some(g) => games::find(g)
-            .ok_or_else(|| format!("unknown game '{}'; games: {}", g, games::names().join(", ")))?,
-        None => *games::all()
-            .first()
-            .ok_or("no game is compiled in; give --game")?,
-    };
+    let entry = games::resolve(game)?;
     let report = run_match(GameDef::from_entry(entry), args)?;
     let mut out = std::io::stdout().lock();
     match out

@@ -9,6 +9,7 @@ pub mod tesseris;
 pub mod threechess;
 
 use crate::game::{perft, perft_divide, Game, GameRng, OptionSpec, RuleOptions, Seat, Status};
+use crate::render::DrawOptions;
 use crate::search::{self, Context, Control, Event, Limits, Report, SearchParams};
 use std::sync::atomic::AtomicBool;
 
@@ -73,6 +74,10 @@ pub trait AnyGame: Send + Sync {
         control: Control,
         events: &(dyn Fn(Event) + Sync),
     ) -> SearchSummary;
+    /// A picture of the position (SVG); see [`crate::render`].
+    fn svg(&self, opts: &DrawOptions) -> String;
+    /// The cells a legal move touches, in click order (see [`crate::render`]).
+    fn move_cells(&self, mv: &str) -> Result<Vec<String>, String>;
     /// Random playout throughput: plays `games` random games of at most `max_plies` plies from
     /// this position, returning the number of moves played.
     fn random_playouts(&self, games: usize, max_plies: usize, seed: u64) -> u64;
@@ -196,6 +201,15 @@ impl<G: Game> AnyGame for G {
             nodes: o.nodes,
             report: o.report,
         }
+    }
+    fn svg(&self, opts: &DrawOptions) -> String {
+        Game::svg(self, opts)
+    }
+    fn move_cells(&self, text: &str) -> Result<Vec<String>, String> {
+        let m = self
+            .parse_move(text)
+            .map_err(|e| format!("bad move '{}': {}", text, e))?;
+        Ok(Game::move_cells(self, m))
     }
     fn random_playouts(&self, games: usize, max_plies: usize, seed: u64) -> u64 {
         let mut rng = crate::game::rng_from_seed(seed);
