@@ -3,19 +3,19 @@
 //! as one `info string error: …` line while keeping the last good state.
 
 pub mod command;
+mod go;
 pub mod info;
 pub mod options;
 
 use crate::game::{RuleOptions, Status};
 use crate::games::{self, AnyGame, Entry};
-use crate::search::time::{self, Ponder};
-use crate::search::{self, BestSoFar, Control, Limits, SearchParams};
+use crate::search::SearchParams;
 use command::{Command, PositionSpec, Query};
+use go::Running;
 use std::collections::HashMap;
 use std::io::{BufRead, Write};
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::AtomicU64;
 use std::sync::{Arc, Mutex};
-use std::thread::JoinHandle;
 use std::time::Instant;
 
 pub const ENGINE_NAME: &str = concat!("quatre ", env!("CARGO_PKG_VERSION"));
@@ -58,16 +58,6 @@ impl Output {
     }
 }
 
-struct Running {
-    stop: Arc<AtomicBool>,
-    /// Set by the search thread just before it prints `bestmove`.
-    done: Arc<AtomicBool>,
-    /// The clock of a `go ponder` search, started by `ponderhit`.
-    ponder: Option<Arc<Ponder>>,
-    /// When the `go` arrived.
-    start: Instant,
-    handle: JoinHandle<()>,
-}
 
 /// Where a client's move list played on past a draw the rules declare by themselves.
 #[derive(Clone, Debug)]
@@ -155,11 +145,7 @@ impl Engine {
         // End of input: a search with a limit finishes and answers (so `echo "go movetime 500" |
         // quatre` works); one without a limit (or still pondering) would never end, so it is
         // stopped.
-        let pondering = self
-            .search
-            .as_ref()
-            .is_some_and(|s| s.ponder.as_ref().is_some_and(|p| p.active()));
-        if self.unlimited_search || pondering {
+        if self.unlimited_search || self.pondering() {
             self.stop_search();
         }
         self.wait_search();
@@ -211,12 +197,6 @@ impl Engine {
         self.played_through = None;
     }
 
-    fn searching(&self) -> bool {
-        // True until the search has printed its `bestmove`.
-        self.search
-            .as_ref()
-            .is_some_and(|s| !s.done.load(Ordering::Acquire))
-    }
 
     fn execute(&mut self, c: Command, received: Instant) -> Result<(), String> {
         match c {
@@ -479,250 +459,6 @@ impl Engine {
         Ok((pos, through))
     }
 
-    fn go(&mut self, mut limits: Limits, received: Instant) -> Result<(), String> {
-        if self.searching() {
-            return Err("a search is already running; send 'stop' first".into());
-        }
-        self.reap_search();
-        let mut position = match self.pos() {
-            Ok(p) => p.clone_box(),
-            Err(e) => {
-                self.out.error(&e);
-                self.out.line("bestmove 0000");
-                return Ok(());
-            }
-        };
-        // A client that asks for a move where the rules drew by themselves (repetition, the
-        // 100-ply rule, MaxPlies) plays on, as a chess GUI does: search on.
-        if let Some(reason) = position.play_through_draw() {
-            self.out.line(&format!(
-                "info string the rules drew this game here ({}); searching on as asked",
-                reason
-            ));
-        }
-        if let Status::Over(o) = position.status() {
-            self.out
-                .line(&format!("info string game over ({})", o.reason));
-            self.out.line("bestmove 0000");
-            return Ok(());
-        }
-        if !limits.searchmoves.is_empty() {
-            let legal = position.legal_moves();
-            let mut kept = Vec::new();
-            for m in std::mem::take(&mut limits.searchmoves) {
-                let mut probe = position.clone_box();
-                match probe.play_text(&m) {
-                    // Kept in the position's own spelling.
-                    Ok(()) => kept.push(m),
-                    Err(e) => self.out.error(&format!("go searchmoves: {}; dropped", e)),
-                }
-            }
-            if kept.is_empty() {
-                self.out.error(&format!(
-                    "go searchmoves: no legal move named; searching all {} moves",
-                    legal.len()
-                ));
-            }
-            limits.searchmoves = kept;
-        }
-        let params = self.params.clone();
-        let ponder = limits.ponder.then(|| Arc::new(Ponder::default()));
-        let unlimited = limits.is_unlimited();
-        let lag = self.lag_ms.clone();
-        let margin = lag.load(Ordering::Relaxed);
-        let ponder2 = ponder.clone();
-        self.spawn_job(unlimited, ponder, received, move |stop, out, answer| {
-            let best_so_far = BestSoFar::default();
-            let saw_info = AtomicBool::new(false);
-            // Nothing the search reports may follow the watchdog's `bestmove`.
-            let sink = |e: search::Event| {
-                if matches!(e, search::Event::Report(_) | search::Event::Unscored { .. }) {
-                    saw_info.store(true, Ordering::Relaxed);
-                }
-                for l in info::lines(&e) {
-                    answer.line(&l);
-                }
-            };
-            let control = Control {
-                stop,
-                ponder: ponder2.as_deref(),
-                start: received,
-                margin_ms: margin,
-                best: Some(&best_so_far),
-            };
-            let hard = time::budget_for(
-                &limits,
-                position.to_move(),
-                params.move_overhead_ms + margin,
-            )
-            .hard;
-            // When the hard limit's clock started: None while pondering (or with no limit).
-            let deadline = || {
-                let origin = match &ponder2 {
-                    Some(p) => p.origin(received),
-                    None => Some(received),
-                };
-                Some(origin? + hard? + WATCHDOG_GRACE)
-            };
-            let (tx, rx) = std::sync::mpsc::channel();
-            let finished = std::thread::scope(|scope| {
-                let searcher = std::thread::Builder::new()
-                    .name("search-main".into())
-                    .spawn_scoped(scope, || {
-                        let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                            position.search_controlled(&params, &limits, control, &sink)
-                        }));
-                        let _ = tx.send(r);
-                    });
-                if let Err(e) = searcher {
-                    out.error(&format!("cannot start the search thread: {}", e));
-                    return None;
-                }
-                // The watchdog: a search thread that a busy machine keeps from stopping at its
-                // hard limit is not waited for; the best move so far is played.
-                loop {
-                    let wait = match deadline() {
-                        Some(d) => d.saturating_duration_since(Instant::now()),
-                        None if hard.is_some() => std::time::Duration::from_millis(5),
-                        None => std::time::Duration::from_secs(3600),
-                    };
-                    match rx.recv_timeout(wait) {
-                        Ok(r) => return Some(r),
-                        Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {
-                            if deadline().is_some_and(|d| Instant::now() >= d) {
-                                stop.store(true, Ordering::Relaxed);
-                                let mv = best_so_far
-                                    .get()
-                                    .or_else(|| position.legal_moves().into_iter().next())
-                                    .unwrap_or_else(|| "0000".into());
-                                if !saw_info.load(Ordering::Relaxed) {
-                                    answer.line(&format!(
-                                        "info depth 1 time {} pv {}",
-                                        received.elapsed().as_millis(),
-                                        mv
-                                    ));
-                                }
-                                note_lag(&lag, received, hard);
-                                answer.finish(&format!("bestmove {}", mv));
-                                // The scope now waits for the search thread, which was told to stop.
-                                return None;
-                            }
-                        }
-                        Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => return None,
-                    }
-                }
-            });
-            let Some(r) = finished else {
-                return String::new();
-            };
-            let (best, ponder_move) = match r {
-                Ok(r) => {
-                    let next = r
-                        .report
-                        .as_ref()
-                        .and_then(|rep| rep.lines.first())
-                        .filter(|l| l.pv.first() == r.best.as_ref())
-                        .and_then(|l| l.pv.get(1).cloned());
-                    (r.best, next)
-                }
-                Err(p) => {
-                    // Still answer, with a legal move, so that a GUI is not left waiting.
-                    out.error(&format!("internal error in the search: {}", panic_text(&p)));
-                    (position.legal_moves().into_iter().next(), None)
-                }
-            };
-            // `go infinite` (or `go` alone) must not print bestmove before `stop`, nor a pondering
-            // search before `ponderhit` or `stop` (UCI).
-            while (limits.is_unlimited() || ponder2.as_ref().is_some_and(|p| p.active()))
-                && !stop.load(Ordering::Relaxed)
-            {
-                std::thread::sleep(std::time::Duration::from_millis(1));
-            }
-            if ponder2.is_none() {
-                note_lag(&lag, received, hard);
-            }
-            let best = best.unwrap_or_else(|| "0000".into());
-            match ponder_move {
-                Some(p) => format!("bestmove {} ponder {}", best, p),
-                None => format!("bestmove {}", best),
-            }
-        })
-    }
-
-    fn ponderhit(&mut self) -> Result<(), String> {
-        match &self.search {
-            Some(s) if !s.done.load(Ordering::Acquire) => match &s.ponder {
-                Some(p) if p.active() => {
-                    p.hit(s.start);
-                    Ok(())
-                }
-                Some(_) => Err("'ponderhit' came twice for this search".into()),
-                None => Err("'ponderhit' but the search is not pondering (send 'go ponder …')".into()),
-            },
-            _ => Err("'ponderhit' but no search is running".into()),
-        }
-    }
-
-    /// Runs `job` on the search thread. It gets the stop flag, the output and its [`Answer`],
-    /// and returns its last line, which is printed (unless the job already gave its answer)
-    /// after the job is marked done, so that a command sent on seeing that line is never refused
-    /// as "during a search".
-    fn spawn_job(
-        &mut self,
-        unlimited: bool,
-        ponder: Option<Arc<Ponder>>,
-        start: Instant,
-        job: impl FnOnce(&AtomicBool, &Output, &Answer) -> String + Send + 'static,
-    ) -> Result<(), String> {
-        self.unlimited_search = unlimited;
-        let stop = Arc::new(AtomicBool::new(false));
-        let done = Arc::new(AtomicBool::new(false));
-        let stop2 = stop.clone();
-        let answer = Answer {
-            out: self.out.clone(),
-            done: done.clone(),
-        };
-        let out = self.out.clone();
-        let handle = std::thread::Builder::new()
-            .name("search".into())
-            .spawn(move || {
-                let last = job(&stop2, &out, &answer);
-                answer.finish(&last);
-            })
-            .map_err(|e| format!("cannot start the search thread: {}", e))?;
-        self.search = Some(Running {
-            stop,
-            done,
-            ponder,
-            start,
-            handle,
-        });
-        Ok(())
-    }
-
-    fn stop_search(&mut self) {
-        if let Some(s) = &self.search {
-            s.stop.store(true, Ordering::Relaxed);
-        }
-        self.wait_search();
-    }
-
-    fn wait_search(&mut self) {
-        if let Some(s) = self.search.take() {
-            let _ = s.handle.join();
-        }
-    }
-
-    fn reap_search(&mut self) {
-        if self
-            .search
-            .as_ref()
-            .is_some_and(|s| s.done.load(Ordering::Acquire))
-        {
-            self.wait_search();
-        }
-    }
-
     fn query(&self, q: Query) {
         let p = match self.pos() {
             Ok(p) => p,
@@ -744,44 +480,6 @@ impl Engine {
             Query::Result => over.unwrap_or_else(|| "none".into()),
         };
         self.out.line(&format!("response {}", answer));
-    }
-}
-
-/// The most the engine keeps in hand for measured lag, on top of `MoveOverhead`.
-const MAX_LAG_MS: u64 = 200;
-/// How long past its hard limit a search may take to stop before the watchdog answers for it.
-const WATCHDOG_GRACE: std::time::Duration = std::time::Duration::from_millis(10);
-
-/// Keeps in hand how late an answer came past its hard limit (decaying by a quarter a move).
-fn note_lag(lag: &AtomicU64, received: Instant, hard: Option<std::time::Duration>) {
-    if let Some(hard) = hard {
-        let late = received.elapsed().saturating_sub(hard).as_millis() as u64;
-        let old = lag.load(Ordering::Relaxed);
-        lag.store(late.max(old * 3 / 4).min(MAX_LAG_MS), Ordering::Relaxed);
-    }
-}
-
-/// A job's last word: printed once, after the job is marked done; after it, nothing more of the
-/// job's output is printed.
-struct Answer {
-    out: Output,
-    done: Arc<AtomicBool>,
-}
-
-impl Answer {
-    /// Prints a line of the job's, unless it has answered already.
-    fn line(&self, s: &str) {
-        self.out.write_if(|| !self.done.load(Ordering::Acquire), s);
-    }
-    /// Marks the job done and prints its last line, the first time only; an empty line is not
-    /// printed.
-    fn finish(&self, s: &str) {
-        self.out.write_if(
-            || {
-                !self.done.swap(true, Ordering::AcqRel)
-            },
-            s,
-        );
     }
 }
 

@@ -1,0 +1,391 @@
+//! `go` and the search job: the position and the search moves are checked, then the search runs
+//! on its own thread, watched by a clock of its own that answers for it when a busy machine
+//! keeps it from stopping at its hard limit; `ponderhit`, `stop` and the end of a job.
+
+use super::{info, panic_text, Engine, Output};
+use crate::games::{AnyGame, SearchSummary};
+use crate::game::Status;
+use crate::search::time::{self, Ponder};
+use crate::search::{self, BestSoFar, Control, Limits, SearchParams};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::Arc;
+use std::thread::JoinHandle;
+use std::time::Instant;
+
+/// The search job running on its own thread.
+pub(super) struct Running {
+    stop: Arc<AtomicBool>,
+    /// Set by the search thread just before it prints `bestmove`.
+    done: Arc<AtomicBool>,
+    /// The clock of a `go ponder` search, started by `ponderhit`.
+    ponder: Option<Arc<Ponder>>,
+    /// When the `go` arrived.
+    start: Instant,
+    handle: JoinHandle<()>,
+}
+
+impl Engine {
+    /// Whether a search runs: true until it has printed its `bestmove`.
+    pub(super) fn searching(&self) -> bool {
+        self.search
+            .as_ref()
+            .is_some_and(|s| !s.done.load(Ordering::Acquire))
+    }
+
+    /// Whether the running search is pondering (waiting for `ponderhit`).
+    pub(super) fn pondering(&self) -> bool {
+        self.search
+            .as_ref()
+            .is_some_and(|s| s.ponder.as_ref().is_some_and(|p| p.active()))
+    }
+
+    pub(super) fn go(&mut self, mut limits: Limits, received: Instant) -> Result<(), String> {
+        if self.searching() {
+            return Err("a search is already running; send 'stop' first".into());
+        }
+        self.reap_search();
+        let Some(position) = self.position_to_search() else {
+            self.out.line("bestmove 0000");
+            return Ok(());
+        };
+        self.keep_legal_searchmoves(position.as_ref(), &mut limits);
+        let ponder = limits.ponder.then(|| Arc::new(Ponder::default()));
+        let job = GoJob {
+            position,
+            params: self.params.clone(),
+            unlimited: limits.is_unlimited(),
+            limits,
+            ponder: ponder.clone(),
+            received,
+            margin: self.lag_ms.load(Ordering::Relaxed),
+            lag: self.lag_ms.clone(),
+        };
+        self.spawn_job(job.unlimited, ponder, received, move |stop, out, answer| {
+            job.run(stop, out, answer)
+        })
+    }
+
+    /// The position `go` searches, or None (said why) when there is nothing to search: no
+    /// position, or a finished game. Where the rules drew by themselves (repetition, the 100-ply
+    /// rule, MaxPlies) and the client still asks for a move, it plays on, as a chess GUI does.
+    fn position_to_search(&self) -> Option<Box<dyn AnyGame>> {
+        let mut position = match self.pos() {
+            Ok(p) => p.clone_box(),
+            Err(e) => {
+                self.out.error(&e);
+                return None;
+            }
+        };
+        if let Some(reason) = position.play_through_draw() {
+            self.out.line(&format!(
+                "info string the rules drew this game here ({}); searching on as asked",
+                reason
+            ));
+        }
+        if let Status::Over(o) = position.status() {
+            self.out
+                .line(&format!("info string game over ({})", o.reason));
+            return None;
+        }
+        Some(position)
+    }
+
+    /// `go searchmoves`: keeps the legal ones (in the client's spelling), says which were
+    /// dropped, and searches every move when none is left.
+    fn keep_legal_searchmoves(&self, position: &dyn AnyGame, limits: &mut Limits) {
+        if limits.searchmoves.is_empty() {
+            return;
+        }
+        let mut kept = Vec::new();
+        for m in std::mem::take(&mut limits.searchmoves) {
+            match position.clone_box().play_text(&m) {
+                Ok(()) => kept.push(m),
+                Err(e) => self.out.error(&format!("go searchmoves: {}; dropped", e)),
+            }
+        }
+        if kept.is_empty() {
+            self.out.error(&format!(
+                "go searchmoves: no legal move named; searching all {} moves",
+                position.legal_moves().len()
+            ));
+        }
+        limits.searchmoves = kept;
+    }
+
+    pub(super) fn ponderhit(&mut self) -> Result<(), String> {
+        match &self.search {
+            Some(s) if !s.done.load(Ordering::Acquire) => match &s.ponder {
+                Some(p) if p.active() => {
+                    p.hit(s.start);
+                    Ok(())
+                }
+                Some(_) => Err("'ponderhit' came twice for this search".into()),
+                None => Err("'ponderhit' but the search is not pondering (send 'go ponder …')".into()),
+            },
+            _ => Err("'ponderhit' but no search is running".into()),
+        }
+    }
+
+    /// Runs `job` on the search thread. It gets the stop flag, the output and its [`Answer`],
+    /// and returns its last line, which is printed (unless the job already gave its answer)
+    /// after the job is marked done, so that a command sent on seeing that line is never refused
+    /// as "during a search".
+    pub(super) fn spawn_job(
+        &mut self,
+        unlimited: bool,
+        ponder: Option<Arc<Ponder>>,
+        start: Instant,
+        job: impl FnOnce(&AtomicBool, &Output, &Answer) -> String + Send + 'static,
+    ) -> Result<(), String> {
+        self.unlimited_search = unlimited;
+        let stop = Arc::new(AtomicBool::new(false));
+        let done = Arc::new(AtomicBool::new(false));
+        let stop2 = stop.clone();
+        let answer = Answer {
+            out: self.out.clone(),
+            done: done.clone(),
+        };
+        let out = self.out.clone();
+        let handle = std::thread::Builder::new()
+            .name("search".into())
+            .spawn(move || {
+                let last = job(&stop2, &out, &answer);
+                answer.finish(&last);
+            })
+            .map_err(|e| format!("cannot start the search thread: {}", e))?;
+        self.search = Some(Running {
+            stop,
+            done,
+            ponder,
+            start,
+            handle,
+        });
+        Ok(())
+    }
+
+    pub(super) fn stop_search(&mut self) {
+        if let Some(s) = &self.search {
+            s.stop.store(true, Ordering::Relaxed);
+        }
+        self.wait_search();
+    }
+
+    pub(super) fn wait_search(&mut self) {
+        if let Some(s) = self.search.take() {
+            let _ = s.handle.join();
+        }
+    }
+
+    pub(super) fn reap_search(&mut self) {
+        if self
+            .search
+            .as_ref()
+            .is_some_and(|s| s.done.load(Ordering::Acquire))
+        {
+            self.wait_search();
+        }
+    }
+
+}
+
+/// The most the engine keeps in hand for measured lag, on top of `MoveOverhead`.
+const MAX_LAG_MS: u64 = 200;
+/// How long past its hard limit a search may take to stop before the watchdog answers for it.
+const WATCHDOG_GRACE: std::time::Duration = std::time::Duration::from_millis(10);
+
+/// Keeps in hand how late an answer came past its hard limit (decaying by a quarter a move).
+fn note_lag(lag: &AtomicU64, received: Instant, hard: Option<std::time::Duration>) {
+    if let Some(hard) = hard {
+        let late = received.elapsed().saturating_sub(hard).as_millis() as u64;
+        let old = lag.load(Ordering::Relaxed);
+        lag.store(late.max(old * 3 / 4).min(MAX_LAG_MS), Ordering::Relaxed);
+    }
+}
+
+/// A job's last word: printed once, after the job is marked done; after it, nothing more of the
+/// job's output is printed.
+pub(super) struct Answer {
+    out: Output,
+    done: Arc<AtomicBool>,
+}
+
+impl Answer {
+    /// Prints a line of the job's, unless it has answered already.
+    fn line(&self, s: &str) {
+        self.out.write_if(|| !self.done.load(Ordering::Acquire), s);
+    }
+    /// Marks the job done and prints its last line, the first time only; an empty line is not
+    /// printed.
+    fn finish(&self, s: &str) {
+        self.out.write_if(
+            || {
+                !self.done.swap(true, Ordering::AcqRel)
+            },
+            s,
+        );
+    }
+}
+
+/// One `go` as the search thread runs it.
+struct GoJob {
+    position: Box<dyn AnyGame>,
+    params: SearchParams,
+    limits: Limits,
+    unlimited: bool,
+    /// The clock of a `go ponder`, started by `ponderhit`.
+    ponder: Option<Arc<Ponder>>,
+    /// When the `go` arrived.
+    received: Instant,
+    /// Milliseconds kept in hand for measured lag, on top of `MoveOverhead`.
+    margin: u64,
+    /// The session's lag measure, updated after this answer.
+    lag: Arc<AtomicU64>,
+}
+
+/// What the search thread hands back: its summary, or the panic that ended it.
+type Outcome = std::thread::Result<SearchSummary>;
+
+impl GoJob {
+    /// Searches, answers (the watchdog may answer first), and returns the `bestmove` line (empty
+    /// when the watchdog already answered).
+    fn run(self, stop: &AtomicBool, out: &Output, answer: &Answer) -> String {
+        let best_so_far = BestSoFar::default();
+        let saw_info = AtomicBool::new(false);
+        // Nothing the search reports may follow the watchdog's `bestmove`.
+        let sink = |e: search::Event| {
+            if matches!(e, search::Event::Report(_) | search::Event::Unscored { .. }) {
+                saw_info.store(true, Ordering::Relaxed);
+            }
+            for l in info::lines(&e) {
+                answer.line(&l);
+            }
+        };
+        let control = Control {
+            stop,
+            ponder: self.ponder.as_deref(),
+            start: self.received,
+            margin_ms: self.margin,
+            best: Some(&best_so_far),
+        };
+        let (tx, rx) = std::sync::mpsc::channel();
+        let finished = std::thread::scope(|scope| {
+            let searcher = std::thread::Builder::new()
+                .name("search-main".into())
+                .spawn_scoped(scope, || {
+                    let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                        let p = &self.position;
+                        p.search_controlled(&self.params, &self.limits, control, &sink)
+                    }));
+                    let _ = tx.send(r);
+                });
+            if let Err(e) = searcher {
+                out.error(&format!("cannot start the search thread: {}", e));
+                return None;
+            }
+            // When the watchdog answered, the scope now waits for the search thread, which was
+            // told to stop.
+            self.watch(&rx, stop, answer, &best_so_far, &saw_info)
+        });
+        match finished {
+            Some(r) => self.bestmove_line(r, stop, out),
+            None => String::new(),
+        }
+    }
+
+    /// The hard limit, counted from [`deadline`](Self::deadline)'s origin.
+    fn hard(&self) -> Option<std::time::Duration> {
+        let overhead = self.params.move_overhead_ms + self.margin;
+        time::budget_for(&self.limits, self.position.to_move(), overhead).hard
+    }
+
+    /// When the watchdog answers: the hard limit past the clock's start, plus a grace; None while
+    /// pondering or with no limit.
+    fn deadline(&self) -> Option<Instant> {
+        let origin = match &self.ponder {
+            Some(p) => p.origin(self.received),
+            None => Some(self.received),
+        };
+        Some(origin? + self.hard()? + WATCHDOG_GRACE)
+    }
+
+    /// The watchdog: waits for the search thread's outcome; a search that a busy machine keeps
+    /// from stopping at its hard limit is not waited for: the best move so far is played (and
+    /// None returned).
+    fn watch(
+        &self,
+        rx: &std::sync::mpsc::Receiver<Outcome>,
+        stop: &AtomicBool,
+        answer: &Answer,
+        best_so_far: &BestSoFar,
+        saw_info: &AtomicBool,
+    ) -> Option<Outcome> {
+        use std::sync::mpsc::RecvTimeoutError;
+        let hard = self.hard();
+        loop {
+            let wait = match self.deadline() {
+                Some(d) => d.saturating_duration_since(Instant::now()),
+                // Pondering: look again soon, ponderhit may start the clock.
+                None if hard.is_some() => std::time::Duration::from_millis(5),
+                None => std::time::Duration::from_secs(3600),
+            };
+            match rx.recv_timeout(wait) {
+                Ok(r) => return Some(r),
+                Err(RecvTimeoutError::Timeout) => {
+                    if self.deadline().is_some_and(|d| Instant::now() >= d) {
+                        stop.store(true, Ordering::Relaxed);
+                        let mv = best_so_far
+                            .get()
+                            .or_else(|| self.position.legal_moves().into_iter().next())
+                            .unwrap_or_else(|| "0000".into());
+                        if !saw_info.load(Ordering::Relaxed) {
+                            answer.line(&format!(
+                                "info depth 1 time {} pv {}",
+                                self.received.elapsed().as_millis(),
+                                mv
+                            ));
+                        }
+                        note_lag(&self.lag, self.received, hard);
+                        answer.finish(&format!("bestmove {}", mv));
+                        return None;
+                    }
+                }
+                Err(RecvTimeoutError::Disconnected) => return None,
+            }
+        }
+    }
+
+    /// `bestmove X [ponder Y]` for the search's outcome, once the client may have it: `go
+    /// infinite` (or `go` alone) must not print bestmove before `stop`, nor a pondering search
+    /// before `ponderhit` or `stop` (UCI).
+    fn bestmove_line(&self, r: Outcome, stop: &AtomicBool, out: &Output) -> String {
+        let (best, ponder_move) = match r {
+            Ok(r) => {
+                let next = r
+                    .report
+                    .as_ref()
+                    .and_then(|rep| rep.lines.first())
+                    .filter(|l| l.pv.first() == r.best.as_ref())
+                    .and_then(|l| l.pv.get(1).cloned());
+                (r.best, next)
+            }
+            Err(p) => {
+                // Still answer, with a legal move, so that a GUI is not left waiting.
+                out.error(&format!("internal error in the search: {}", panic_text(&p)));
+                (self.position.legal_moves().into_iter().next(), None)
+            }
+        };
+        while (self.unlimited || self.ponder.as_ref().is_some_and(|p| p.active()))
+            && !stop.load(Ordering::Relaxed)
+        {
+            std::thread::sleep(std::time::Duration::from_millis(1));
+        }
+        if self.ponder.is_none() {
+            note_lag(&self.lag, self.received, self.hard());
+        }
+        let best = best.unwrap_or_else(|| "0000".into());
+        match ponder_move {
+            Some(p) => format!("bestmove {} ponder {}", best, p),
+            None => format!("bestmove {}", best),
+        }
+    }
+}
