@@ -213,21 +213,7 @@ impl Engine {
                 self.refuse_while_searching("setoption")?;
                 self.set_option(&name, &value)?;
             }
-            Command::Position { spec, moves } => {
-                self.refuse_while_searching("position")?;
-                self.played_through = None;
-                match self.read_position(spec, &moves) {
-                    Ok((pos, through)) => {
-                        self.position = Ok(pos);
-                        self.played_through = through;
-                    }
-                    Err(e) => {
-                        // Refused: keep no position, so that no `go` answers for another one.
-                        self.position = Err(format!("the last 'position' was refused ({})", e));
-                        return Err(e);
-                    }
-                }
-            }
+            Command::Position { spec, moves } => self.position(spec, &moves)?,
             Command::Go { limits, warnings } => {
                 if self.searching() {
                     return Err("a search is already running; send 'stop' first".into());
@@ -240,30 +226,7 @@ impl Engine {
             }
             Command::Stop => self.stop_search(),
             Command::Quit => {}
-            Command::Display => {
-                let p = self.pos()?;
-                for l in p.display().lines() {
-                    self.out.line(l);
-                }
-                self.out.line(&format!("Position: {}", p.to_text()));
-                self.out.line(&format!("Hash: {:016x}", p.hash()));
-                let mut status = match p.status() {
-                    Status::Ongoing => format!("p{} to move", p.to_move() + 1),
-                    Status::Over(o) => format!(
-                        "game over: {} ({})",
-                        result_text(&o.rewards[..p.players()]),
-                        o.reason
-                    ),
-                };
-                if let Some(t) = &self.played_through {
-                    status.push_str(&format!(
-                        "; the rules drew the game after move {} of the list ({}), played on as the client sent",
-                        t.after, t.reason
-                    ));
-                }
-                self.out
-                    .line(&format!("Game: {}; {}", self.game.name, status));
-            }
+            Command::Display => self.display()?,
             Command::Moves => {
                 let m = self.pos()?.legal_moves();
                 self.out.line(&if m.is_empty() {
@@ -272,35 +235,7 @@ impl Engine {
                     format!("moves {}", m.join(" "))
                 });
             }
-            Command::Perft { depth } => {
-                self.refuse_while_searching("perft")?;
-                // On the search thread, like go: isready is answered and stop/quit end it.
-                let position = self.pos()?.clone_box();
-                self.spawn_job(false, None, received, move |stop, out, _| {
-                    let t0 = Instant::now();
-                    let mut total = 0;
-                    let finished = if depth == 0 {
-                        total = 1;
-                        true
-                    } else {
-                        position.perft_divide_until(depth, stop, &mut |m, n| {
-                            out.line(&format!("{}: {}", m, n));
-                            total += n;
-                        })
-                    };
-                    if finished {
-                        out.line(&format!("nodes {}", total));
-                        let ms = t0.elapsed().as_millis().max(1) as u64;
-                        format!(
-                            "info string perft time {} ms, {} nodes/s",
-                            ms,
-                            total * 1000 / ms
-                        )
-                    } else {
-                        "info string perft stopped".to_string()
-                    }
-                })?;
-            }
+            Command::Perft { depth } => self.perft(depth, received)?,
             Command::Eval => {
                 let p = self.pos()?;
                 let seat = p.to_move();
@@ -318,6 +253,81 @@ impl Engine {
             }
         }
         Ok(())
+    }
+
+    /// `position`: a refused one leaves no position, so that no `go` answers for another one.
+    fn position(&mut self, spec: PositionSpec, moves: &[String]) -> Result<(), String> {
+        self.refuse_while_searching("position")?;
+        self.played_through = None;
+        match self.read_position(spec, moves) {
+            Ok((pos, through)) => {
+                self.position = Ok(pos);
+                self.played_through = through;
+            }
+            Err(e) => {
+                // Refused: keep no position, so that no `go` answers for another one.
+                self.position = Err(format!("the last 'position' was refused ({})", e));
+                return Err(e);
+            }
+        }
+        Ok(())
+    }
+
+    /// `d`: the diagram, the position text, the hash and the state of the game.
+    fn display(&self) -> Result<(), String> {
+        let p = self.pos()?;
+        for l in p.display().lines() {
+            self.out.line(l);
+        }
+        self.out.line(&format!("Position: {}", p.to_text()));
+        self.out.line(&format!("Hash: {:016x}", p.hash()));
+        let mut status = match p.status() {
+            Status::Ongoing => format!("p{} to move", p.to_move() + 1),
+            Status::Over(o) => format!(
+                "game over: {} ({})",
+                result_text(&o.rewards[..p.players()]),
+                o.reason
+            ),
+        };
+        if let Some(t) = &self.played_through {
+            status.push_str(&format!(
+                "; the rules drew the game after move {} of the list ({}), played on as the client sent",
+                t.after, t.reason
+            ));
+        }
+        self.out
+            .line(&format!("Game: {}; {}", self.game.name, status));
+        Ok(())
+    }
+
+    /// `perft`: on the search thread, like go: isready is answered and stop/quit end it.
+    fn perft(&mut self, depth: u32, received: Instant) -> Result<(), String> {
+        self.refuse_while_searching("perft")?;
+        let position = self.pos()?.clone_box();
+        self.spawn_job(false, None, received, move |stop, out, _| {
+            let t0 = Instant::now();
+            let mut total = 0;
+            let finished = if depth == 0 {
+                total = 1;
+                true
+            } else {
+                position.perft_divide_until(depth, stop, &mut |m, n| {
+                    out.line(&format!("{}: {}", m, n));
+                    total += n;
+                })
+            };
+            if finished {
+                out.line(&format!("nodes {}", total));
+                let ms = t0.elapsed().as_millis().max(1) as u64;
+                format!(
+                    "info string perft time {} ms, {} nodes/s",
+                    ms,
+                    total * 1000 / ms
+                )
+            } else {
+                "info string perft stopped".to_string()
+            }
+        })
     }
 
     fn refuse_while_searching(&self, what: &str) -> Result<(), String> {
