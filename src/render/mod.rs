@@ -41,6 +41,159 @@ pub fn escape(text: &str) -> String {
     s
 }
 
+/// A rectangle on the picture: x, y, width, height (user units).
+pub type Rect = (f64, f64, f64, f64);
+
+/// An SVG document under construction. Every game draws with these few shapes, so all pictures
+/// share one look (colours, fonts, highlight, arrow) and one escaping rule.
+pub struct Svg {
+    buf: String,
+}
+
+/// The font of every label.
+pub const FONT: &str = "DejaVu Sans, Arial, sans-serif";
+
+impl Svg {
+    /// A `w` × `h` picture on a plain background.
+    pub fn new(w: f64, h: f64, background: &str) -> Self {
+        let mut buf = String::with_capacity(16 * 1024);
+        buf.push_str(&format!(
+            "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 {w:.0} {h:.0}\" width=\"{w:.0}\" height=\"{h:.0}\" font-family=\"{FONT}\">\
+             <rect width=\"100%\" height=\"100%\" fill=\"{background}\"/>"
+        ));
+        Svg { buf }
+    }
+
+    /// A filled rectangle, with an optional outline (colour, width).
+    pub fn rect(&mut self, (x, y, w, h): Rect, fill: &str, stroke: Option<(&str, f64)>) {
+        self.buf.push_str(&format!(
+            "<rect x=\"{x:.1}\" y=\"{y:.1}\" width=\"{w:.1}\" height=\"{h:.1}\" fill=\"{fill}\"{}/>",
+            stroke_attr(stroke)
+        ));
+    }
+
+    /// A clickable cell: a rectangle carrying `data-cell="name"` (the web page's contract, see the
+    /// module documentation).
+    pub fn cell(&mut self, name: &str, (x, y, w, h): Rect, fill: &str) {
+        self.buf.push_str(&format!(
+            "<rect class=\"cell\" data-cell=\"{}\" x=\"{x:.1}\" y=\"{y:.1}\" width=\"{w:.1}\" height=\"{h:.1}\" fill=\"{fill}\"/>",
+            escape(name)
+        ));
+    }
+
+    /// A circle, with an optional outline.
+    pub fn circle(&mut self, cx: f64, cy: f64, r: f64, fill: &str, stroke: Option<(&str, f64)>) {
+        self.buf.push_str(&format!(
+            "<circle cx=\"{cx:.1}\" cy=\"{cy:.1}\" r=\"{r:.1}\" fill=\"{fill}\"{}/>",
+            stroke_attr(stroke)
+        ));
+    }
+
+    /// A closed polygon through `points`, with an optional outline.
+    pub fn polygon(&mut self, points: &[(f64, f64)], fill: &str, stroke: Option<(&str, f64)>) {
+        let pts: Vec<String> = points.iter().map(|(x, y)| format!("{x:.1},{y:.1}")).collect();
+        self.buf.push_str(&format!(
+            "<polygon points=\"{}\" fill=\"{fill}\"{}/>",
+            pts.join(" "),
+            stroke_attr(stroke)
+        ));
+    }
+
+    /// A straight line.
+    pub fn line(&mut self, (x1, y1): (f64, f64), (x2, y2): (f64, f64), stroke: &str, width: f64) {
+        self.buf.push_str(&format!(
+            "<line x1=\"{x1:.1}\" y1=\"{y1:.1}\" x2=\"{x2:.1}\" y2=\"{y2:.1}\" stroke=\"{stroke}\" stroke-width=\"{width:.1}\" stroke-linecap=\"round\"/>"
+        ));
+    }
+
+    /// A label centred on (x, y) (baseline adjusted so the text sits on the point's middle).
+    pub fn text(&mut self, (x, y): (f64, f64), size: f64, fill: &str, content: &str) {
+        self.buf.push_str(&format!(
+            "<text x=\"{x:.1}\" y=\"{:.1}\" font-size=\"{size:.1}\" fill=\"{fill}\" text-anchor=\"middle\" pointer-events=\"none\">{}</text>",
+            y + size * 0.35,
+            escape(content)
+        ));
+    }
+
+    /// A label starting at (x, y) on its baseline.
+    pub fn text_left(&mut self, (x, y): (f64, f64), size: f64, fill: &str, content: &str) {
+        self.buf.push_str(&format!(
+            "<text x=\"{x:.1}\" y=\"{y:.1}\" font-size=\"{size:.1}\" fill=\"{fill}\" pointer-events=\"none\">{}</text>",
+            escape(content)
+        ));
+    }
+
+    /// The last move's cells: a translucent yellow wash that lets the piece show through.
+    pub fn highlight(&mut self, (x, y, w, h): Rect) {
+        self.buf.push_str(&format!(
+            "<rect class=\"highlight\" x=\"{x:.1}\" y=\"{y:.1}\" width=\"{w:.1}\" height=\"{h:.1}\" fill=\"#f5d90a\" fill-opacity=\"0.45\" pointer-events=\"none\"/>"
+        ));
+    }
+
+    /// A suggested move: a thick translucent arrow from one point to another.
+    pub fn arrow(&mut self, from: (f64, f64), to: (f64, f64), width: f64) {
+        let (dx, dy) = (to.0 - from.0, to.1 - from.1);
+        let len = (dx * dx + dy * dy).sqrt();
+        if len < 1e-6 {
+            self.buf.push_str(&format!(
+                "<circle class=\"arrow\" cx=\"{:.1}\" cy=\"{:.1}\" r=\"{:.1}\" fill=\"none\" stroke=\"#1b7f3b\" stroke-opacity=\"0.8\" stroke-width=\"{:.1}\" pointer-events=\"none\"/>",
+                to.0, to.1, width * 1.6, width * 0.6
+            ));
+            return;
+        }
+        let (ux, uy) = (dx / len, dy / len);
+        let head = (width * 2.6).min(len * 0.6);
+        let base = (to.0 - ux * head, to.1 - uy * head);
+        let (px, py) = (-uy, ux);
+        let hw = width * 1.4;
+        self.buf.push_str(&format!(
+            "<g class=\"arrow\" opacity=\"0.75\" pointer-events=\"none\"><line x1=\"{:.1}\" y1=\"{:.1}\" x2=\"{:.1}\" y2=\"{:.1}\" stroke=\"#1b7f3b\" stroke-width=\"{width:.1}\" stroke-linecap=\"round\"/>\
+             <polygon points=\"{:.1},{:.1} {:.1},{:.1} {:.1},{:.1}\" fill=\"#1b7f3b\"/></g>",
+            from.0, from.1, base.0, base.1,
+            to.0, to.1, base.0 + px * hw, base.1 + py * hw, base.0 - px * hw, base.1 - py * hw
+        ));
+    }
+
+    /// Raw SVG markup (already escaped), for a game's own shapes.
+    pub fn raw(&mut self, markup: &str) {
+        self.buf.push_str(markup);
+    }
+
+    /// Draws what `opts` asks for on top of the position: the highlighted cells, then the arrow
+    /// from the centre of the first arrow cell to the centre of the last. `locate` gives a cell's
+    /// rectangle (None: not on this picture, skipped).
+    pub fn decorate(&mut self, opts: &DrawOptions, locate: impl Fn(&str) -> Option<Rect>) {
+        for c in &opts.highlight {
+            if let Some(r) = locate(c) {
+                self.highlight(r);
+            }
+        }
+        let ends = (opts.arrow.first().and_then(|c| locate(c)), opts.arrow.last().and_then(|c| locate(c)));
+        if let (Some(a), Some(b)) = ends {
+            let width = (a.2.min(a.3) * 0.18).max(3.0);
+            self.arrow(centre(a), centre(b), width);
+        }
+    }
+
+    /// The finished document.
+    pub fn finish(mut self) -> String {
+        self.buf.push_str("</svg>\n");
+        self.buf
+    }
+}
+
+/// The centre of a rectangle.
+pub fn centre((x, y, w, h): Rect) -> (f64, f64) {
+    (x + w / 2.0, y + h / 2.0)
+}
+
+fn stroke_attr(stroke: Option<(&str, f64)>) -> String {
+    match stroke {
+        Some((c, w)) => format!(" stroke=\"{c}\" stroke-width=\"{w:.1}\""),
+        None => String::new(),
+    }
+}
+
 /// A picture of a text diagram: each line in a monospace font. The picture of a game that has no
 /// drawing of its own yet; it has no clickable cells.
 pub fn text_picture(diagram: &str) -> String {
@@ -68,6 +221,28 @@ pub fn text_picture(diagram: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn svg_builder_draws_cells_highlight_and_arrow() {
+        let mut svg = Svg::new(100.0, 50.0, "#fff");
+        svg.cell("a<1", (0.0, 0.0, 50.0, 50.0), "#eee");
+        svg.cell("b1", (50.0, 0.0, 50.0, 50.0), "#ccc");
+        let opts = DrawOptions {
+            highlight: vec!["b1".into(), "nowhere".into()],
+            arrow: vec!["a<1".into(), "b1".into()],
+            ..DrawOptions::default()
+        };
+        svg.decorate(&opts, |c| match c {
+            "a<1" => Some((0.0, 0.0, 50.0, 50.0)),
+            "b1" => Some((50.0, 0.0, 50.0, 50.0)),
+            _ => None,
+        });
+        let s = svg.finish();
+        assert!(s.contains("data-cell=\"a&lt;1\""));
+        assert_eq!(s.matches("class=\"highlight\"").count(), 1);
+        assert_eq!(s.matches("class=\"arrow\"").count(), 1);
+        assert!(s.trim_end().ends_with("</svg>"));
+    }
 
     #[test]
     fn text_picture_escapes_and_sizes() {
