@@ -4,7 +4,6 @@
 use super::player::{self, EngineSpec, Fault, Proto, Request, Setup};
 use crate::game::{Game, RuleOptions, Status, MAX_SEATS};
 use crate::games::{AnyGame, Entry};
-use crate::protocol::command::{self, Command};
 use crate::search::Limits;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -134,37 +133,20 @@ impl TimeControl {
         parts.join(", ")
     }
 
-    /// The `go` line for `players` seats with these clocks.
-    pub fn go_line(&self, clocks: &[i64], players: usize) -> String {
-        let mut s = String::from("go");
+    /// The search limits of one move for `players` seats with these clocks: what a built-in
+    /// player searches with, and what [`go_line`] writes for an external engine.
+    pub fn limits(&self, clocks: &[i64], players: usize) -> Limits {
+        let mut l = Limits::default();
         if self.base_ms.is_some() {
-            let t = |i: usize| clocks[i].max(0);
-            if players == 2 {
-                s += &format!(
-                    " wtime {} btime {} winc {} binc {}",
-                    t(0),
-                    t(1),
-                    self.inc_ms,
-                    self.inc_ms
-                );
-            }
-            for i in 0..players {
-                s += &format!(" p{}time {}", i + 1, t(i));
-            }
-            for i in 0..players {
-                s += &format!(" p{}inc {}", i + 1, self.inc_ms);
+            for (i, c) in clocks.iter().take(players).enumerate() {
+                l.time[i] = Some((*c).max(0) as u64);
+                l.inc[i] = Some(self.inc_ms);
             }
         }
-        if let Some(m) = self.movetime_ms {
-            s += &format!(" movetime {}", m);
-        }
-        if let Some(n) = self.nodes {
-            s += &format!(" nodes {}", n);
-        }
-        if let Some(d) = self.depth {
-            s += &format!(" depth {}", d);
-        }
-        s
+        l.movetime = self.movetime_ms;
+        l.nodes = self.nodes;
+        l.depth = self.depth;
+        l
     }
 
     /// How long the referee waits for a move of `seat` before it is late.
@@ -416,11 +398,8 @@ pub fn play(
             }
         }
         let seat = state.to_move();
-        let go = tc.go_line(&clocks[..players], players);
-        let limits = match command::parse(&go) {
-            Ok(Command::Go { limits, .. }) => limits,
-            _ => Limits::default(),
-        };
+        let limits = tc.limits(&clocks[..players], players);
+        let go = go_line(&limits, players);
         let own_view;
         let view: &dyn AnyGame = if state.hidden_information() {
             own_view = def.from_text(&state.observation_text(seat)).map_err(|e| {
@@ -524,6 +503,42 @@ fn fault_text(f: &Fault, when: &str) -> (&'static str, String) {
     }
 }
 
+/// The `go` line that asks an external engine for `limits` (clocks in both spellings for two
+/// seats: `wtime`/`btime` for UCI, `p1time`… for UGI).
+pub fn go_line(limits: &Limits, players: usize) -> String {
+    let mut s = String::from("go");
+    let timed = limits.time[..players].iter().any(|t| t.is_some());
+    if timed {
+        let t = |i: usize| limits.time[i].unwrap_or(0);
+        let inc = |i: usize| limits.inc[i].unwrap_or(0);
+        if players == 2 {
+            s += &format!(
+                " wtime {} btime {} winc {} binc {}",
+                t(0),
+                t(1),
+                inc(0),
+                inc(1)
+            );
+        }
+        for i in 0..players {
+            s += &format!(" p{}time {}", i + 1, t(i));
+        }
+        for i in 0..players {
+            s += &format!(" p{}inc {}", i + 1, inc(i));
+        }
+    }
+    if let Some(m) = limits.movetime {
+        s += &format!(" movetime {}", m);
+    }
+    if let Some(n) = limits.nodes {
+        s += &format!(" nodes {}", n);
+    }
+    if let Some(d) = limits.depth {
+        s += &format!(" depth {}", d);
+    }
+    s
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -547,11 +562,11 @@ mod tests {
             ..Default::default()
         };
         assert_eq!(
-            tc.go_line(&[4000, 3000], 2),
+            go_line(&tc.limits(&[4000, 3000], 2), 2),
             "go wtime 4000 btime 3000 winc 50 binc 50 p1time 4000 p2time 3000 p1inc 50 p2inc 50"
         );
         assert_eq!(
-            tc.go_line(&[1, 2, -5], 3),
+            go_line(&tc.limits(&[1, 2, -5], 3), 3),
             "go p1time 1 p2time 2 p3time 0 p1inc 50 p2inc 50 p3inc 50"
         );
         assert_eq!(tc.allowed(4000), Duration::from_millis(4100));
@@ -562,7 +577,47 @@ mod tests {
             timeout_ms: 9000,
             ..Default::default()
         };
-        assert_eq!(tc.go_line(&[0, 0], 2), "go movetime 50 nodes 1000");
+        assert_eq!(
+            go_line(&tc.limits(&[0, 0], 2), 2),
+            "go movetime 50 nodes 1000"
+        );
+        // What an external engine reads is what a built-in player gets.
+        use crate::protocol::command::{self, Command};
+        for (tc, clocks) in [
+            (
+                TimeControl {
+                    base_ms: Some(5000),
+                    inc_ms: 50,
+                    ..Default::default()
+                },
+                vec![4000, 3000],
+            ),
+            (
+                TimeControl {
+                    base_ms: Some(900),
+                    inc_ms: 0,
+                    ..Default::default()
+                },
+                vec![1, 2, -5],
+            ),
+            (
+                TimeControl {
+                    movetime_ms: Some(50),
+                    nodes: Some(7),
+                    depth: Some(3),
+                    ..Default::default()
+                },
+                vec![0, 0],
+            ),
+        ] {
+            let limits = tc.limits(&clocks, clocks.len());
+            match command::parse(&go_line(&limits, clocks.len())) {
+                Ok(Command::Go { limits: back, .. }) => {
+                    assert_eq!(format!("{:?}", back), format!("{:?}", limits));
+                }
+                _ => panic!("go line does not parse"),
+            }
+        }
         assert_eq!(tc.allowed(0), Duration::from_millis(150));
         let tc = TimeControl {
             nodes: Some(1000),
