@@ -3,6 +3,8 @@
 //! ordering (table move, `move_priority`, killers) and MultiPV. More than one thread runs Lazy SMP:
 //! every thread searches the same tree, sharing the table, and the first thread's result is used.
 
+use super::ordering::{order, store_killer};
+use super::tt::{from_tt, to_tt, Bound};
 use super::{Context, Event, Line, Outcome, Report, Score};
 use crate::game::{Game, Status};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -17,13 +19,6 @@ const QS_MAX: usize = 6;
 /// Noisy moves a quiescence node looks at, best first: with a hundred pieces on the board (3x3
 /// hyperchess) an unbounded capture search swamps the main search.
 const QS_WIDTH: usize = 12;
-
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Bound {
-    Exact = 0,
-    Lower = 1,
-    Upper = 2,
-}
 
 #[derive(Clone, Copy)]
 struct Entry {
@@ -87,11 +82,7 @@ impl Table {
         if data == 0 || s[0].load(Ordering::Relaxed) ^ data != key {
             return None;
         }
-        let bound = match (data >> 40) & 3 {
-            0 => Bound::Exact,
-            1 => Bound::Lower,
-            _ => Bound::Upper,
-        };
+        let bound = Bound::from_bits(data >> 40);
         Some(Entry {
             score: data as u32 as i32,
             depth: (data >> 32) as u8,
@@ -122,26 +113,6 @@ impl Table {
             .count()
             * 1000
             / n) as u32
-    }
-}
-
-/// A stored score is relative to the node; mates are stored as distance from that node.
-fn to_tt(score: i32, ply: usize) -> i32 {
-    if score > MATE_BOUND {
-        score + ply as i32
-    } else if score < -MATE_BOUND {
-        score - ply as i32
-    } else {
-        score
-    }
-}
-fn from_tt(score: i32, ply: usize) -> i32 {
-    if score > MATE_BOUND {
-        score - ply as i32
-    } else if score < -MATE_BOUND {
-        score + ply as i32
-    } else {
-        score
     }
 }
 
@@ -491,33 +462,6 @@ impl<G: Game> Worker<'_, '_, G> {
         }
     }
 
-    /// Move indices, best first: table move, then noisy moves by priority, killers, the rest.
-    fn order(&self, g: &G, moves: &[G::Move], tt_move: Option<G::Move>, ply: usize) -> Vec<u16> {
-        let killers = self.killers[ply];
-        let mut keyed: Vec<(i32, u16)> = moves
-            .iter()
-            .enumerate()
-            .map(|(i, &m)| {
-                let k = if Some(m) == tt_move {
-                    1 << 30
-                } else if killers[0] == Some(m) {
-                    1 << 20
-                } else if killers[1] == Some(m) {
-                    (1 << 20) - 1
-                } else {
-                    0
-                };
-                let p = g.move_priority(m);
-                (
-                    k.max(p.saturating_add(if p > 0 { 1 << 21 } else { 0 })),
-                    i as u16,
-                )
-            })
-            .collect();
-        keyed.sort_by_key(|k| std::cmp::Reverse(k.0));
-        keyed.into_iter().map(|(_, i)| i).collect()
-    }
-
     fn negamax(&mut self, g: &G, depth: i32, mut alpha: i32, beta: i32, ply: usize) -> i32 {
         self.pv[ply].clear();
         self.tick();
@@ -540,7 +484,7 @@ impl<G: Game> Worker<'_, '_, G> {
                 tt_move = Some(moves[e.move_index as usize]);
             }
             if ply > 0 && e.depth as i32 >= depth {
-                let s = from_tt(e.score, ply);
+                let s = from_tt(e.score, ply, MATE_BOUND);
                 let cut = match e.bound {
                     Bound::Exact => true,
                     Bound::Lower => s >= beta,
@@ -552,7 +496,7 @@ impl<G: Game> Worker<'_, '_, G> {
                 }
             }
         }
-        let order = self.order(g, &moves, tt_move, ply);
+        let order = order(g, &moves, tt_move, self.killers[ply]);
         let alpha0 = alpha;
         let mut best = -INF;
         let mut best_index = None;
@@ -597,10 +541,7 @@ impl<G: Game> Worker<'_, '_, G> {
                 }
             }
             if alpha >= beta {
-                if !g.is_noisy(m) && self.killers[ply][0] != Some(m) {
-                    self.killers[ply][1] = self.killers[ply][0];
-                    self.killers[ply][0] = Some(m);
-                }
+                store_killer(g, &mut self.killers[ply], m);
                 break;
             }
         }
@@ -619,7 +560,7 @@ impl<G: Game> Worker<'_, '_, G> {
                 self.sh.table.store(
                     key,
                     Entry {
-                        score: to_tt(best, ply),
+                        score: to_tt(best, ply, MATE_BOUND),
                         depth: depth.clamp(0, 255) as u8,
                         bound,
                         move_index: idx,
@@ -651,7 +592,7 @@ impl<G: Game> Worker<'_, '_, G> {
         let mut moves = std::mem::take(&mut self.move_bufs[ply]);
         g.legal_moves(&mut moves);
         moves.retain(|&m| g.is_noisy(m));
-        let order = self.order(g, &moves, None, ply);
+        let order = order(g, &moves, None, self.killers[ply]);
         let mut best = stand;
         for &i in order.iter().take(QS_WIDTH) {
             let m = moves[i as usize];

@@ -11,6 +11,8 @@
 //! includes the seat to move), move ordering (table move, `move_priority`, killers) and a
 //! quiescence search on noisy moves. Scores are from the root player's view.
 
+use super::ordering::{order, store_killer};
+use super::tt::{from_tt, to_tt, Bound};
 use super::{Context, Event, Line, Outcome, Report, Score};
 use crate::game::{Game, Seat, Status};
 use std::time::Instant;
@@ -25,13 +27,6 @@ const QS_MAX: i32 = 4;
 const QS_WIDTH: usize = 8;
 /// Scale of a shared result: a share `r` of `n` seats scores (r·n − 1) · SHARE cp.
 const SHARE: f32 = 1000.0;
-
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Bound {
-    Exact,
-    Lower,
-    Upper,
-}
 
 #[derive(Clone, Copy)]
 struct Entry {
@@ -77,26 +72,6 @@ impl Table {
     fn hashfull(&self) -> u32 {
         let n = self.slots.len().min(1000);
         (self.slots[..n].iter().filter(|s| s.is_some()).count() * 1000 / n) as u32
-    }
-}
-
-fn to_tt(s: i32, ply: usize) -> i32 {
-    if s > WIN_BOUND {
-        s + ply as i32
-    } else if s < -WIN_BOUND {
-        s - ply as i32
-    } else {
-        s
-    }
-}
-
-fn from_tt(s: i32, ply: usize) -> i32 {
-    if s > WIN_BOUND {
-        s - ply as i32
-    } else if s < -WIN_BOUND {
-        s + ply as i32
-    } else {
-        s
     }
 }
 
@@ -295,30 +270,6 @@ impl<G: Game> Searcher<'_, G> {
             .clamp(-WIN_BOUND + 1, WIN_BOUND - 1)
     }
 
-    /// Move indices, best first: table move, noisy moves by priority, killers, the rest.
-    fn order(&self, g: &G, moves: &[G::Move], tt: Option<G::Move>, ply: usize) -> Vec<u16> {
-        let k = self.killers[ply.min(MAX_PLY)];
-        let mut keyed: Vec<(i32, u16)> = moves
-            .iter()
-            .enumerate()
-            .map(|(i, &m)| {
-                let key = if Some(m) == tt {
-                    1 << 30
-                } else if k[0] == Some(m) {
-                    1 << 20
-                } else if k[1] == Some(m) {
-                    (1 << 20) - 1
-                } else {
-                    0
-                };
-                let p = g.move_priority(m);
-                (key.max(p.saturating_add(if p > 0 { 1 << 21 } else { 0 })), i as u16)
-            })
-            .collect();
-        keyed.sort_by_key(|k| std::cmp::Reverse(k.0));
-        keyed.into_iter().map(|(_, i)| i).collect()
-    }
-
     /// BRS+'s move for an opponent that does not branch: the first in the static ordering
     /// (highest `move_priority`, then a killer of this layer, then the first generated).
     fn default_move(&self, g: &G, ply: usize) -> Option<G::Move> {
@@ -336,14 +287,6 @@ impl<G: Game> Searcher<'_, G> {
             }
         }
         best.map(|(_, m)| m)
-    }
-
-    fn store_killer(&mut self, g: &G, m: G::Move, ply: usize) {
-        let k = &mut self.killers[ply.min(MAX_PLY)];
-        if !g.is_noisy(m) && k[0] != Some(m) {
-            k[1] = k[0];
-            k[0] = Some(m);
-        }
     }
 
     /// The value of `g` for the root player, whoever is to move.
@@ -387,7 +330,7 @@ impl<G: Game> Searcher<'_, G> {
                 tt_move = Some(moves[e.move_index as usize]);
             }
             if ply > 0 && !qs && e.depth as i32 >= depth {
-                let s = from_tt(e.score, ply);
+                let s = from_tt(e.score, ply, WIN_BOUND);
                 if match e.bound {
                     Bound::Exact => true,
                     Bound::Lower => s >= beta,
@@ -400,7 +343,7 @@ impl<G: Game> Searcher<'_, G> {
         if qs {
             moves.retain(|&m| g.is_noisy(m));
         }
-        let order = self.order(g, &moves, tt_move, ply);
+        let order = order(g, &moves, tt_move, self.killers[ply.min(MAX_PLY)]);
         let alpha0 = alpha;
         let mut best = stand;
         let mut best_index = None;
@@ -433,7 +376,7 @@ impl<G: Game> Searcher<'_, G> {
                 }
             }
             if alpha >= beta {
-                self.store_killer(g, m, ply);
+                store_killer(g, &mut self.killers[ply.min(MAX_PLY)], m);
                 break;
             }
         }
@@ -447,7 +390,7 @@ impl<G: Game> Searcher<'_, G> {
             };
             self.table.store(Entry {
                 key,
-                score: to_tt(best, ply),
+                score: to_tt(best, ply, WIN_BOUND),
                 depth: depth as i16,
                 bound,
                 move_index: best_index.unwrap_or(u16::MAX),
@@ -484,7 +427,7 @@ impl<G: Game> Searcher<'_, G> {
                     tt_index = Some(e.move_index as usize);
                 }
                 if e.depth as i32 >= depth {
-                    let s = from_tt(e.score, ply);
+                    let s = from_tt(e.score, ply, WIN_BOUND);
                     if match e.bound {
                         Bound::Exact => true,
                         Bound::Lower => s >= beta,
@@ -511,7 +454,7 @@ impl<G: Game> Searcher<'_, G> {
             };
             self.table.store(Entry {
                 key,
-                score: to_tt(best, ply),
+                score: to_tt(best, ply, WIN_BOUND),
                 depth: depth as i16,
                 bound,
                 move_index: first_index.map_or(u16::MAX, |i| i as u16),
@@ -554,7 +497,7 @@ impl<G: Game> Searcher<'_, G> {
         let mut moves = Vec::new();
         g.legal_moves(&mut moves);
         let tt = tt_index.filter(|&i| i < moves.len()).map(|i| moves[i]);
-        let mut order = self.order(g, &moves, tt, ply);
+        let mut order = order(g, &moves, tt, self.killers[ply.min(MAX_PLY)]);
         if qs {
             order.retain(|&i| g.is_noisy(moves[i as usize]));
             order.truncate(QS_WIDTH);
@@ -577,7 +520,7 @@ impl<G: Game> Searcher<'_, G> {
                 beta = beta.min(v);
             }
             if best <= alpha {
-                self.store_killer(g, m, ply);
+                store_killer(g, &mut self.killers[ply.min(MAX_PLY)], m);
                 return (best, best_index);
             }
         }

@@ -4,8 +4,10 @@
 pub mod alphabeta;
 pub mod brs;
 pub mod mcts;
+pub mod ordering;
 pub mod params;
 pub mod time;
+pub mod tt;
 
 pub use params::{Algorithm, SearchParams};
 
