@@ -1,0 +1,439 @@
+//! The match's results table: the running tally of every game (per engine, per seat, engine 1
+//! against the field, rotation groups for the pentanomial and nElo), the progress line and the
+//! final summary.
+
+use super::referee::{self, GameRecord};
+use super::stats::{self, EloEstimate, Verdict};
+use super::Plan;
+use std::collections::{BTreeMap, HashMap};
+use std::time::{Duration, Instant};
+
+/// Results so far, per engine and for engine 1 against the field.
+#[derive(Clone, Debug)]
+struct EngineTally {
+    games: usize,
+    wins: usize,
+    draws: usize,
+    losses: usize,
+    reward: f64,
+    /// Sum of per-game scores against the field.
+    score: f64,
+    /// W/D/L per seat.
+    per_seat: Vec<[usize; 3]>,
+    faults: BTreeMap<String, usize>,
+}
+
+#[derive(Clone, Debug)]
+pub(super) struct Tally {
+    players: usize,
+    engines: Vec<EngineTally>,
+    /// Engine 1's per-game scores: bins 0, 1/(2(N-1)), …, 1.
+    game_bins: Vec<f64>,
+    /// Engine 1's head-to-head comparisons with each other seat.
+    h2h: [usize; 3],
+    /// Rotation groups in progress: (games, sum of engine 1's scores).
+    open_groups: HashMap<usize, (usize, f64)>,
+    /// Complete groups binned by engine 1's mean score (the pentanomial for two seats).
+    pub(super) group_bins: Vec<f64>,
+    endings: BTreeMap<String, usize>,
+    games: usize,
+}
+
+/// Score of the engine at `seat` against the other seats: mean of 1 / 0.5 / 0 comparisons.
+fn score_vs_field(result: &[f32], seat: usize) -> (f64, [usize; 3]) {
+    let mut wdl = [0; 3];
+    let mut s = 0.0;
+    for (j, &r) in result.iter().enumerate() {
+        if j == seat {
+            continue;
+        }
+        let d = result[seat] - r;
+        if d > 1e-4 {
+            wdl[0] += 1;
+            s += 1.0;
+        } else if d < -1e-4 {
+            wdl[2] += 1;
+        } else {
+            wdl[1] += 1;
+            s += 0.5;
+        }
+    }
+    (s / (result.len() - 1).max(1) as f64, wdl)
+}
+
+impl Tally {
+    pub(super) fn new(players: usize, engines: usize) -> Tally {
+        Tally {
+            players,
+            engines: vec![
+                EngineTally {
+                    games: 0,
+                    wins: 0,
+                    draws: 0,
+                    losses: 0,
+                    reward: 0.0,
+                    score: 0.0,
+                    per_seat: vec![[0; 3]; players],
+                    faults: BTreeMap::new(),
+                };
+                engines
+            ],
+            game_bins: vec![0.0; 2 * (players.max(2) - 1) + 1],
+            h2h: [0; 3],
+            open_groups: HashMap::new(),
+            group_bins: vec![0.0; stats::group_bins(players)],
+            endings: BTreeMap::new(),
+            games: 0,
+        }
+    }
+
+    /// Adds a game; returns true when it completed a rotation group.
+    pub(super) fn add(&mut self, rec: &GameRecord) -> bool {
+        self.games += 1;
+        let n = self.players;
+        let ending = if rec.termination == referee::termination::RULES {
+            rec.reason.clone()
+        } else {
+            rec.termination.clone()
+        };
+        *self.endings.entry(ending).or_default() += 1;
+        let mut e1_score = 0.0;
+        for (seat, &e) in rec.engines.iter().enumerate() {
+            let t = &mut self.engines[e];
+            let r = rec.result.get(seat).copied().unwrap_or(0.0);
+            t.games += 1;
+            t.reward += r as f64;
+            let k = if r >= 0.999 {
+                0
+            } else if r <= 1e-4 {
+                2
+            } else {
+                1
+            };
+            match k {
+                0 => t.wins += 1,
+                1 => t.draws += 1,
+                _ => t.losses += 1,
+            }
+            t.per_seat[seat][k] += 1;
+            let (s, wdl) = score_vs_field(&rec.result, seat);
+            t.score += s;
+            if rec.offender == Some(seat) {
+                *t.faults.entry(rec.termination.clone()).or_default() += 1;
+            }
+            if e == 0 {
+                e1_score = s;
+                for (h, w) in self.h2h.iter_mut().zip(wdl) {
+                    *h += w;
+                }
+            }
+        }
+        let bins = self.game_bins.len() - 1;
+        self.game_bins[((e1_score * bins as f64).round() as usize).min(bins)] += 1.0;
+        let g = self.open_groups.entry(rec.group).or_insert((0, 0.0));
+        g.0 += 1;
+        g.1 += e1_score;
+        if g.0 == n {
+            let mean = g.1 / n as f64;
+            self.open_groups.remove(&rec.group);
+            self.group_bins[stats::group_bin(mean, n)] += 1.0;
+            true
+        } else {
+            false
+        }
+    }
+
+    pub(super) fn elo(&self) -> Option<EloEstimate> {
+        let bins = self.game_bins.len() - 1;
+        let hist: Vec<(f64, f64)> = self
+            .game_bins
+            .iter()
+            .enumerate()
+            .map(|(i, &c)| (i as f64 / bins as f64, c))
+            .collect();
+        stats::elo_estimate(&hist)
+    }
+
+    fn los(&self) -> f64 {
+        stats::los(self.h2h[0] as f64, self.h2h[2] as f64)
+    }
+
+    fn complete_groups(&self) -> f64 {
+        self.group_bins.iter().sum()
+    }
+}
+
+fn fmt_elo(x: f64) -> String {
+    if x.is_infinite() {
+        if x > 0.0 { "+inf" } else { "-inf" }.to_string()
+    } else {
+        format!("{:+.1}", x + 0.0)
+    }
+}
+
+fn elo_text(e: &EloEstimate) -> String {
+    if e.elo.is_infinite() {
+        let bound = if e.elo > 0.0 { e.lower } else { e.upper };
+        format!("{} (95% bound {})", fmt_elo(e.elo), fmt_elo(bound))
+    } else {
+        format!(
+            "{} ± {:.1} (95%: {} … {})",
+            fmt_elo(e.elo),
+            e.error,
+            fmt_elo(e.lower),
+            fmt_elo(e.upper)
+        )
+    }
+}
+
+fn fmt_duration(d: Duration) -> String {
+    let s = d.as_secs();
+    if s >= 3600 {
+        format!("{}h{:02}m", s / 3600, s % 3600 / 60)
+    } else if s >= 60 {
+        format!("{}m{:02}s", s / 60, s % 60)
+    } else {
+        format!("{}s", s)
+    }
+}
+
+pub(super) fn progress_line(plan: &Plan, t: &Tally, llr: Option<f64>, started: Instant) -> String {
+    let e1 = &t.engines[0];
+    let mut s = format!(
+        "[{}/{}] {}: +{} ={} -{} ({:.1}%)",
+        t.games,
+        plan.games,
+        plan.engines[0].name,
+        e1.wins,
+        e1.draws,
+        e1.losses,
+        100.0 * e1.score / e1.games.max(1) as f64
+    );
+    if let Some(e) = t.elo() {
+        if e.elo.is_infinite() {
+            s += &format!(" Elo {}", fmt_elo(e.elo));
+        } else {
+            s += &format!(" Elo {} ± {:.0}", fmt_elo(e.elo), e.error);
+        }
+    }
+    if let (Some(l), Some(sp)) = (llr, plan.sprt) {
+        let (lo, hi) = sp.bounds();
+        s += &format!(" LLR {:.2} [{:.2}, {:.2}]", l, lo, hi);
+    }
+    if t.games < plan.games && t.games > 0 {
+        let el = started.elapsed();
+        let left = el.mul_f64((plan.games - t.games) as f64 / t.games as f64);
+        s += &format!(" ETA {}", fmt_duration(left));
+    }
+    s
+}
+
+pub(super) fn summary(
+    plan: &Plan,
+    t: &Tally,
+    llr: Option<f64>,
+    verdict: Option<Verdict>,
+    elapsed: Duration,
+) -> String {
+    let mut out = header(plan, t, elapsed);
+    out += &engine_rows(plan, t);
+    out += &elo_line(plan, t);
+    out += &groups_line(plan, t);
+    out += &sprt_line(plan, llr, verdict);
+    out += &endings_line(t);
+    out
+}
+
+/// The match's first line: game, options, games played, limits, opening, seed, time taken.
+fn header(plan: &Plan, t: &Tally, elapsed: Duration) -> String {
+    let mut out = String::new();
+    let opts: Vec<String> = plan
+        .def
+        .given_options
+        .iter()
+        .map(|(k, v)| format!("{}={}", k, v))
+        .collect();
+    out += &format!(
+        "Match: {}{} — {} games of {} played, {}, opening {} plies, seed {}, {}\n",
+        plan.def.name,
+        if opts.is_empty() {
+            String::new()
+        } else {
+            format!(" ({})", opts.join(" "))
+        },
+        t.games,
+        plan.games,
+        plan.cfg.tc.describe(),
+        plan.opening_plies,
+        plan.seed,
+        fmt_duration(elapsed)
+    );
+    out
+}
+
+/// One row per engine: games, W/D/L, score against the field, reward, W/D/L per seat, faults.
+fn engine_rows(plan: &Plan, t: &Tally) -> String {
+    let mut out = String::new();
+    let n = plan.players;
+    let w = plan
+        .engines
+        .iter()
+        .map(|e| e.name.chars().count())
+        .max()
+        .unwrap_or(6)
+        .max(6);
+    out += &format!(
+        "{:>2} {:<w$} {:>5} {:>5} {:>5} {:>5} {:>7} {:>7}",
+        "#",
+        "Engine",
+        "Games",
+        "W",
+        "D",
+        "L",
+        "Score",
+        "Reward",
+        w = w
+    );
+    for s in 0..n {
+        out += &format!("  {:>11}", format!("p{} W/D/L", s + 1));
+    }
+    out += "  Faults\n";
+    for (i, (e, spec)) in t.engines.iter().zip(&plan.engines).enumerate() {
+        out += &format!(
+            "{:>2} {:<w$} {:>5} {:>5} {:>5} {:>5} {:>6.1}% {:>7.3}",
+            i + 1,
+            spec.name,
+            e.games,
+            e.wins,
+            e.draws,
+            e.losses,
+            100.0 * e.score / e.games.max(1) as f64,
+            e.reward / e.games.max(1) as f64,
+            w = w
+        );
+        for s in &e.per_seat {
+            out += &format!("  {:>11}", format!("{}/{}/{}", s[0], s[1], s[2]));
+        }
+        let faults: Vec<String> = e
+            .faults
+            .iter()
+            .map(|(k, v)| format!("{} {}", k, v))
+            .collect();
+        out += &format!(
+            "  {}\n",
+            if faults.is_empty() {
+                "-".to_string()
+            } else {
+                faults.join(", ")
+            }
+        );
+    }
+    out
+}
+
+/// Engine 1's Elo against the other engine (two seats) or the field, with LOS and draw ratio.
+fn elo_line(plan: &Plan, t: &Tally) -> String {
+    let mut out = String::new();
+    let n = plan.players;
+    let who = if n == 2 {
+        format!("{} vs {}", plan.engines[0].name, plan.engines[1].name)
+    } else {
+        format!("{} vs the field", plan.engines[0].name)
+    };
+    match t.elo() {
+        Some(e) => {
+            let draws = if n == 2 {
+                format!(
+                    ", draw ratio {:.1}%",
+                    100.0 * t.engines[0].draws as f64 / t.games.max(1) as f64
+                )
+            } else {
+                String::new()
+            };
+            out += &format!(
+                "Elo ({}): {}, LOS {:.1}%{}\n",
+                who,
+                elo_text(&e),
+                100.0 * t.los(),
+                draws
+            );
+        }
+        None => out += "Elo: no games\n",
+    }
+    out
+}
+
+/// The pentanomial of game pairs (two seats) or the count of complete rotation groups, with nElo.
+fn groups_line(plan: &Plan, t: &Tally) -> String {
+    let mut out = String::new();
+    let n = plan.players;
+    let groups = t.complete_groups();
+    if groups > 0.0 {
+        if n == 2 {
+            out += &format!(
+                "Pentanomial (game pairs, engine 1 scoring 0, 0.5, 1, 1.5, 2): [{}]",
+                t.group_bins
+                    .iter()
+                    .map(|c| format!("{}", *c as u64))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            );
+        } else {
+            out += &format!("Rotation groups complete: {}", groups as u64);
+        }
+        if let Some((ne, err)) = stats::normalized_elo(&t.group_bins, n) {
+            out += &format!(", nElo {:+.1} ± {:.1}", ne, err);
+        }
+        out += "\n";
+    }
+    out
+}
+
+/// The SPRT's state, when the match runs one.
+fn sprt_line(plan: &Plan, llr: Option<f64>, verdict: Option<Verdict>) -> String {
+    let mut out = String::new();
+    if let Some(sp) = plan.sprt {
+        let (lo, hi) = sp.bounds();
+        let state = match verdict {
+            Some(Verdict::H1) => "H1 accepted (elo1)".to_string(),
+            Some(Verdict::H0) => "H0 accepted (elo0)".to_string(),
+            None => "no verdict yet".to_string(),
+        };
+        out += &format!(
+            "SPRT {}: LLR {:.2} [{:.2}, {:.2}] — {}\n",
+            sp.describe(),
+            llr.unwrap_or(0.0),
+            lo,
+            hi,
+            state
+        );
+    }
+    out
+}
+
+/// How the games ended, by kind.
+fn endings_line(t: &Tally) -> String {
+    let mut out = String::new();
+    let endings: Vec<String> = t
+        .endings
+        .iter()
+        .map(|(k, v)| format!("{} {}", k, v))
+        .collect();
+    out += &format!("Endings: {}\n", endings.join(", "));
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn field_scores() {
+        assert_eq!(score_vs_field(&[1.0, 0.0], 0), (1.0, [1, 0, 0]));
+        assert_eq!(score_vs_field(&[0.5, 0.5], 1), (0.5, [0, 1, 0]));
+        // Three seats, seat 0 shares the win with seat 2.
+        let (s, wdl) = score_vs_field(&[0.5, 0.0, 0.5], 0);
+        assert_eq!(wdl, [1, 1, 0]);
+        assert!((s - 0.75).abs() < 1e-9);
+    }
+}
