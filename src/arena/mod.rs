@@ -19,13 +19,13 @@ use crate::games;
 use player::{EngineKind, EngineSpec, Proto};
 use referee::{GameDef, GameRecord, Job, Played, RefereeConfig, TimeControl};
 use stats::{EloEstimate, Sprt, Verdict};
-use table::{progress_line, summary, Tally};
 use std::collections::BTreeMap;
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{mpsc, Arc};
 use std::time::Instant;
+use table::{progress_line, summary, Tally};
 
 /// `quatre match` arguments (`--game` is the global flag).
 #[derive(clap::Args, Debug, Clone, Default)]

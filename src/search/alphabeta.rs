@@ -189,23 +189,7 @@ fn iterative_deepening<G: Game>(
     root_moves: &[G::Move],
 ) -> Outcome<G::Move> {
     let ctx = sh.ctx;
-    let mut w: Worker<G> = Worker {
-        sh,
-        nodes: 0,
-        flushed: 0,
-        seldepth: 0,
-        killers: vec![[None, None]; MAX_PLY + QS_MAX + 2],
-        pv: vec![Vec::new(); MAX_PLY + QS_MAX + 2],
-        move_bufs: vec![Vec::new(); MAX_PLY + QS_MAX + 2],
-        root_excluded: Vec::new(),
-        root_only: None,
-        first_iteration: main,
-        root_best: None,
-        root_seat: root.to_move(),
-        main,
-        progress: None,
-        last_print: Instant::now(),
-    };
+    let mut w: Worker<G> = Worker::new(sh, main, root.to_move());
     let mut all = Vec::new();
     root.legal_moves(&mut all);
     if root_moves.len() < all.len() {
@@ -221,36 +205,7 @@ fn iterative_deepening<G: Game>(
     let mut last_report: Option<Report> = None;
     let mut depth = 1 + (index as u32 % 2).min(max_depth - 1);
     while depth <= max_depth {
-        let mut lines: Vec<Line> = Vec::new();
-        w.root_excluded.clear();
-        let mut complete = true;
-        for _ in 0..multipv {
-            w.seldepth = 0;
-            let score = w.negamax(root, depth as i32, -INF, INF, 0);
-            if w.aborted() {
-                complete = false;
-                // A partial first line still gives a move better than the previous depth's when
-                // its first root move was fully searched.
-                break;
-            }
-            let pv = w.pv[0].clone();
-            let Some(&first) = pv.first() else { break };
-            w.root_excluded.push(first);
-            let mut s = root.clone();
-            let mut texts = Vec::new();
-            for &m in &pv {
-                texts.push(s.format_move(m));
-                s.play(m);
-            }
-            lines.push(Line {
-                pv: texts,
-                score: score_of(score),
-                wdl: ctx.params.show_wdl.then(|| wdl_of(score)),
-            });
-            if w.root_excluded.len() >= root_moves.len() {
-                break;
-            }
-        }
+        let (mut lines, complete) = w.root_lines(root, depth, multipv, root_moves.len());
         w.first_iteration = false;
         if !complete && lines.is_empty() {
             // Out of time in the first iteration: the best root move searched so far beats
@@ -269,16 +224,7 @@ fn iterative_deepening<G: Game>(
         // An iteration cut short by time may have fewer lines than asked: keep the previous
         // iteration's other lines after the new ones.
         if !complete {
-            if let Some(prev) = &last_report {
-                for l in &prev.lines {
-                    if lines.len() >= multipv {
-                        break;
-                    }
-                    if !lines.iter().any(|n| n.pv.first() == l.pv.first()) {
-                        lines.push(l.clone());
-                    }
-                }
-            }
+            keep_previous_lines(&mut lines, last_report.as_ref(), multipv);
         }
         w.flush();
         if main {
@@ -298,17 +244,8 @@ fn iterative_deepening<G: Game>(
         if !complete || w.aborted() {
             break;
         }
-        // A forced mate found: deeper search will not change the move; `go mate N` ends
-        // once a mate in N or fewer is proven.
-        if let Some(Line {
-            score: Score::Mate(m),
-            ..
-        }) = last_report.as_ref().and_then(|r| r.lines.first())
-        {
-            let asked = ctx.limits.mate.is_some_and(|n| *m > 0 && *m as u32 <= n);
-            if asked || (ctx.limits.depth.is_none() && !ctx.limits.is_unlimited()) {
-                break;
-            }
+        if mate_ends_search(ctx, last_report.as_ref()) {
+            break;
         }
         // Under a clock, do not start an iteration that will not finish: the next one costs
         // several times this one. `movetime` asks for exactly that long (UCI), and an
@@ -319,41 +256,42 @@ fn iterative_deepening<G: Game>(
         depth += 1;
     }
     w.flush();
-    // The last word before bestmove: the best completed line with the final counts (or, when
-    // `stop` came before the first iteration ended, the move it had found best so far).
     if main {
-        let nodes = sh.nodes.load(Ordering::Relaxed);
-        match &mut last_report {
-            Some(r) if nodes != r.nodes => {
-                r.nodes = nodes;
-                r.elapsed = ctx.start.elapsed();
-                r.hashfull = sh.table.hashfull();
-                ctx.report(r);
-            }
-            Some(_) => {}
-            None => {
-                if let Some(m) = best {
-                    let r = Report {
-                        depth: 1,
-                        seldepth: w.seldepth as u32,
-                        nodes,
-                        elapsed: ctx.start.elapsed(),
-                        hashfull: sh.table.hashfull(),
-                        lines: Vec::new(),
-                    };
-                    (ctx.events)(Event::Unscored {
-                        report: &r,
-                        mv: &root.format_move(m),
-                    });
-                }
-            }
-        }
+        w.last_word(root, last_report.as_mut(), best);
     }
     Outcome {
         best,
         nodes: sh.nodes.load(Ordering::Relaxed),
         report: last_report,
     }
+}
+
+/// Adds the previous iteration's lines (those for other root moves) after the lines of an
+/// iteration cut short, up to `multipv`.
+fn keep_previous_lines(lines: &mut Vec<Line>, prev: Option<&Report>, multipv: usize) {
+    let Some(prev) = prev else { return };
+    for l in &prev.lines {
+        if lines.len() >= multipv {
+            break;
+        }
+        if !lines.iter().any(|n| n.pv.first() == l.pv.first()) {
+            lines.push(l.clone());
+        }
+    }
+}
+
+/// A forced mate found: deeper search will not change the move; `go mate N` ends once a mate in
+/// N or fewer is proven. (A fixed `depth` or an infinite search still goes on.)
+fn mate_ends_search(ctx: &Context, last: Option<&Report>) -> bool {
+    let Some(Line {
+        score: Score::Mate(m),
+        ..
+    }) = last.and_then(|r| r.lines.first())
+    else {
+        return false;
+    };
+    let asked = ctx.limits.mate.is_some_and(|n| *m > 0 && *m as u32 <= n);
+    asked || (ctx.limits.depth.is_none() && !ctx.limits.is_unlimited())
 }
 
 /// Win/draw/loss per mille for the side to move, from a score: a mate is 1000/0/0 or 0/0/1000;
@@ -379,6 +317,100 @@ fn score_of(s: i32) -> Score {
         Score::Mate(-((MATE + s + 1) / 2))
     } else {
         Score::Cp(s)
+    }
+}
+
+impl<'a, 'b, G: Game> Worker<'a, 'b, G> {
+    fn new(sh: &'b Shared<'a>, main: bool, root_seat: usize) -> Self {
+        Worker {
+            sh,
+            nodes: 0,
+            flushed: 0,
+            seldepth: 0,
+            killers: vec![[None, None]; MAX_PLY + QS_MAX + 2],
+            pv: vec![Vec::new(); MAX_PLY + QS_MAX + 2],
+            move_bufs: vec![Vec::new(); MAX_PLY + QS_MAX + 2],
+            root_excluded: Vec::new(),
+            root_only: None,
+            first_iteration: main,
+            root_best: None,
+            root_seat,
+            main,
+            progress: None,
+            last_print: Instant::now(),
+        }
+    }
+
+    /// One iteration at `depth`: up to `multipv` lines, each excluding the root moves of the
+    /// lines before it. False with the lines: the search was stopped during the iteration.
+    fn root_lines(
+        &mut self,
+        root: &G,
+        depth: u32,
+        multipv: usize,
+        root_count: usize,
+    ) -> (Vec<Line>, bool) {
+        let mut lines: Vec<Line> = Vec::new();
+        self.root_excluded.clear();
+        for _ in 0..multipv {
+            self.seldepth = 0;
+            let score = self.negamax(root, depth as i32, -INF, INF, 0);
+            if self.aborted() {
+                // A partial first line still gives a move better than the previous depth's when
+                // its first root move was fully searched.
+                return (lines, false);
+            }
+            let pv = self.pv[0].clone();
+            let Some(&first) = pv.first() else { break };
+            self.root_excluded.push(first);
+            let mut s = root.clone();
+            let mut texts = Vec::new();
+            for &m in &pv {
+                texts.push(s.format_move(m));
+                s.play(m);
+            }
+            lines.push(Line {
+                pv: texts,
+                score: score_of(score),
+                wdl: self.sh.ctx.params.show_wdl.then(|| wdl_of(score)),
+            });
+            if self.root_excluded.len() >= root_count {
+                break;
+            }
+        }
+        (lines, true)
+    }
+
+    /// The last word before bestmove: the best completed line with the final counts (or, when
+    /// `stop` came before the first iteration ended, the move found best so far, unscored).
+    fn last_word(&mut self, root: &G, last: Option<&mut Report>, best: Option<G::Move>) {
+        let (sh, ctx) = (self.sh, self.sh.ctx);
+        let nodes = sh.nodes.load(Ordering::Relaxed);
+        match last {
+            Some(r) if nodes != r.nodes => {
+                r.nodes = nodes;
+                r.elapsed = ctx.start.elapsed();
+                r.hashfull = sh.table.hashfull();
+                ctx.report(r);
+            }
+            Some(_) => {}
+            None => {
+                if let Some(m) = best {
+                    let r = Report {
+                        depth: 1,
+                        seldepth: self.seldepth as u32,
+                        nodes,
+                        elapsed: ctx.start.elapsed(),
+                        hashfull: sh.table.hashfull(),
+                        lines: Vec::new(),
+                    };
+                    (ctx.events)(Event::Unscored {
+                        report: &r,
+                        mv: &root.format_move(m),
+                    });
+                }
+            }
+        }
     }
 }
 

@@ -174,9 +174,10 @@ pub fn search<G: Game>(root: &G, ctx: &Context, root_moves: &[G::Move]) -> Outco
         last = Some(report);
         // A forced win found: deeper search will not change the move; `go mate N` ends once a
         // win in N moves or fewer is proven.
-        let asked = ctx.limits.mate.is_some_and(|n| {
-            matches!(score_of(score), Score::Mate(m) if m > 0 && m as u32 <= n)
-        });
+        let asked = ctx
+            .limits
+            .mate
+            .is_some_and(|n| matches!(score_of(score), Score::Mate(m) if m > 0 && m as u32 <= n));
         if asked
             || (score.abs() > WIN_BOUND && ctx.limits.depth.is_none() && !ctx.limits.is_unlimited())
         {
@@ -266,8 +267,7 @@ impl<G: Game> Searcher<'_, G> {
     }
 
     fn eval(&self, g: &G) -> i32 {
-        g.evaluate(self.root)
-            .clamp(-WIN_BOUND + 1, WIN_BOUND - 1)
+        g.evaluate(self.root).clamp(-WIN_BOUND + 1, WIN_BOUND - 1)
     }
 
     /// BRS+'s move for an opponent that does not branch: the first in the static ordering
@@ -547,7 +547,9 @@ impl<G: Game> Searcher<'_, G> {
         let v = if c.status().is_over() || c.to_move() == self.root {
             self.value(c, depth - 1, alpha, beta, ply + 1)
         } else {
-            return self.layer(c, depth, alpha, beta, ply, true, None, turn + 1).0;
+            return self
+                .layer(c, depth, alpha, beta, ply, true, None, turn + 1)
+                .0;
         };
         // Record this layer's line when it is the best so far (the caller decides by value; a
         // line is kept for the layer whenever it lowers the bound, as a PV is for a max node).

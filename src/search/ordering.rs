@@ -40,7 +40,10 @@ pub fn order<G: Game>(
                 0
             };
             let p = g.move_priority(m);
-            (k.max(p.saturating_add(if p > 0 { 1 << 21 } else { 0 })), i as u16)
+            (
+                k.max(p.saturating_add(if p > 0 { 1 << 21 } else { 0 })),
+                i as u16,
+            )
         })
         .collect();
     keyed.sort_by_key(|k| std::cmp::Reverse(k.0));
