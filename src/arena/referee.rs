@@ -149,6 +149,25 @@ impl TimeControl {
         l
     }
 
+    /// Why a move that took `ms` loses on time with `clock` ms left, or None when it was in time.
+    pub fn late(&self, clock: i64, ms: u64) -> Option<String> {
+        if self.base_ms.is_some() && ms as i64 > clock + self.margin_ms as i64 {
+            return Some(format!(
+                "lost on time: {} ms with {} ms on its clock (margin {} ms)",
+                ms,
+                clock.max(0),
+                self.margin_ms
+            ));
+        }
+        match self.movetime_ms {
+            Some(mt) if ms > mt + self.margin_ms => Some(format!(
+                "lost on time: {} ms for a movetime of {} ms (margin {} ms)",
+                ms, mt, self.margin_ms
+            )),
+            _ => None,
+        }
+    }
+
     /// How long the referee waits for a move of `seat` before it is late.
     pub fn allowed(&self, clock: i64) -> Duration {
         let mut ms: Option<u64> = None;
@@ -315,88 +334,28 @@ pub fn play(
             .play_text(m)
             .map_err(|e| format!("opening move {}: {}", m, e))?;
     }
-    let mut rec = GameRecord {
-        game: job.index,
-        group: job.group,
-        game_name: def.name.clone(),
-        options: def
-            .options
-            .iter()
-            .map(|(k, v)| (k.to_string(), v.to_string()))
-            .collect(),
-        seats: job.seats.iter().map(|&e| engines[e].name.clone()).collect(),
-        engines: job.seats.clone(),
-        deal_seed: job.deal_seed,
-        start: start_text,
-        opening: job.opening.clone(),
-        moves: Vec::new(),
-        times_ms: Vec::new(),
-        result: Vec::new(),
-        termination: String::new(),
-        reason: String::new(),
-        offender: None,
-        tc: cfg.tc.describe(),
-        end: String::new(),
-    };
-    let fault = |rec: &mut GameRecord, seat: usize, kind: &str, why: String| {
-        rec.result = forfeit_rewards(players, seat);
-        rec.termination = kind.to_string();
-        rec.offender = Some(seat);
-        rec.reason = format!("p{} ({}) {}", seat + 1, rec.seats[seat], why);
-    };
-
-    // Start every seat's player.
-    let mut seats: Vec<Box<dyn player::Player>> = Vec::with_capacity(players);
-    for seat in 0..players {
-        let spec = &engines[job.seats[seat]];
-        let setup = Setup {
-            game: &def.name,
-            rule_options: &def.given_options,
-            proto: cfg.proto,
-            seed: crate::arena::mix(job.seed, seat as u64),
-            handshake_timeout: Duration::from_millis(cfg.handshake_timeout_ms),
-            label: format!("g{} p{} {}", job.index + 1, seat + 1, spec.name),
-            verbose: cfg.verbose,
-        };
-        match player::start(spec, &setup) {
-            Ok(p) => seats.push(p),
-            Err(f) => {
-                let (kind, why) = fault_text(&f, "at the start");
-                fault(&mut rec, seat, kind, why);
-                for p in seats.iter_mut() {
-                    p.finish();
-                }
-                rec.end = state.to_text();
-                let unstartable = match f {
-                    Fault::CannotStart(s) => Some((job.seats[seat], s)),
-                    _ => None,
-                };
-                return Ok(Played {
-                    record: rec,
-                    unstartable,
-                });
-            }
+    let mut rec = GameRecord::new(def, engines, job, cfg, start_text);
+    let mut seats = match start_players(def, engines, job, cfg, players) {
+        Ok(seats) => seats,
+        Err((seat, f)) => {
+            let (kind, why) = fault_text(&f, "at the start");
+            rec.forfeit(seat, kind, why);
+            rec.end = state.to_text();
+            let unstartable = match f {
+                Fault::CannotStart(s) => Some((job.seats[seat], s)),
+                _ => None,
+            };
+            return Ok(Played {
+                record: rec,
+                unstartable,
+            });
         }
-    }
+    };
 
     let tc = &cfg.tc;
     let mut clocks = [tc.base_ms.unwrap_or(0) as i64; MAX_SEATS];
     let mut history: Vec<String> = job.opening.clone();
-    loop {
-        if let Status::Over(o) = state.status() {
-            rec.result = o.rewards[..players].to_vec();
-            rec.termination = termination::RULES.into();
-            rec.reason = o.reason.to_string();
-            break;
-        }
-        if let Some(mp) = cfg.max_plies {
-            if history.len() >= mp {
-                rec.result = vec![1.0 / players as f32; players];
-                rec.termination = termination::ADJUDICATION.into();
-                rec.reason = format!("arena --max-plies {} reached", mp);
-                break;
-            }
-        }
+    while !rec.ended_by_rules_or_cap(state.as_ref(), history.len(), cfg.max_plies) {
         let seat = state.to_move();
         let limits = tc.limits(&clocks[..players], players);
         let go = go_line(&limits, players);
@@ -425,51 +384,25 @@ pub fn play(
             Ok(a) => a,
             Err(f) => {
                 let (kind, why) = fault_text(&f, "during its move");
-                fault(&mut rec, seat, kind, why);
+                rec.forfeit(seat, kind, why);
                 break;
             }
         };
         let ms = answer.elapsed.as_millis() as u64;
-        if tc.base_ms.is_some() && ms as i64 > clocks[seat] + tc.margin_ms as i64 {
-            let why = format!(
-                "lost on time: {} ms with {} ms on its clock (margin {} ms)",
-                ms,
-                clocks[seat].max(0),
-                tc.margin_ms
-            );
-            fault(&mut rec, seat, termination::TIME, why);
+        if let Some(why) = tc.late(clocks[seat], ms) {
+            rec.forfeit(seat, termination::TIME, why);
             rec.moves.push(answer.mv);
             rec.times_ms.push(ms);
             break;
         }
-        if let Some(mt) = tc.movetime_ms {
-            if ms > mt + tc.margin_ms {
-                let why = format!(
-                    "lost on time: {} ms for a movetime of {} ms (margin {} ms)",
-                    ms, mt, tc.margin_ms
-                );
-                fault(&mut rec, seat, termination::TIME, why);
-                rec.moves.push(answer.mv);
-                rec.times_ms.push(ms);
-                break;
-            }
-        }
         if answer.mv.is_empty() {
-            fault(
-                &mut rec,
-                seat,
-                termination::ILLEGAL,
-                "answered 'bestmove' with no move".into(),
-            );
+            let why = "answered 'bestmove' with no move".into();
+            rec.forfeit(seat, termination::ILLEGAL, why);
             break;
         }
         if let Err(e) = state.play_text(&answer.mv) {
-            fault(
-                &mut rec,
-                seat,
-                termination::ILLEGAL,
-                format!("played an illegal move: {}", e),
-            );
+            let why = format!("played an illegal move: {}", e);
+            rec.forfeit(seat, termination::ILLEGAL, why);
             rec.moves.push(answer.mv);
             rec.times_ms.push(ms);
             break;
@@ -489,6 +422,104 @@ pub fn play(
         record: rec,
         unstartable: None,
     })
+}
+
+/// Starts every seat's player; on a fault, finishes those already started and says which seat
+/// failed and how.
+fn start_players(
+    def: &GameDef,
+    engines: &[EngineSpec],
+    job: &Job,
+    cfg: &RefereeConfig,
+    players: usize,
+) -> Result<Vec<Box<dyn player::Player>>, (usize, Fault)> {
+    let mut seats: Vec<Box<dyn player::Player>> = Vec::with_capacity(players);
+    for seat in 0..players {
+        let spec = &engines[job.seats[seat]];
+        let setup = Setup {
+            game: &def.name,
+            rule_options: &def.given_options,
+            proto: cfg.proto,
+            seed: crate::arena::mix(job.seed, seat as u64),
+            handshake_timeout: Duration::from_millis(cfg.handshake_timeout_ms),
+            label: format!("g{} p{} {}", job.index + 1, seat + 1, spec.name),
+            verbose: cfg.verbose,
+        };
+        match player::start(spec, &setup) {
+            Ok(p) => seats.push(p),
+            Err(f) => {
+                for p in seats.iter_mut() {
+                    p.finish();
+                }
+                return Err((seat, f));
+            }
+        }
+    }
+    Ok(seats)
+}
+
+impl GameRecord {
+    /// The record of a game about to be played (no moves, no result yet).
+    fn new(
+        def: &GameDef,
+        engines: &[EngineSpec],
+        job: &Job,
+        cfg: &RefereeConfig,
+        start: String,
+    ) -> GameRecord {
+        GameRecord {
+            game: job.index,
+            group: job.group,
+            game_name: def.name.clone(),
+            options: def
+                .options
+                .iter()
+                .map(|(k, v)| (k.to_string(), v.to_string()))
+                .collect(),
+            seats: job.seats.iter().map(|&e| engines[e].name.clone()).collect(),
+            engines: job.seats.clone(),
+            deal_seed: job.deal_seed,
+            start,
+            opening: job.opening.clone(),
+            moves: Vec::new(),
+            times_ms: Vec::new(),
+            result: Vec::new(),
+            termination: String::new(),
+            reason: String::new(),
+            offender: None,
+            tc: cfg.tc.describe(),
+            end: String::new(),
+        }
+    }
+
+    /// The game ends by a fault of `seat`: it scores nothing, the others share the point.
+    fn forfeit(&mut self, seat: usize, kind: &str, why: String) {
+        self.result = forfeit_rewards(self.seats.len(), seat);
+        self.termination = kind.to_string();
+        self.offender = Some(seat);
+        self.reason = format!("p{} ({}) {}", seat + 1, self.seats[seat], why);
+    }
+
+    /// Whether the game is over by the rules or by `--max-plies` after `plies` plies (the
+    /// result and reason are then recorded).
+    fn ended_by_rules_or_cap(&mut self, state: &dyn AnyGame, plies: usize, cap: Option<usize>) -> bool {
+        let players = self.seats.len();
+        if let Status::Over(o) = state.status() {
+            self.result = o.rewards[..players].to_vec();
+            self.termination = termination::RULES.into();
+            self.reason = o.reason.to_string();
+            return true;
+        }
+        match cap {
+            Some(mp) if plies >= mp => {
+                self.result = vec![1.0 / players as f32; players];
+                self.termination = termination::ADJUDICATION.into();
+                self.reason = format!("arena --max-plies {} reached", mp);
+                true
+            }
+            _ => false,
+        }
+    }
 }
 
 fn fault_text(f: &Fault, when: &str) -> (&'static str, String) {
