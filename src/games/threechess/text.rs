@@ -91,7 +91,21 @@ pub(crate) fn parse_position(text: &str, opts: &RuleOptions) -> Result<Threeches
             fields.len()
         ));
     }
-    let ranks: Vec<&str> = fields[0].split('/').collect();
+    let board = parse_board(fields[0])?;
+    let side = parse_side(fields[1])?;
+    let state = parse_states(fields[2])?;
+    let (clock, fullmove) = if fields.len() == 5 {
+        parse_counters(fields[3], fields[4])?
+    } else {
+        (0, 1)
+    };
+    Threechess::setup(opts, board, side, state, clock, fullmove)
+}
+
+/// The board field: 8 ranks from the 8th down, separated by '/', each a ','-separated list of
+/// men (`wK`, `bP`, `rN`…) and counts of empty squares.
+fn parse_board(field: &str) -> Result<[u8; 64], String> {
+    let ranks: Vec<&str> = field.split('/').collect();
     if ranks.len() != 8 {
         return Err(format!(
             "the board has {} ranks separated by '/', not 8",
@@ -145,7 +159,12 @@ pub(crate) fn parse_position(text: &str, opts: &RuleOptions) -> Result<Threeches
             ));
         }
     }
-    let side = match fields[1] {
+    Ok(board)
+}
+
+/// The player to move: `w`, `b` or `r`.
+fn parse_side(field: &str) -> Result<u8, String> {
+    Ok(match field {
         "w" => 0,
         "b" => 1,
         "r" => 2,
@@ -155,12 +174,16 @@ pub(crate) fn parse_position(text: &str, opts: &RuleOptions) -> Result<Threeches
                 s
             ))
         }
-    };
-    let sb = fields[2].as_bytes();
+    })
+}
+
+/// The states field: one letter per seat, a (alive), g (ghost) or d (dead).
+fn parse_states(field: &str) -> Result<[u8; 3], String> {
+    let sb = field.as_bytes();
     if sb.len() != 3 {
         return Err(format!(
             "the states field must be three letters a (alive), g (ghost) or d (dead) in seat order, not '{}'",
-            fields[2]
+            field
         ));
     }
     let mut state = [ALIVE; 3];
@@ -172,32 +195,32 @@ pub(crate) fn parse_position(text: &str, opts: &RuleOptions) -> Result<Threeches
             _ => {
                 return Err(format!(
                     "the states field must be three letters a (alive), g (ghost) or d (dead), not '{}'",
-                    fields[2]
+                    field
                 ))
             }
         };
     }
-    let (clock, fullmove) = if fields.len() == 5 {
-        let clock = fields[3]
-            .parse::<u32>()
-            .ok()
-            .filter(|&n| n <= 1_000_000)
-            .ok_or_else(|| {
-                format!(
-                    "the 150-ply count must be a number from 0, not '{}'",
-                    fields[3]
-                )
-            })?;
-        let mv = fields[4]
-            .parse::<u32>()
-            .ok()
-            .filter(|&n| (1..=10_000_000).contains(&n))
-            .ok_or_else(|| format!("the move number must be a number from 1, not '{}'", fields[4]))?;
-        (clock, mv)
-    } else {
-        (0, 1)
-    };
-    Threechess::setup(opts, board, side, state, clock, fullmove)
+    Ok(state)
+}
+
+/// The 150-ply count and the move number.
+fn parse_counters(plies: &str, number: &str) -> Result<(u32, u32), String> {
+    let clock = plies
+        .parse::<u32>()
+        .ok()
+        .filter(|&n| n <= 1_000_000)
+        .ok_or_else(|| {
+            format!(
+                "the 150-ply count must be a number from 0, not '{}'",
+                plies
+            )
+        })?;
+    let mv = number
+        .parse::<u32>()
+        .ok()
+        .filter(|&n| (1..=10_000_000).contains(&n))
+        .ok_or_else(|| format!("the move number must be a number from 1, not '{}'", number))?;
+    Ok((clock, mv))
 }
 
 pub(crate) fn format_move(mv: Move) -> String {
