@@ -3,16 +3,15 @@
 //! ordering (table move, `move_priority`, killers) and MultiPV. More than one thread runs Lazy SMP:
 //! every thread searches the same tree, sharing the table, and the first thread's result is used.
 
+use super::deepening::{last_word, mate_ends_search, pv_texts, score_of, MATE, MATE_BOUND};
 use super::ordering::{order, store_killer};
 use super::tt::{from_tt, to_tt, Bound};
-use super::{Context, Event, Line, Outcome, Report, Score};
+use super::{Context, Line, Outcome, Report};
 use crate::game::{Game, Status};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Instant;
 
 /// Mate scores sit far above any evaluation (a 3x3 hyperchess army is worth ~60,000 cp).
-pub const MATE: i32 = 1_000_000;
-const MATE_BOUND: i32 = MATE - 1000;
 const INF: i32 = 2_000_000;
 const MAX_PLY: usize = 128;
 const QS_MAX: usize = 6;
@@ -257,7 +256,16 @@ fn iterative_deepening<G: Game>(
     }
     w.flush();
     if main {
-        w.last_word(root, last_report.as_mut(), best);
+        let nodes = sh.nodes.load(Ordering::Relaxed);
+        let best_text = best.map(|m| root.format_move(m));
+        last_word(
+            ctx,
+            last_report.as_mut(),
+            nodes,
+            sh.table.hashfull(),
+            w.seldepth as u32,
+            best_text,
+        );
     }
     Outcome {
         best,
@@ -280,20 +288,6 @@ fn keep_previous_lines(lines: &mut Vec<Line>, prev: Option<&Report>, multipv: us
     }
 }
 
-/// A forced mate found: deeper search will not change the move; `go mate N` ends once a mate in
-/// N or fewer is proven. (A fixed `depth` or an infinite search still goes on.)
-fn mate_ends_search(ctx: &Context, last: Option<&Report>) -> bool {
-    let Some(Line {
-        score: Score::Mate(m),
-        ..
-    }) = last.and_then(|r| r.lines.first())
-    else {
-        return false;
-    };
-    let asked = ctx.limits.mate.is_some_and(|n| *m > 0 && *m as u32 <= n);
-    asked || (ctx.limits.depth.is_none() && !ctx.limits.is_unlimited())
-}
-
 /// Win/draw/loss per mille for the side to move, from a score: a mate is 1000/0/0 or 0/0/1000;
 /// otherwise w = 1000 / (1 + e^((200 − cp) / 100)), l likewise with −cp, d = 1000 − w − l (at
 /// 0 cp: 119/762/119; at +100: 269/684/47; at +500: 953/46/1). A fixed model, not fitted to games.
@@ -308,16 +302,6 @@ pub fn wdl_of(s: i32) -> (u32, u32, u32) {
     let w = f(s as f64).round() as u32;
     let l = f(-(s as f64)).round() as u32;
     (w, 1000u32.saturating_sub(w + l), l)
-}
-
-fn score_of(s: i32) -> Score {
-    if s > MATE_BOUND {
-        Score::Mate((MATE - s + 1) / 2)
-    } else if s < -MATE_BOUND {
-        Score::Mate(-((MATE + s + 1) / 2))
-    } else {
-        Score::Cp(s)
-    }
 }
 
 impl<'a, 'b, G: Game> Worker<'a, 'b, G> {
@@ -363,14 +347,8 @@ impl<'a, 'b, G: Game> Worker<'a, 'b, G> {
             let pv = self.pv[0].clone();
             let Some(&first) = pv.first() else { break };
             self.root_excluded.push(first);
-            let mut s = root.clone();
-            let mut texts = Vec::new();
-            for &m in &pv {
-                texts.push(s.format_move(m));
-                s.play(m);
-            }
             lines.push(Line {
-                pv: texts,
+                pv: pv_texts(root, &pv),
                 score: score_of(score),
                 wdl: self.sh.ctx.params.show_wdl.then(|| wdl_of(score)),
             });
@@ -379,38 +357,6 @@ impl<'a, 'b, G: Game> Worker<'a, 'b, G> {
             }
         }
         (lines, true)
-    }
-
-    /// The last word before bestmove: the best completed line with the final counts (or, when
-    /// `stop` came before the first iteration ended, the move found best so far, unscored).
-    fn last_word(&mut self, root: &G, last: Option<&mut Report>, best: Option<G::Move>) {
-        let (sh, ctx) = (self.sh, self.sh.ctx);
-        let nodes = sh.nodes.load(Ordering::Relaxed);
-        match last {
-            Some(r) if nodes != r.nodes => {
-                r.nodes = nodes;
-                r.elapsed = ctx.start.elapsed();
-                r.hashfull = sh.table.hashfull();
-                ctx.report(r);
-            }
-            Some(_) => {}
-            None => {
-                if let Some(m) = best {
-                    let r = Report {
-                        depth: 1,
-                        seldepth: self.seldepth as u32,
-                        nodes,
-                        elapsed: ctx.start.elapsed(),
-                        hashfull: sh.table.hashfull(),
-                        lines: Vec::new(),
-                    };
-                    (ctx.events)(Event::Unscored {
-                        report: &r,
-                        mv: &root.format_move(m),
-                    });
-                }
-            }
-        }
     }
 }
 
@@ -653,6 +599,7 @@ impl<G: Game> Worker<'_, '_, G> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::search::Score;
 
     #[test]
     fn table_entries_round_trip_with_scores_beyond_sixteen_bits() {

@@ -11,15 +11,17 @@
 //! includes the seat to move), move ordering (table move, `move_priority`, killers) and a
 //! quiescence search on noisy moves. Scores are from the root player's view.
 
+use super::deepening::{last_word, mate_ends_search, pv_texts, score_of, MATE, MATE_BOUND};
 use super::ordering::{order, store_killer};
 use super::tt::{from_tt, to_tt, Bound};
-use super::{Context, Event, Line, Outcome, Report, Score};
+use super::{Context, Line, Outcome, Report};
 use crate::game::{Game, Seat, Status};
 use std::time::Instant;
 
 /// A won game for the root player; mates count down by ply.
-pub const WIN: i32 = 1_000_000;
-const WIN_BOUND: i32 = WIN - 1000;
+/// A win for the root player (the deepening module's decisive scores).
+const WIN: i32 = MATE;
+const WIN_BOUND: i32 = MATE_BOUND;
 const INF: i32 = 2_000_000;
 const MAX_PLY: usize = 96;
 /// Quiescence layers below the nominal depth, and noisy moves looked at in each.
@@ -148,15 +150,7 @@ pub fn search<G: Game>(root: &G, ctx: &Context, root_moves: &[G::Move]) -> Outco
                 ctx.publish(root.format_move(m));
             }
         }
-        let mut g = root.clone();
-        let mut texts = Vec::new();
-        for &m in &pv {
-            if g.status().is_over() {
-                break;
-            }
-            texts.push(g.format_move(m));
-            g.play(m);
-        }
+        let texts = pv_texts(root, &pv);
         let report = Report {
             depth,
             seldepth: s.seldepth as u32,
@@ -172,59 +166,26 @@ pub fn search<G: Game>(root: &G, ctx: &Context, root_moves: &[G::Move]) -> Outco
         ctx.report(&report);
         s.progress = Some(report.clone());
         last = Some(report);
-        // A forced win found: deeper search will not change the move; `go mate N` ends once a
-        // win in N moves or fewer is proven.
-        let asked = ctx
-            .limits
-            .mate
-            .is_some_and(|n| matches!(score_of(score), Score::Mate(m) if m > 0 && m as u32 <= n));
-        if asked
-            || (score.abs() > WIN_BOUND && ctx.limits.depth.is_none() && !ctx.limits.is_unlimited())
-        {
+        if mate_ends_search(ctx, last.as_ref()) {
             break;
         }
         if ctx.past_soft() || ctx.next_iteration_too_long(1) {
             break;
         }
     }
-    match &mut last {
-        Some(r) if r.nodes != s.nodes => {
-            r.nodes = s.nodes;
-            r.elapsed = ctx.start.elapsed();
-            ctx.report(r);
-        }
-        Some(_) => {}
-        None => {
-            if let Some(m) = best {
-                let r = Report {
-                    depth: 1,
-                    seldepth: s.seldepth as u32,
-                    nodes: s.nodes,
-                    elapsed: ctx.start.elapsed(),
-                    hashfull: s.table.hashfull(),
-                    lines: Vec::new(),
-                };
-                (ctx.events)(Event::Unscored {
-                    report: &r,
-                    mv: &root.format_move(m),
-                });
-            }
-        }
-    }
+    let best_text = best.map(|m| root.format_move(m));
+    last_word(
+        ctx,
+        last.as_mut(),
+        s.nodes,
+        s.table.hashfull(),
+        s.seldepth as u32,
+        best_text,
+    );
     Outcome {
         best,
         nodes: s.nodes,
         report: last,
-    }
-}
-
-fn score_of(s: i32) -> Score {
-    if s > WIN_BOUND {
-        Score::Mate((WIN - s + 1) / 2)
-    } else if s < -WIN_BOUND {
-        Score::Mate(-((WIN + s + 1) / 2))
-    } else {
-        Score::Cp(s)
     }
 }
 

@@ -3,6 +3,7 @@
 
 pub mod alphabeta;
 pub mod brs;
+pub mod deepening;
 pub mod mcts;
 pub mod ordering;
 pub mod params;
