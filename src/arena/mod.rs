@@ -191,57 +191,8 @@ fn plan(mut def: GameDef, args: &MatchArgs) -> Result<Plan, String> {
     let hidden = probe.hidden_information();
     let chance = def.start(Some(1))?.to_text() != def.start(Some(2))?.to_text();
 
-    let mut engines = args
-        .engines
-        .iter()
-        .map(|e| EngineSpec::parse(e))
-        .collect::<Result<Vec<_>, _>>()?;
-    if engines.len() != players {
-        return Err(format!(
-            "{} with these options has {} seats: give {} --engine (got {})",
-            def.name,
-            players,
-            players,
-            engines.len()
-        ));
-    }
-    for e in &engines {
-        if e.kind == EngineKind::Builtin(player::BuiltinKind::Baseline)
-            && probe.baseline_move(&mut rng_from_seed(1)).is_none()
-            && !probe.status().is_over()
-        {
-            return Err(format!("{} has no baseline player", def.name));
-        }
-    }
-    // Distinct names for the table.
-    for i in 1..engines.len() {
-        let base = engines[i].name.clone();
-        let mut k = 2;
-        while engines[..i].iter().any(|e| e.name == engines[i].name) {
-            engines[i].name = format!("{}#{}", base, k);
-            k += 1;
-        }
-    }
-
-    let mut tc = TimeControl {
-        margin_ms: args.margin,
-        timeout_ms: args.timeout.max(1),
-        movetime_ms: args.movetime,
-        nodes: args.nodes,
-        depth: args.depth,
-        ..Default::default()
-    };
-    if let Some(t) = &args.tc {
-        let (b, i) = TimeControl::parse_tc(t)?;
-        tc.base_ms = Some(b);
-        tc.inc_ms = i;
-    }
-    if tc.base_ms.is_none() && tc.movetime_ms.is_none() && tc.nodes.is_none() && tc.depth.is_none()
-    {
-        return Err(
-            "give a limit per move: --tc BASE+INC, --movetime MS, --nodes N or --depth N".into(),
-        );
-    }
+    let engines = engine_specs(&def, &args.engines, players, probe.as_ref())?;
+    let tc = time_control(args)?;
     let proto = match args.proto.as_deref().map(|p| p.to_ascii_lowercase()) {
         None => {
             if players == 2 {
@@ -285,6 +236,71 @@ fn plan(mut def: GameDef, args: &MatchArgs) -> Result<Plan, String> {
         },
         sprt,
     })
+}
+
+/// The `--engine` specs, one per seat, checked against the game (a baseline player needs a game
+/// that has one), with distinct names for the table (`name#2`…).
+fn engine_specs(
+    def: &GameDef,
+    specs: &[String],
+    players: usize,
+    probe: &dyn games::AnyGame,
+) -> Result<Vec<EngineSpec>, String> {
+    let mut engines = specs
+        .iter()
+        .map(|e| EngineSpec::parse(e))
+        .collect::<Result<Vec<_>, _>>()?;
+    if engines.len() != players {
+        return Err(format!(
+            "{} with these options has {} seats: give {} --engine (got {})",
+            def.name,
+            players,
+            players,
+            engines.len()
+        ));
+    }
+    for e in &engines {
+        if e.kind == EngineKind::Builtin(player::BuiltinKind::Baseline)
+            && probe.baseline_move(&mut rng_from_seed(1)).is_none()
+            && !probe.status().is_over()
+        {
+            return Err(format!("{} has no baseline player", def.name));
+        }
+    }
+    // Distinct names for the table.
+    for i in 1..engines.len() {
+        let base = engines[i].name.clone();
+        let mut k = 2;
+        while engines[..i].iter().any(|e| e.name == engines[i].name) {
+            engines[i].name = format!("{}#{}", base, k);
+            k += 1;
+        }
+    }
+    Ok(engines)
+}
+
+/// The limits of every move from `--tc`, `--movetime`, `--nodes` and `--depth` (at least one).
+fn time_control(args: &MatchArgs) -> Result<TimeControl, String> {
+    let mut tc = TimeControl {
+        margin_ms: args.margin,
+        timeout_ms: args.timeout.max(1),
+        movetime_ms: args.movetime,
+        nodes: args.nodes,
+        depth: args.depth,
+        ..Default::default()
+    };
+    if let Some(t) = &args.tc {
+        let (b, i) = TimeControl::parse_tc(t)?;
+        tc.base_ms = Some(b);
+        tc.inc_ms = i;
+    }
+    if tc.base_ms.is_none() && tc.movetime_ms.is_none() && tc.nodes.is_none() && tc.depth.is_none()
+    {
+        return Err(
+            "give a limit per move: --tc BASE+INC, --movetime MS, --nodes N or --depth N".into(),
+        );
+    }
+    Ok(tc)
 }
 
 /// The random opening of a group: `plies` random legal moves from the start (dealt from
@@ -347,51 +363,14 @@ impl Plan {
 /// `--out` as games finish (in game order).
 pub fn run_match(def: GameDef, args: &MatchArgs) -> Result<MatchReport, String> {
     let plan = Arc::new(plan(def, args)?);
-    let mut out = match &args.out {
-        Some(p) => Some(std::io::BufWriter::new(
-            std::fs::File::create(p).map_err(|e| format!("cannot write {}: {}", p.display(), e))?,
-        )),
-        None => None,
-    };
+    let mut file = GameFile::create(args.out.as_deref())?;
     let started = Instant::now();
-    let next = Arc::new(AtomicUsize::new(0));
     let stop = Arc::new(AtomicBool::new(false));
     let (tx, rx) = mpsc::channel::<Result<Played, String>>();
-    let mut workers = Vec::new();
-    for w in 0..plan.concurrency.min(plan.games) {
-        let (plan, next, stop, tx) = (plan.clone(), next.clone(), stop.clone(), tx.clone());
-        workers.push(
-            std::thread::Builder::new()
-                .name(format!("arena {}", w))
-                .spawn(move || loop {
-                    if stop.load(Ordering::Relaxed) {
-                        return;
-                    }
-                    let i = next.fetch_add(1, Ordering::Relaxed);
-                    if i >= plan.games {
-                        return;
-                    }
-                    let r = plan
-                        .job(i)
-                        .and_then(|job| referee::play(&plan.def, &plan.engines, &job, &plan.cfg));
-                    if matches!(&r, Ok(p) if p.unstartable.is_some()) {
-                        // No more games: each would fail the same way.
-                        stop.store(true, Ordering::Relaxed);
-                    }
-                    if tx.send(r).is_err() {
-                        return;
-                    }
-                })
-                .map_err(|e| format!("cannot start a worker thread: {}", e))?,
-        );
-    }
-    drop(tx);
+    let workers = spawn_workers(&plan, &stop, tx)?;
 
     let tty = std::io::stderr().is_terminal();
     let mut tally = Tally::new(plan.players, plan.engines.len());
-    let mut pending: BTreeMap<usize, GameRecord> = BTreeMap::new();
-    let mut next_to_write = 0;
-    let mut records = Vec::new();
     let mut llr = None;
     let mut verdict = None;
     let mut error = None;
@@ -440,17 +419,7 @@ pub fn run_match(def: GameDef, args: &MatchArgs) -> Result<MatchReport, String> 
                 to_stderr(&format!("{}\n", line));
             }
         }
-        pending.insert(rec.game, rec);
-        while let Some(rec) = pending.remove(&next_to_write) {
-            if let Some(f) = out.as_mut() {
-                let line = serde_json::to_string(&rec).map_err(|e| e.to_string())?;
-                writeln!(f, "{}", line)
-                    .and_then(|_| f.flush())
-                    .map_err(|e| format!("cannot write the game file: {}", e))?;
-            }
-            records.push(rec);
-            next_to_write += 1;
-        }
+        file.add(rec)?;
     }
     if !args.quiet && tty {
         to_stderr("\n");
@@ -458,18 +427,7 @@ pub fn run_match(def: GameDef, args: &MatchArgs) -> Result<MatchReport, String> 
     for w in workers {
         let _ = w.join();
     }
-    // Games after a gap (a stopped match) are still recorded.
-    for (_, rec) in std::mem::take(&mut pending) {
-        if let Some(f) = out.as_mut() {
-            let line = serde_json::to_string(&rec).map_err(|e| e.to_string())?;
-            writeln!(f, "{}", line).map_err(|e| format!("cannot write the game file: {}", e))?;
-        }
-        records.push(rec);
-    }
-    if let Some(f) = out.as_mut() {
-        f.flush()
-            .map_err(|e| format!("cannot write the game file: {}", e))?;
-    }
+    let records = file.finish()?;
     if let Some(e) = error {
         return Err(e);
     }
@@ -483,6 +441,100 @@ pub fn run_match(def: GameDef, args: &MatchArgs) -> Result<MatchReport, String> 
         verdict,
         seed: plan.seed,
     })
+}
+
+/// Starts `--concurrency` threads that take the next game number, play it and send its record,
+/// until every game is played or `stop` is set.
+fn spawn_workers(
+    plan: &Arc<Plan>,
+    stop: &Arc<AtomicBool>,
+    tx: mpsc::Sender<Result<Played, String>>,
+) -> Result<Vec<std::thread::JoinHandle<()>>, String> {
+    let next = Arc::new(AtomicUsize::new(0));
+    let mut workers = Vec::new();
+    for w in 0..plan.concurrency.min(plan.games) {
+        let (plan, next, stop, tx) = (plan.clone(), next.clone(), stop.clone(), tx.clone());
+        workers.push(
+            std::thread::Builder::new()
+                .name(format!("arena {}", w))
+                .spawn(move || loop {
+                    if stop.load(Ordering::Relaxed) {
+                        return;
+                    }
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    if i >= plan.games {
+                        return;
+                    }
+                    let r = plan
+                        .job(i)
+                        .and_then(|job| referee::play(&plan.def, &plan.engines, &job, &plan.cfg));
+                    if matches!(&r, Ok(p) if p.unstartable.is_some()) {
+                        // No more games: each would fail the same way.
+                        stop.store(true, Ordering::Relaxed);
+                    }
+                    if tx.send(r).is_err() {
+                        return;
+                    }
+                })
+                .map_err(|e| format!("cannot start a worker thread: {}", e))?,
+        );
+    }
+    Ok(workers)
+}
+
+/// The records of a match in game order, written to `--out` (one JSON object per line) as soon
+/// as every earlier game is in, whatever order the concurrent games finish in.
+struct GameFile {
+    out: Option<std::io::BufWriter<std::fs::File>>,
+    pending: BTreeMap<usize, GameRecord>,
+    next: usize,
+    records: Vec<GameRecord>,
+}
+
+impl GameFile {
+    fn create(path: Option<&std::path::Path>) -> Result<GameFile, String> {
+        let out = match path {
+            Some(p) => Some(std::io::BufWriter::new(
+                std::fs::File::create(p).map_err(|e| format!("cannot write {}: {}", p.display(), e))?,
+            )),
+            None => None,
+        };
+        Ok(GameFile {
+            out,
+            pending: BTreeMap::new(),
+            next: 0,
+            records: Vec::new(),
+        })
+    }
+
+    fn write(&mut self, rec: GameRecord) -> Result<(), String> {
+        if let Some(f) = self.out.as_mut() {
+            let line = serde_json::to_string(&rec).map_err(|e| e.to_string())?;
+            writeln!(f, "{}", line)
+                .and_then(|_| f.flush())
+                .map_err(|e| format!("cannot write the game file: {}", e))?;
+        }
+        self.records.push(rec);
+        Ok(())
+    }
+
+    /// A finished game: written with every following one already in.
+    fn add(&mut self, rec: GameRecord) -> Result<(), String> {
+        self.pending.insert(rec.game, rec);
+        while let Some(rec) = self.pending.remove(&self.next) {
+            self.write(rec)?;
+            self.next += 1;
+        }
+        Ok(())
+    }
+
+    /// The match is over: games after a gap (a stopped match) are still recorded.
+    fn finish(mut self) -> Result<Vec<GameRecord>, String> {
+        for (_, rec) in std::mem::take(&mut self.pending) {
+            self.write(rec)?;
+        }
+        Ok(self.records)
+    }
 }
 
 #[cfg(test)]
