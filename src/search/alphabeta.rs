@@ -440,6 +440,63 @@ impl<G: Game> Worker<'_, '_, G> {
         }
     }
 
+    /// The table's entry for this position: its move (as a move of `moves`), and its score when
+    /// it is deep enough and its bound cuts this window (never at the root, which must name a
+    /// move).
+    #[inline]
+    fn probe(
+        &self,
+        key: u64,
+        moves: &[G::Move],
+        depth: i32,
+        alpha: i32,
+        beta: i32,
+        ply: usize,
+    ) -> (Option<G::Move>, Option<i32>) {
+        let Some(e) = self.sh.table.probe(key) else {
+            return (None, None);
+        };
+        let tt_move = moves.get(e.move_index as usize).copied();
+        if ply > 0 && e.depth as i32 >= depth {
+            let s = from_tt(e.score, ply, MATE_BOUND);
+            let cut = match e.bound {
+                Bound::Exact => true,
+                Bound::Lower => s >= beta,
+                Bound::Upper => s <= alpha,
+            };
+            if cut {
+                return (tt_move, Some(s));
+            }
+        }
+        (tt_move, None)
+    }
+
+    /// Stores a node's result. The table keeps the move as its index in `legal_moves` order,
+    /// which any visitor of the same position regenerates. MultiPV's later root searches (some
+    /// moves excluded) are not stored: their best is not the position's.
+    #[allow(clippy::too_many_arguments)]
+    #[inline]
+    fn store(&self, key: u64, best: i32, idx: u16, depth: i32, alpha0: i32, beta: i32, ply: usize) {
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if best > alpha0 {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        if ply > 0 || (self.root_excluded.is_empty() && self.root_only.is_none()) {
+            self.sh.table.store(
+                key,
+                Entry {
+                    score: to_tt(best, ply, MATE_BOUND),
+                    depth: depth.clamp(0, 255) as u8,
+                    bound,
+                    move_index: idx,
+                },
+            );
+        }
+    }
+
     fn negamax(&mut self, g: &G, depth: i32, mut alpha: i32, beta: i32, ply: usize) -> i32 {
         self.pv[ply].clear();
         self.tick();
@@ -456,23 +513,10 @@ impl<G: Game> Worker<'_, '_, G> {
         let key = g.hash();
         let mut moves = std::mem::take(&mut self.move_bufs[ply]);
         g.legal_moves(&mut moves);
-        let mut tt_move = None;
-        if let Some(e) = self.sh.table.probe(key) {
-            if (e.move_index as usize) < moves.len() {
-                tt_move = Some(moves[e.move_index as usize]);
-            }
-            if ply > 0 && e.depth as i32 >= depth {
-                let s = from_tt(e.score, ply, MATE_BOUND);
-                let cut = match e.bound {
-                    Bound::Exact => true,
-                    Bound::Lower => s >= beta,
-                    Bound::Upper => s <= alpha,
-                };
-                if cut {
-                    self.move_bufs[ply] = moves;
-                    return s;
-                }
-            }
+        let (tt_move, cut) = self.probe(key, &moves, depth, alpha, beta, ply);
+        if let Some(s) = cut {
+            self.move_bufs[ply] = moves;
+            return s;
         }
         let order = order(g, &moves, tt_move, self.killers[ply]);
         let alpha0 = alpha;
@@ -523,28 +567,8 @@ impl<G: Game> Worker<'_, '_, G> {
                 break;
             }
         }
-        // The table keeps the move as its index in `legal_moves` order, which any visitor of the
-        // same position regenerates. MultiPV's later root searches (some moves excluded) are not
-        // stored: their best is not the position's.
         if let Some(idx) = best_index {
-            let bound = if best >= beta {
-                Bound::Lower
-            } else if best > alpha0 {
-                Bound::Exact
-            } else {
-                Bound::Upper
-            };
-            if ply > 0 || (self.root_excluded.is_empty() && self.root_only.is_none()) {
-                self.sh.table.store(
-                    key,
-                    Entry {
-                        score: to_tt(best, ply, MATE_BOUND),
-                        depth: depth.clamp(0, 255) as u8,
-                        bound,
-                        move_index: idx,
-                    },
-                );
-            }
+            self.store(key, best, idx, depth, alpha0, beta, ply);
         }
         self.move_bufs[ply] = moves;
         best
