@@ -44,11 +44,11 @@ fn threads_parser() -> RangedU64ValueParser<usize> {
 #[command(
     name = "quatre",
     version,
-    about = "A game-AI engine for hyperchess, rithmomachia, tesseract and tesseris.\n\
+    about = "A game-AI engine for hyperchess, rithmomachia, tesseract, tesseris and threechess.\n\
 With no subcommand it speaks the UCI/UGI-style protocol on stdin/stdout (see protocol.md)."
 )]
 struct Cli {
-    /// The ruleset to load (hyperchess, rithmomachia, tesseract, tesseris).
+    /// The ruleset to load (hyperchess, rithmomachia, tesseract, tesseris, threechess).
     #[arg(long, global = true)]
     game: Option<String>,
     #[command(subcommand)]
