@@ -161,6 +161,8 @@ pub struct MatchReport {
     pub llr: Option<f64>,
     pub verdict: Option<Verdict>,
     pub seed: u64,
+    /// Weng-Lin ratings per engine (`--engine` order) for games of more than two seats.
+    pub ratings: Option<Vec<stats::MultiRating>>,
 }
 
 /// Everything fixed for a match.
@@ -431,7 +433,11 @@ pub fn run_match(def: GameDef, args: &MatchArgs) -> Result<MatchReport, String> 
     if let Some(e) = error {
         return Err(e);
     }
-    let text = summary(&plan, &tally, llr, verdict, started.elapsed());
+    let ratings = (plan.players > 2).then(|| {
+        let games = records.iter().map(|r| (&r.engines[..], &r.result[..]));
+        stats::weng_lin(plan.engines.len(), games)
+    });
+    let text = summary(&plan, &tally, llr, verdict, ratings.as_deref(), started.elapsed());
     Ok(MatchReport {
         records,
         engines: plan.engines.iter().map(|e| e.name.clone()).collect(),
@@ -440,6 +446,7 @@ pub fn run_match(def: GameDef, args: &MatchArgs) -> Result<MatchReport, String> 
         llr,
         verdict,
         seed: plan.seed,
+        ratings,
     })
 }
 

@@ -440,6 +440,53 @@ pub fn group_bin(mean: f64, players: usize) -> usize {
     ((mean.clamp(0.0, 1.0) * k as f64).round() as usize).min(k)
 }
 
+/// A rating fitted to results of games with more than two seats: Weng-Lin (the Bayesian
+/// online ranking behind OpenSkill, from the `skillratings` crate), each game a ranking of its
+/// seats by reward (equal rewards share a rank). Every engine starts at μ 25, σ 25/3; the games
+/// are taken in game order, so the same records give the same ratings.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct MultiRating {
+    /// The estimated skill.
+    pub mu: f64,
+    /// Its uncertainty (one standard deviation).
+    pub sigma: f64,
+}
+
+/// Weng-Lin ratings of `engines` engines from games given as (engine of each seat, reward of
+/// each seat).
+pub fn weng_lin<'a>(
+    engines: usize,
+    games: impl IntoIterator<Item = (&'a [usize], &'a [f32])>,
+) -> Vec<MultiRating> {
+    use skillratings::weng_lin::{weng_lin_multi_team, WengLinConfig, WengLinRating};
+    use skillratings::MultiTeamOutcome;
+    let config = WengLinConfig::new();
+    let mut r = vec![WengLinRating::new(); engines];
+    for (seats, rewards) in games {
+        if seats.len() != rewards.len() || seats.len() < 2 || seats.iter().any(|&e| e >= engines) {
+            continue;
+        }
+        // Rank 1 = the best reward; ties share a rank.
+        let rank = |i: usize| 1 + rewards.iter().filter(|&&x| x > rewards[i]).count();
+        let teams: Vec<[WengLinRating; 1]> = seats.iter().map(|&e| [r[e]]).collect();
+        let input: Vec<(&[WengLinRating], MultiTeamOutcome)> = teams
+            .iter()
+            .enumerate()
+            .map(|(i, t)| (&t[..], MultiTeamOutcome::new(rank(i))))
+            .collect();
+        let out = weng_lin_multi_team(&input, &config);
+        for (i, &e) in seats.iter().enumerate() {
+            r[e] = out[i][0];
+        }
+    }
+    r.iter()
+        .map(|x| MultiRating {
+            mu: x.rating,
+            sigma: x.uncertainty,
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -570,5 +617,24 @@ mod tests {
         let (n, e) = normalized_elo(&[10.0, 20.0, 40.0, 20.0, 10.0], 2).unwrap();
         assert!(close(n, 0.0, 1e-9));
         assert!(e > 0.0);
+    }
+
+    #[test]
+    fn weng_lin_ranks_a_consistent_winner_first() {
+        // Engine 0 always wins, 1 and 2 share the rest; seats rotate.
+        let seats = [[0usize, 1, 2], [1, 2, 0], [2, 0, 1]];
+        let mut games: Vec<(Vec<usize>, Vec<f32>)> = Vec::new();
+        for k in 0..30 {
+            let s = seats[k % 3].to_vec();
+            let rewards = s.iter().map(|&e| if e == 0 { 1.0 } else { 0.0 }).collect();
+            games.push((s, rewards));
+        }
+        let r = weng_lin(3, games.iter().map(|(s, w)| (&s[..], &w[..])));
+        assert!(r[0].mu > 30.0 && r[1].mu < 25.0 && r[2].mu < 25.0, "{:?}", r);
+        assert!((r[1].mu - r[2].mu).abs() < 1.0, "{:?}", r);
+        assert!(r.iter().all(|x| x.sigma < 25.0 / 3.0));
+        // No games: the prior.
+        let none = weng_lin(2, std::iter::empty());
+        assert_eq!(none[0], MultiRating { mu: 25.0, sigma: 25.0 / 3.0 });
     }
 }

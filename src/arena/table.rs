@@ -233,11 +233,15 @@ pub(super) fn summary(
     t: &Tally,
     llr: Option<f64>,
     verdict: Option<Verdict>,
+    ratings: Option<&[stats::MultiRating]>,
     elapsed: Duration,
 ) -> String {
     let mut out = header(plan, t, elapsed);
     out += &engine_rows(plan, t);
     out += &elo_line(plan, t);
+    if let Some(r) = ratings {
+        out += &ratings_line(plan, r);
+    }
     out += &groups_line(plan, t);
     out += &sprt_line(plan, llr, verdict);
     out += &endings_line(t);
@@ -361,6 +365,20 @@ fn elo_line(plan: &Plan, t: &Tally) -> String {
         None => out += "Elo: no games\n",
     }
     out
+}
+
+/// The Weng-Lin rating of every engine (games of more than two seats), best first.
+fn ratings_line(plan: &Plan, ratings: &[stats::MultiRating]) -> String {
+    let mut order: Vec<usize> = (0..ratings.len()).collect();
+    order.sort_by(|&a, &b| ratings[b].mu.total_cmp(&ratings[a].mu));
+    let parts: Vec<String> = order
+        .iter()
+        .map(|&i| format!("{} {:.1} ± {:.1}", plan.engines[i].name, ratings[i].mu, ratings[i].sigma))
+        .collect();
+    format!(
+        "Weng-Lin rating (OpenSkill; μ ± σ, prior 25 ± 8.3, games ranked by reward): {}\n",
+        parts.join(", ")
+    )
 }
 
 /// The pentanomial of game pairs (two seats) or the count of complete rotation groups, with nElo.
