@@ -65,6 +65,30 @@ enum Cmd {
     Bench(BenchArgs),
     /// Play engines against each other with a referee (see `quatre match --help`).
     Match(quatre::arena::MatchArgs),
+    /// The results table of recorded games (`match --out` files; the shards of one match merge).
+    Stats(StatsArgs),
+    /// A recorded game (`match --out` file) move by move, with a diagram after each move.
+    Replay(ReplayArgs),
+}
+
+#[derive(Args)]
+struct StatsArgs {
+    /// Game files of one match (e.g. every shard's `--out`).
+    #[arg(required = true, value_name = "FILE")]
+    files: Vec<std::path::PathBuf>,
+    /// Also run this SPRT on the games: `elo0=0,elo1=10[,alpha=0.05,beta=0.05,model=logistic]`.
+    #[arg(long, value_name = "SPEC")]
+    sprt: Option<String>,
+}
+
+#[derive(Args)]
+struct ReplayArgs {
+    /// A game file (`match --out`).
+    #[arg(value_name = "FILE")]
+    file: std::path::PathBuf,
+    /// The game to replay, by its number in the match (1-based; default: the file's first).
+    #[arg(long = "number", value_name = "N")]
+    number: Option<usize>,
 }
 
 #[derive(Args)]
@@ -233,6 +257,11 @@ fn main() -> ExitCode {
                 None => Ok(()),
             }),
         Some(Cmd::Match(m)) => quatre::arena::run(cli.game.as_deref(), m),
+        Some(Cmd::Stats(a)) => quatre::arena::records::stats(&a.files, a.sprt.as_deref())
+            .map(|t| print!("{}", t)),
+        Some(Cmd::Replay(a)) => {
+            quatre::arena::records::replay(&a.file, a.number).map(|t| print!("{}", t))
+        }
     };
     match r {
         Ok(()) => ExitCode::SUCCESS,

@@ -1060,3 +1060,117 @@ fn big_quatre_self_play_at_5_plus_005() {
         check_clean(&out, &games, game);
     }
 }
+
+// --- shards, stats and replay ----------------------------------------------------------------
+
+/// A record without what varies between runs of the same games (move times).
+fn comparable(r: &GameRecord) -> String {
+    let mut r = r.clone();
+    r.times_ms.clear();
+    serde_json::to_string(&r).unwrap()
+}
+
+fn records_of(path: &std::path::Path) -> Vec<GameRecord> {
+    quatre::arena::records::read(path).expect("a game file")
+}
+
+#[test]
+fn shards_together_play_the_unsharded_match_and_stats_merges_them() {
+    // Three seats (rotation groups of 3) and 14 games: the last group is incomplete.
+    let base = [
+        "match", "--game", "threechess", "--engine", "builtin:random", "--engine",
+        "builtin:mcts", "--engine", "builtin:random", "--nodes", "60", "--games", "14",
+        "--seed", "11", "--max-plies", "40", "--quiet",
+    ];
+    let all = temp("shard-all.jsonl");
+    let mut args: Vec<&str> = base.to_vec();
+    let all_s = all.to_str().unwrap().to_string();
+    args.extend(["--out", &all_s, "--sprt", "elo0=0,elo1=10"]);
+    let (ok, table, err) = cli(&args);
+    assert!(ok, "{}", err);
+    let mut shard_files = Vec::new();
+    for k in 1..=4 {
+        let f = temp(&format!("shard-{}.jsonl", k));
+        let (spec, fs) = (format!("{}/4", k), f.to_str().unwrap().to_string());
+        let mut a: Vec<&str> = base.to_vec();
+        a.extend(["--shard", &spec, "--out", &fs]);
+        let (ok, out, err) = cli(&a);
+        assert!(ok, "{}", err);
+        assert!(out.contains(&format!("(shard {}/4)", k)), "{}", out);
+        shard_files.push(f);
+    }
+    // Game for game: the union of the shards is the unsharded match, and they are disjoint.
+    let whole: Vec<String> = records_of(&all).iter().map(comparable).collect();
+    let mut union: Vec<(usize, String)> = shard_files
+        .iter()
+        .flat_map(|f| records_of(f))
+        .map(|r| (r.game, comparable(&r)))
+        .collect();
+    union.sort();
+    assert_eq!(whole.len(), 14);
+    assert_eq!(union.iter().map(|(_, r)| r.clone()).collect::<Vec<_>>(), whole);
+    // A shard holds whole rotation groups.
+    for f in &shard_files {
+        for r in records_of(f) {
+            let k: usize = f.to_str().unwrap().rsplit('-').next().unwrap()[..1].parse().unwrap();
+            assert_eq!(r.group % 4, k - 1);
+        }
+    }
+    // stats on the shards gives the unsharded table (below its first line) and verdict.
+    let mut a = vec!["stats", "--sprt", "elo0=0,elo1=10"];
+    let names: Vec<String> = shard_files.iter().map(|f| f.to_str().unwrap().to_string()).collect();
+    a.extend(names.iter().map(|s| s.as_str()));
+    let (ok, merged, err) = cli(&a);
+    assert!(ok, "{}", err);
+    let below_first = |t: &str| t.lines().skip(1).collect::<Vec<_>>().join("\n");
+    assert_eq!(below_first(&merged), below_first(&table));
+    assert!(merged.contains("Weng-Lin rating"), "{}", merged);
+    // The same file twice, or files of different matches, are refused.
+    let (ok, _, err) = cli(&["stats", &names[0], &names[0]]);
+    assert!(!ok && err.contains("appears twice"), "{}", err);
+    std::fs::write(&shard_files[3], "{\"not\": \"a record\"}\n").unwrap();
+    let (ok, _, err) = cli(&["stats", &names[3]]);
+    assert!(!ok && err.contains(":1: not a game record"), "{}", err);
+    let (ok, _, err) = cli(&["match", "--game", "threechess", "--engine", "builtin:random",
+        "--engine", "builtin:random", "--engine", "builtin:random", "--nodes", "10",
+        "--shard", "5/4"]);
+    assert!(!ok && err.contains("--shard takes I/N"), "{}", err);
+    for f in shard_files.iter().chain([&all]) {
+        let _ = std::fs::remove_file(f);
+    }
+}
+
+#[test]
+fn replay_prints_every_move_with_its_diagram() {
+    let games = two_seat_games();
+    assert!(games.len() >= 3, "{:?}", games);
+    for game in games {
+        let f = temp(&format!("replay-{}.jsonl", game));
+        let fs = f.to_str().unwrap().to_string();
+        let (ok, _, err) = cli(&[
+            "match", "--game", game, "--engine", "builtin:random", "--engine", "builtin:random",
+            "--nodes", "10", "--games", "2", "--seed", "5", "--max-plies", "12", "--quiet",
+            "--out", &fs,
+        ]);
+        assert!(ok, "{}: {}", game, err);
+        let rec = records_of(&f).pop().unwrap();
+        let (ok, out, err) = cli(&["replay", &fs, "--number", "2"]);
+        assert!(ok, "{}: {}", game, err);
+        assert!(out.starts_with("Game 2 of "), "{}", out);
+        let plies = rec.opening.len() + rec.moves.len();
+        // Each ply is numbered, and the last one's diagram is the recorded end position's.
+        assert!(out.contains(&format!("\n{}. p", plies)), "{}: {}", game, out);
+        assert!(!out.contains("refused by the rules"), "{}", out);
+        let mut def = GameDef::from_entry(quatre::games::resolve(Some(game)).unwrap());
+        for (k, v) in &rec.options {
+            def.set_option(k, v).unwrap();
+        }
+        let end = def.from_text(&rec.end).unwrap().display();
+        let last = out.rsplit(&format!("\n{}. p", plies)).next().unwrap();
+        assert!(last.contains(&end), "{}: the last diagram is not the end position\n{}", game, out);
+        assert!(out.contains("Result: "), "{}", out);
+        let (ok, _, err) = cli(&["replay", &fs, "--number", "9"]);
+        assert!(!ok && err.contains("has no game 9"), "{}", err);
+        let _ = std::fs::remove_file(&f);
+    }
+}

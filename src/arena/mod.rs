@@ -10,6 +10,7 @@
 //! See `docs/arena.md` for the user's view.
 
 pub mod player;
+pub mod records;
 pub mod referee;
 pub mod stats;
 mod table;
@@ -25,7 +26,7 @@ use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{mpsc, Arc};
 use std::time::Instant;
-use table::{progress_line, summary, Tally};
+use table::{progress_line, summary, Heading, Tally};
 
 /// `quatre match` arguments (`--game` is the global flag).
 #[derive(clap::Args, Debug, Clone, Default)]
@@ -74,7 +75,14 @@ pub struct MatchArgs {
     /// printed, so any match can be replayed).
     #[arg(long)]
     pub seed: Option<u64>,
-    /// Stop early on a verdict: `elo0=0,elo1=10,alpha=0.05,beta=0.05[,model=logistic]`.
+    /// Play only slice I of N of the match (`2/8`): the games whose rotation group is I − 1
+    /// modulo N. With the same `--seed` and options, the N shards together play exactly the games
+    /// of the unsharded match; `quatre stats` merges their `--out` files.
+    #[arg(long, value_name = "I/N")]
+    pub shard: Option<String>,
+    /// Stop early on a verdict: `elo0=0,elo1=10,alpha=0.05,beta=0.05[,model=logistic]` (with
+    /// `--shard` the LLR is shown but the shard plays all its games: the verdict comes from
+    /// `quatre stats --sprt` on the merged files).
     #[arg(long, value_name = "SPEC")]
     pub sprt: Option<String>,
     /// Write every game as one JSON object per line to this file.
@@ -167,10 +175,12 @@ pub struct MatchReport {
 
 /// Everything fixed for a match.
 struct Plan {
+    /// The game numbers this run plays (every game, or a shard's), in order.
+    indices: Vec<usize>,
+    heading: Heading,
     def: GameDef,
     engines: Vec<EngineSpec>,
     players: usize,
-    games: usize,
     concurrency: usize,
     opening_plies: usize,
     chance: bool,
@@ -219,11 +229,29 @@ fn plan(mut def: GameDef, args: &MatchArgs) -> Result<Plan, String> {
     if games == 0 {
         return Err("--games must be at least 1".into());
     }
+    let shard = args.shard.as_deref().map(parse_shard).transpose()?;
+    let indices: Vec<usize> = (0..games)
+        .filter(|i| shard.is_none_or(|(k, n)| (i / players) % n == k - 1))
+        .collect();
+    let heading = Heading {
+        title: "Match",
+        game: def.name.clone(),
+        options: def.given_options.iter().map(|(k, v)| format!("{}={}", k, v)).collect(),
+        engines: engines.iter().map(|e| e.name.clone()).collect(),
+        players,
+        games: indices.len(),
+        shard,
+        limits: tc.describe(),
+        opening_plies: args.opening_plies.unwrap_or(if hidden { 0 } else { 4 }),
+        seed: Some(seed),
+        sprt,
+    };
     Ok(Plan {
+        indices,
+        heading,
         def,
         engines,
         players,
-        games,
         concurrency: args.concurrency.clamp(1, 256),
         opening_plies: args.opening_plies.unwrap_or(if hidden { 0 } else { 4 }),
         chance,
@@ -235,9 +263,24 @@ fn plan(mut def: GameDef, args: &MatchArgs) -> Result<Plan, String> {
             handshake_timeout_ms: args.timeout.max(1),
             grace_ms: 1000,
             verbose: args.verbose,
+            match_seed: Some(seed),
         },
         sprt,
     })
+}
+
+/// `--shard I/N`: 1 ≤ I ≤ N.
+fn parse_shard(text: &str) -> Result<(usize, usize), String> {
+    let bad = || format!("--shard takes I/N with 1 ≤ I ≤ N (e.g. 2/8), not '{}'", text);
+    let (i, n) = text.split_once('/').ok_or_else(bad)?;
+    let (i, n) = (
+        i.trim().parse::<usize>().map_err(|_| bad())?,
+        n.trim().parse::<usize>().map_err(|_| bad())?,
+    );
+    if i == 0 || n == 0 || i > n {
+        return Err(bad());
+    }
+    Ok((i, n))
 }
 
 /// The `--engine` specs, one per seat, checked against the game (a baseline player needs a game
@@ -365,7 +408,7 @@ impl Plan {
 /// `--out` as games finish (in game order).
 pub fn run_match(def: GameDef, args: &MatchArgs) -> Result<MatchReport, String> {
     let plan = Arc::new(plan(def, args)?);
-    let mut file = GameFile::create(args.out.as_deref())?;
+    let mut file = GameFile::create(args.out.as_deref(), plan.indices.clone())?;
     let started = Instant::now();
     let stop = Arc::new(AtomicBool::new(false));
     let (tx, rx) = mpsc::channel::<Result<Played, String>>();
@@ -405,7 +448,8 @@ pub fn run_match(def: GameDef, args: &MatchArgs) -> Result<MatchReport, String> 
             if let Some(sp) = plan.sprt {
                 let l = sp.llr(&tally.group_bins, plan.players);
                 llr = Some(l);
-                if verdict.is_none() {
+                // A shard sees part of the match: its LLR is shown, the verdict is the merge's.
+                if verdict.is_none() && plan.heading.shard.is_none() {
                     verdict = sp.verdict(l);
                     if verdict.is_some() {
                         stop.store(true, Ordering::Relaxed);
@@ -414,7 +458,7 @@ pub fn run_match(def: GameDef, args: &MatchArgs) -> Result<MatchReport, String> 
             }
         }
         if !args.quiet {
-            let line = progress_line(&plan, &tally, llr, started);
+            let line = progress_line(&plan.heading, &tally, llr, started);
             if tty {
                 to_stderr(&format!("\r\x1b[2K{}", line));
             } else {
@@ -437,7 +481,7 @@ pub fn run_match(def: GameDef, args: &MatchArgs) -> Result<MatchReport, String> 
         let games = records.iter().map(|r| (&r.engines[..], &r.result[..]));
         stats::weng_lin(plan.engines.len(), games)
     });
-    let text = summary(&plan, &tally, llr, verdict, ratings.as_deref(), started.elapsed());
+    let text = summary(&plan.heading, &tally, llr, verdict, ratings.as_deref(), started.elapsed());
     Ok(MatchReport {
         records,
         engines: plan.engines.iter().map(|e| e.name.clone()).collect(),
@@ -459,7 +503,7 @@ fn spawn_workers(
 ) -> Result<Vec<std::thread::JoinHandle<()>>, String> {
     let next = Arc::new(AtomicUsize::new(0));
     let mut workers = Vec::new();
-    for w in 0..plan.concurrency.min(plan.games) {
+    for w in 0..plan.concurrency.min(plan.indices.len()) {
         let (plan, next, stop, tx) = (plan.clone(), next.clone(), stop.clone(), tx.clone());
         workers.push(
             std::thread::Builder::new()
@@ -468,10 +512,10 @@ fn spawn_workers(
                     if stop.load(Ordering::Relaxed) {
                         return;
                     }
-                    let i = next.fetch_add(1, Ordering::Relaxed);
-                    if i >= plan.games {
+                    let k = next.fetch_add(1, Ordering::Relaxed);
+                    let Some(&i) = plan.indices.get(k) else {
                         return;
-                    }
+                    };
                     let r = plan
                         .job(i)
                         .and_then(|job| referee::play(&plan.def, &plan.engines, &job, &plan.cfg));
@@ -494,12 +538,14 @@ fn spawn_workers(
 struct GameFile {
     out: Option<std::io::BufWriter<std::fs::File>>,
     pending: BTreeMap<usize, GameRecord>,
+    /// The game numbers in the order they are written, and how many are written.
+    order: Vec<usize>,
     next: usize,
     records: Vec<GameRecord>,
 }
 
 impl GameFile {
-    fn create(path: Option<&std::path::Path>) -> Result<GameFile, String> {
+    fn create(path: Option<&std::path::Path>, order: Vec<usize>) -> Result<GameFile, String> {
         let out = match path {
             Some(p) => Some(std::io::BufWriter::new(
                 std::fs::File::create(p).map_err(|e| format!("cannot write {}: {}", p.display(), e))?,
@@ -509,6 +555,7 @@ impl GameFile {
         Ok(GameFile {
             out,
             pending: BTreeMap::new(),
+            order,
             next: 0,
             records: Vec::new(),
         })
@@ -528,7 +575,7 @@ impl GameFile {
     /// A finished game: written with every following one already in.
     fn add(&mut self, rec: GameRecord) -> Result<(), String> {
         self.pending.insert(rec.game, rec);
-        while let Some(rec) = self.pending.remove(&self.next) {
+        while let Some(rec) = self.order.get(self.next).and_then(|g| self.pending.remove(g)) {
             self.write(rec)?;
             self.next += 1;
         }

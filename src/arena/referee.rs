@@ -210,6 +210,8 @@ pub struct RefereeConfig {
     /// Wait after `stop` before an engine counts as hanging.
     pub grace_ms: u64,
     pub verbose: bool,
+    /// The match's seed, written in each record.
+    pub match_seed: Option<u64>,
 }
 
 /// How a game ended, by kind.
@@ -227,6 +229,13 @@ pub mod termination {
 /// One game, as written to the `--out` file (one JSON object per line).
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
 pub struct GameRecord {
+    /// The version of this record's format ([`RECORD_FORMAT`]); files written before versions
+    /// were recorded read back as 1.
+    #[serde(default = "format_one")]
+    pub format: u32,
+    /// The match's `--seed` (absent in format 1).
+    #[serde(default)]
+    pub seed: Option<u64>,
     /// 0-based game number in the match.
     pub game: usize,
     /// The rotation group: games of a group share the opening (and deal) with seats rotated.
@@ -458,6 +467,14 @@ fn start_players(
     Ok(seats)
 }
 
+/// The version of the game-file format written now (docs/arena.md, "The game file"): 2 added
+/// `format` and `seed`.
+pub const RECORD_FORMAT: u32 = 2;
+
+fn format_one() -> u32 {
+    1
+}
+
 impl GameRecord {
     /// The record of a game about to be played (no moves, no result yet).
     fn new(
@@ -468,6 +485,8 @@ impl GameRecord {
         start: String,
     ) -> GameRecord {
         GameRecord {
+            format: RECORD_FORMAT,
+            seed: cfg.match_seed,
             game: job.index,
             group: job.group,
             game_name: def.name.clone(),

@@ -3,8 +3,7 @@
 //! final summary.
 
 use super::referee::{self, GameRecord};
-use super::stats::{self, EloEstimate, Verdict};
-use super::Plan;
+use super::stats::{self, EloEstimate, Sprt, Verdict};
 use std::collections::{BTreeMap, HashMap};
 use std::time::{Duration, Instant};
 
@@ -197,13 +196,33 @@ fn fmt_duration(d: Duration) -> String {
     }
 }
 
-pub(super) fn progress_line(plan: &Plan, t: &Tally, llr: Option<f64>, started: Instant) -> String {
+/// What the table says besides the tally: the match's description.
+pub struct Heading {
+    /// "Match" for a match being played, "Games" for game files read back.
+    pub title: &'static str,
+    pub game: String,
+    /// Rule options as `Name=Value`.
+    pub options: Vec<String>,
+    /// Engine names, in `--engine` order.
+    pub engines: Vec<String>,
+    pub players: usize,
+    /// Games planned (in this shard).
+    pub games: usize,
+    pub shard: Option<(usize, usize)>,
+    /// The limits of each move (the time control's description).
+    pub limits: String,
+    pub opening_plies: usize,
+    pub seed: Option<u64>,
+    pub sprt: Option<Sprt>,
+}
+
+pub(super) fn progress_line(h: &Heading, t: &Tally, llr: Option<f64>, started: Instant) -> String {
     let e1 = &t.engines[0];
     let mut s = format!(
         "[{}/{}] {}: +{} ={} -{} ({:.1}%)",
         t.games,
-        plan.games,
-        plan.engines[0].name,
+        h.games,
+        h.engines[0],
         e1.wins,
         e1.draws,
         e1.losses,
@@ -216,73 +235,72 @@ pub(super) fn progress_line(plan: &Plan, t: &Tally, llr: Option<f64>, started: I
             s += &format!(" Elo {} ± {:.0}", fmt_elo(e.elo), e.error);
         }
     }
-    if let (Some(l), Some(sp)) = (llr, plan.sprt) {
+    if let (Some(l), Some(sp)) = (llr, h.sprt) {
         let (lo, hi) = sp.bounds();
         s += &format!(" LLR {:.2} [{:.2}, {:.2}]", l, lo, hi);
     }
-    if t.games < plan.games && t.games > 0 {
+    if t.games < h.games && t.games > 0 {
         let el = started.elapsed();
-        let left = el.mul_f64((plan.games - t.games) as f64 / t.games as f64);
+        let left = el.mul_f64((h.games - t.games) as f64 / t.games as f64);
         s += &format!(" ETA {}", fmt_duration(left));
     }
     s
 }
 
 pub(super) fn summary(
-    plan: &Plan,
+    h: &Heading,
     t: &Tally,
     llr: Option<f64>,
     verdict: Option<Verdict>,
     ratings: Option<&[stats::MultiRating]>,
     elapsed: Duration,
 ) -> String {
-    let mut out = header(plan, t, elapsed);
-    out += &engine_rows(plan, t);
-    out += &elo_line(plan, t);
+    let mut out = header(h, t, elapsed);
+    out += &engine_rows(h, t);
+    out += &elo_line(h, t);
     if let Some(r) = ratings {
-        out += &ratings_line(plan, r);
+        out += &ratings_line(h, r);
     }
-    out += &groups_line(plan, t);
-    out += &sprt_line(plan, llr, verdict);
+    out += &groups_line(h, t);
+    out += &sprt_line(h, llr, verdict);
     out += &endings_line(t);
     out
 }
 
-/// The match's first line: game, options, games played, limits, opening, seed, time taken.
-fn header(plan: &Plan, t: &Tally, elapsed: Duration) -> String {
-    let mut out = String::new();
-    let opts: Vec<String> = plan
-        .def
-        .given_options
-        .iter()
-        .map(|(k, v)| format!("{}={}", k, v))
-        .collect();
-    out += &format!(
-        "Match: {}{} — {} games of {} played, {}, opening {} plies, seed {}, {}\n",
-        plan.def.name,
-        if opts.is_empty() {
-            String::new()
-        } else {
-            format!(" ({})", opts.join(" "))
-        },
-        t.games,
-        plan.games,
-        plan.cfg.tc.describe(),
-        plan.opening_plies,
-        plan.seed,
-        fmt_duration(elapsed)
-    );
-    out
+/// The first line: game, options, games played (of the shard), limits, opening, seed, time taken.
+fn header(h: &Heading, t: &Tally, elapsed: Duration) -> String {
+    let opts = if h.options.is_empty() {
+        String::new()
+    } else {
+        format!(" ({})", h.options.join(" "))
+    };
+    let shard = match h.shard {
+        Some((i, n)) => format!(" (shard {}/{})", i, n),
+        None => String::new(),
+    };
+    let seed = match h.seed {
+        Some(s) => format!(", seed {}", s),
+        None => String::new(),
+    };
+    let time = if elapsed.is_zero() {
+        String::new()
+    } else {
+        format!(", {}", fmt_duration(elapsed))
+    };
+    format!(
+        "{}: {}{} — {} games of {}{} played, {}, opening {} plies{}{}\n",
+        h.title, h.game, opts, t.games, h.games, shard, h.limits, h.opening_plies, seed, time
+    )
 }
 
 /// One row per engine: games, W/D/L, score against the field, reward, W/D/L per seat, faults.
-fn engine_rows(plan: &Plan, t: &Tally) -> String {
+fn engine_rows(h: &Heading, t: &Tally) -> String {
     let mut out = String::new();
-    let n = plan.players;
-    let w = plan
+    let n = h.players;
+    let w = h
         .engines
         .iter()
-        .map(|e| e.name.chars().count())
+        .map(|e| e.chars().count())
         .max()
         .unwrap_or(6)
         .max(6);
@@ -302,11 +320,11 @@ fn engine_rows(plan: &Plan, t: &Tally) -> String {
         out += &format!("  {:>11}", format!("p{} W/D/L", s + 1));
     }
     out += "  Faults\n";
-    for (i, (e, spec)) in t.engines.iter().zip(&plan.engines).enumerate() {
+    for (i, (e, name)) in t.engines.iter().zip(&h.engines).enumerate() {
         out += &format!(
             "{:>2} {:<w$} {:>5} {:>5} {:>5} {:>5} {:>6.1}% {:>7.3}",
             i + 1,
-            spec.name,
+            name,
             e.games,
             e.wins,
             e.draws,
@@ -336,13 +354,13 @@ fn engine_rows(plan: &Plan, t: &Tally) -> String {
 }
 
 /// Engine 1's Elo against the other engine (two seats) or the field, with LOS and draw ratio.
-fn elo_line(plan: &Plan, t: &Tally) -> String {
+fn elo_line(h: &Heading, t: &Tally) -> String {
     let mut out = String::new();
-    let n = plan.players;
+    let n = h.players;
     let who = if n == 2 {
-        format!("{} vs {}", plan.engines[0].name, plan.engines[1].name)
+        format!("{} vs {}", h.engines[0], h.engines[1])
     } else {
-        format!("{} vs the field", plan.engines[0].name)
+        format!("{} vs the field", h.engines[0])
     };
     match t.elo() {
         Some(e) => {
@@ -368,12 +386,12 @@ fn elo_line(plan: &Plan, t: &Tally) -> String {
 }
 
 /// The Weng-Lin rating of every engine (games of more than two seats), best first.
-fn ratings_line(plan: &Plan, ratings: &[stats::MultiRating]) -> String {
+fn ratings_line(h: &Heading, ratings: &[stats::MultiRating]) -> String {
     let mut order: Vec<usize> = (0..ratings.len()).collect();
     order.sort_by(|&a, &b| ratings[b].mu.total_cmp(&ratings[a].mu));
     let parts: Vec<String> = order
         .iter()
-        .map(|&i| format!("{} {:.1} ± {:.1}", plan.engines[i].name, ratings[i].mu, ratings[i].sigma))
+        .map(|&i| format!("{} {:.1} ± {:.1}", h.engines[i], ratings[i].mu, ratings[i].sigma))
         .collect();
     format!(
         "Weng-Lin rating (OpenSkill; μ ± σ, prior 25 ± 8.3, games ranked by reward): {}\n",
@@ -382,9 +400,9 @@ fn ratings_line(plan: &Plan, ratings: &[stats::MultiRating]) -> String {
 }
 
 /// The pentanomial of game pairs (two seats) or the count of complete rotation groups, with nElo.
-fn groups_line(plan: &Plan, t: &Tally) -> String {
+fn groups_line(h: &Heading, t: &Tally) -> String {
     let mut out = String::new();
-    let n = plan.players;
+    let n = h.players;
     let groups = t.complete_groups();
     if groups > 0.0 {
         if n == 2 {
@@ -408,9 +426,9 @@ fn groups_line(plan: &Plan, t: &Tally) -> String {
 }
 
 /// The SPRT's state, when the match runs one.
-fn sprt_line(plan: &Plan, llr: Option<f64>, verdict: Option<Verdict>) -> String {
+fn sprt_line(h: &Heading, llr: Option<f64>, verdict: Option<Verdict>) -> String {
     let mut out = String::new();
-    if let Some(sp) = plan.sprt {
+    if let Some(sp) = h.sprt {
         let (lo, hi) = sp.bounds();
         let state = match verdict {
             Some(Verdict::H1) => "H1 accepted (elo1)".to_string(),
