@@ -1,0 +1,143 @@
+//! The summary a person reads at the end of `quatre analyse`: best move, score in the game's
+//! terms, depth and counts, principal variation, and each `--multipv` line.
+
+use super::{Seen, Setting};
+use crate::game::Status;
+use crate::games::AnyGame;
+use crate::search::{Chosen, Line, Score};
+
+/// The score of a line for a person, from the view of the side to move: a forced win or loss in
+/// N moves, a win probability (MCTS, two seats), a share of the reward (MCTS, more seats), or an
+/// evaluation in pawns (alpha-beta, Best-Reply Search), with the protocol's figure in brackets.
+pub fn score_text(l: &Line, s: &Setting) -> String {
+    let who = format!("p{}", s.seat + 1);
+    let mut t = match (l.score, l.reward) {
+        (Score::Mate(m), _) if m > 0 => {
+            format!("{} wins in {} move{} (mate {})", who, m, plural(m), m)
+        }
+        (Score::Mate(m), _) => format!(
+            "{} loses in {} move{} (mate {})",
+            who,
+            m.unsigned_abs(),
+            plural(m),
+            m
+        ),
+        (Score::Cp(c), Some(r)) if s.players > 2 => format!(
+            "reward share {:.3} for {} (even: {:.3}; cp {})",
+            r,
+            who,
+            1.0 / s.players as f64,
+            c
+        ),
+        (Score::Cp(c), Some(r)) => {
+            format!("win probability {:.1}% for {} (cp {})", r * 100.0, who, c)
+        }
+        (Score::Cp(c), None) => format!("{:+.2} for {} (cp {})", c as f64 / 100.0, who, c),
+    };
+    if let Some((w, d, lo)) = l.wdl {
+        t.push_str(&format!(
+            ", win/draw/loss {:.1}/{:.1}/{:.1}%",
+            w as f64 / 10.0,
+            d as f64 / 10.0,
+            lo as f64 / 10.0
+        ));
+    }
+    t
+}
+
+fn plural(m: i32) -> &'static str {
+    if m.unsigned_abs() == 1 {
+        ""
+    } else {
+        "s"
+    }
+}
+
+/// The summary block (without the final `bestmove` line).
+pub fn lines(
+    s: &Setting,
+    g: &dyn AnyGame,
+    best: Option<&str>,
+    seen: Option<&Seen>,
+    svg: Option<&str>,
+) -> Vec<String> {
+    let mcts = matches!(s.algorithm, Chosen::Mcts | Chosen::Ismcts);
+    let mut out = vec![
+        String::new(),
+        format!(
+            "Analysis of {} with p{} to move: {} on {} thread{}",
+            g.name(),
+            s.seat + 1,
+            s.algorithm.name(),
+            s.threads,
+            if s.threads == 1 { "" } else { "s" }
+        ),
+    ];
+    let row = |k: &str, v: String| format!("  {:<11}{}", k, v);
+    let Some(best) = best else {
+        let why = match g.status() {
+            Status::Over(o) => format!("none: the game is over ({})", o.reason),
+            Status::Ongoing => "none: no legal move".to_string(),
+        };
+        out.push(row("best move", why));
+        return out;
+    };
+    out.push(row("best move", best.to_string()));
+    let report = seen.map(Seen::report);
+    let lines = match seen {
+        Some(Seen::Scored(r)) => &r.lines[..],
+        _ => &[],
+    };
+    let first = lines.first().filter(|l| l.pv.first().map(String::as_str) == Some(best));
+    out.push(row(
+        "score",
+        match first {
+            Some(l) => score_text(l, s),
+            None => "not scored (the search stopped before it scored this move)".into(),
+        },
+    ));
+    if let Some(r) = report {
+        let depth = if mcts {
+            format!(
+                "{} (mean depth of the playouts in the tree), seldepth {}",
+                r.depth,
+                r.seldepth.max(r.depth)
+            )
+        } else {
+            format!("{}, seldepth {}", r.depth.max(1), r.seldepth.max(r.depth).max(1))
+        };
+        out.push(row("depth", depth));
+        let (ms, nps) = crate::protocol::info::time_and_nps(r);
+        out.push(row(
+            "searched",
+            format!(
+                "{} {} in {:.3} s, {} per second",
+                r.nodes,
+                if mcts { "playouts" } else { "nodes" },
+                ms as f64 / 1000.0,
+                nps
+            ),
+        ));
+    }
+    let pv = first.map(|l| l.pv.join(" ")).unwrap_or_else(|| best.to_string());
+    out.push(row("pv", pv));
+    if lines.len() > 1 {
+        for (i, l) in lines.iter().enumerate() {
+            let visits = l.visits.map(|v| format!(", {} visits", v)).unwrap_or_default();
+            out.push(row(
+                &format!("line {}", i + 1),
+                format!(
+                    "{}  {}{}  pv {}",
+                    l.pv.first().map(String::as_str).unwrap_or("?"),
+                    score_text(l, s),
+                    visits,
+                    l.pv.join(" ")
+                ),
+            ));
+        }
+    }
+    if let Some(p) = svg {
+        out.push(row("picture", p.to_string()));
+    }
+    out
+}
