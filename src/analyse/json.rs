@@ -190,8 +190,13 @@ pub fn root_info(seen: Option<&Seen>, s: &Setting) -> RootInfo {
         players: s.players,
         algorithm: s.algorithm.name(),
         nodes: r.nodes,
-        depth: r.depth,
-        seldepth: r.seldepth.max(r.depth),
+        // As the `info` lines give them.
+        depth: if seen.is_some() { r.depth.max(1) } else { 0 },
+        seldepth: if seen.is_some() {
+            r.seldepth.max(r.depth).max(1)
+        } else {
+            0
+        },
         nps,
         time_ms,
         hashfull: r.hashfull,

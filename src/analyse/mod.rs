@@ -146,7 +146,13 @@ pub fn run(req: &Request, out: &(dyn Fn(&str) + Sync)) -> Result<(), String> {
             .map_err(|e| format!("--svg: cannot write '{}': {}", path, e))?;
     }
     if human {
-        for l in summary::lines(&setting, g, best.as_deref(), seen.as_ref(), req.svg.as_deref()) {
+        for l in summary::lines(
+            &setting,
+            g,
+            best.as_deref(),
+            seen.as_ref(),
+            req.svg.as_deref(),
+        ) {
             out(&l);
         }
         out(&format!("bestmove {}", best.as_deref().unwrap_or("0000")));
@@ -195,4 +201,3 @@ fn event_text(e: &Event, format: Format, s: &Setting) -> Vec<String> {
         Event::Candidate { .. } => Vec::new(),
     }
 }
-

@@ -22,12 +22,11 @@ pub fn score_text(l: &Line, s: &Setting) -> String {
             plural(m),
             m
         ),
-        (Score::Cp(c), Some(r)) if s.players > 2 => format!(
-            "reward share {:.3} for {} (even: {:.3}; cp {})",
+        (Score::Cp(_), Some(r)) if s.players > 2 => format!(
+            "reward share {:.3} for {} (an even share is {:.3})",
             r,
             who,
-            1.0 / s.players as f64,
-            c
+            1.0 / s.players as f64
         ),
         (Score::Cp(c), Some(r)) => {
             format!("win probability {:.1}% for {} (cp {})", r * 100.0, who, c)
@@ -88,7 +87,9 @@ pub fn lines(
         Some(Seen::Scored(r)) => &r.lines[..],
         _ => &[],
     };
-    let first = lines.first().filter(|l| l.pv.first().map(String::as_str) == Some(best));
+    let first = lines
+        .first()
+        .filter(|l| l.pv.first().map(String::as_str) == Some(best));
     out.push(row(
         "score",
         match first {
@@ -97,14 +98,14 @@ pub fn lines(
         },
     ));
     if let Some(r) = report {
+        let (depth, seldepth) = (r.depth.max(1), r.seldepth.max(r.depth).max(1));
         let depth = if mcts {
             format!(
                 "{} (mean depth of the playouts in the tree), seldepth {}",
-                r.depth,
-                r.seldepth.max(r.depth)
+                depth, seldepth
             )
         } else {
-            format!("{}, seldepth {}", r.depth.max(1), r.seldepth.max(r.depth).max(1))
+            format!("{}, seldepth {}", depth, seldepth)
         };
         out.push(row("depth", depth));
         let (ms, nps) = crate::protocol::info::time_and_nps(r);
@@ -119,11 +120,16 @@ pub fn lines(
             ),
         ));
     }
-    let pv = first.map(|l| l.pv.join(" ")).unwrap_or_else(|| best.to_string());
+    let pv = first
+        .map(|l| l.pv.join(" "))
+        .unwrap_or_else(|| best.to_string());
     out.push(row("pv", pv));
     if lines.len() > 1 {
         for (i, l) in lines.iter().enumerate() {
-            let visits = l.visits.map(|v| format!(", {} visits", v)).unwrap_or_default();
+            let visits = l
+                .visits
+                .map(|v| format!(", {} visits", v))
+                .unwrap_or_default();
             out.push(row(
                 &format!("line {}", i + 1),
                 format!(
