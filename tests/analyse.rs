@@ -287,8 +287,19 @@ fn json_lines_parse_and_end_with_a_final_object_with_a_legal_move() {
             .as_str()
             .unwrap_or_else(|| panic!("{}: no bestmove", what));
         let position = last["position"].as_str().unwrap();
+        // The final object's options and position reload the analysed position.
+        let given: Vec<String> = last["options"]
+            .as_object()
+            .unwrap_or_else(|| panic!("{}: no options", what))
+            .iter()
+            .map(|(n, v)| format!("{}={}", n, v.as_str().unwrap()))
+            .collect();
+        for o in opts {
+            assert!(given.iter().any(|g| g == o), "{}: {:?}", what, given);
+        }
+        let given: Vec<&str> = given.iter().map(String::as_str).collect();
         assert!(
-            legal_in(game, opts, position).contains(&best.to_string()),
+            legal_in(game, &given, position).contains(&best.to_string()),
             "{}: {}",
             what,
             best

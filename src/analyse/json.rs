@@ -5,6 +5,7 @@
 use super::{Candidate, Seen, Setting};
 use crate::search::{Line, Report, Score};
 use serde::Serialize;
+use std::collections::BTreeMap;
 
 /// A score from the view of the side to move: `{"cp": 25}` or `{"mate": -3}`.
 #[derive(Serialize, Clone, Copy, Debug, PartialEq)]
@@ -96,6 +97,8 @@ pub struct Final {
     pub is_final: bool,
     pub is_during_search: bool,
     pub game: &'static str,
+    /// Every rule option of the game, by name (with the position, what reloads it).
+    pub options: BTreeMap<&'static str, String>,
     /// The analysed position's text (after `--moves`).
     pub position: String,
     /// The move chosen; null when there is no legal move.
@@ -223,4 +226,85 @@ pub fn to_line<T: Serialize>(v: &T) -> String {
     serde_json::to_string(v).unwrap_or_else(|e| {
         serde_json::json!({ "warning": format!("cannot serialise: {}", e) }).to_string()
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::Chosen;
+    use std::time::Duration;
+
+    fn setting(players: usize, algorithm: Chosen) -> Setting {
+        Setting {
+            seat: 1,
+            players,
+            algorithm,
+            threads: 1,
+        }
+    }
+
+    fn report(lines: Vec<Line>) -> Report {
+        Report {
+            depth: 0,
+            seldepth: 0,
+            nodes: 1500,
+            elapsed: Duration::from_millis(3),
+            hashfull: 7,
+            lines,
+        }
+    }
+
+    fn line(pv: &[&str], score: Score, visits: Option<u64>, reward: Option<f64>) -> Line {
+        Line {
+            pv: pv.iter().map(|s| s.to_string()).collect(),
+            score,
+            wdl: None,
+            visits,
+            reward,
+        }
+    }
+
+    #[test]
+    fn an_update_has_the_katago_like_fields() {
+        let r = report(vec![
+            line(&["a", "b"], Score::Cp(120), Some(900), Some(0.66666)),
+            line(&["c"], Score::Mate(-2), Some(10), Some(0.1)),
+        ]);
+        let s = setting(2, Chosen::Mcts);
+        let seen = Seen::Scored(r);
+        let u = Update {
+            is_during_search: true,
+            move_infos: move_infos(&seen, 2),
+            root_info: root_info(Some(&seen), &s),
+        };
+        assert_eq!(
+            to_line(&u),
+            r#"{"isDuringSearch":true,"moveInfos":[{"move":"a","order":0,"visits":900,"score":{"cp":120},"winrate":0.6667,"pv":["a","b"]},{"move":"c","order":1,"visits":10,"score":{"mate":-2},"winrate":0.1,"pv":["c"]}],"rootInfo":{"currentPlayer":"p2","seat":2,"players":2,"algorithm":"mcts","nodes":1500,"depth":1,"seldepth":1,"nps":500000,"time_ms":3,"hashfull":7,"score":{"cp":120},"winrate":0.6667}}"#
+        );
+    }
+
+    #[test]
+    fn more_seats_give_a_reward_share_and_wdl_gives_a_winrate() {
+        let mut l = line(&["a"], Score::Cp(-50), Some(5), Some(0.3));
+        assert_eq!(rates(&l, 3), (None, Some(0.3)));
+        l.reward = None;
+        assert_eq!(rates(&l, 2), (None, None));
+        l.wdl = Some((300, 500, 200));
+        assert_eq!(rates(&l, 2), (Some(0.55), None));
+    }
+
+    #[test]
+    fn an_unscored_search_lists_its_move_without_a_score() {
+        let seen = Seen::Unscored(report(Vec::new()), "x1".into());
+        let infos = move_infos(&seen, 2);
+        assert_eq!(to_line(&infos), r#"[{"move":"x1","order":0,"pv":["x1"]}]"#);
+        let root = root_info(Some(&seen), &setting(2, Chosen::AlphaBeta));
+        assert_eq!(root.score, None);
+        assert_eq!(root.nodes, 1500);
+        // Before any report: zeros.
+        let root = root_info(None, &setting(3, Chosen::Brs));
+        assert_eq!((root.nodes, root.depth, root.players), (0, 0, 3));
+        assert_eq!(to_line(&Remark::Note("hi")), r#"{"note":"hi"}"#);
+        assert_eq!(to_line(&Remark::Warning("oh")), r#"{"warning":"oh"}"#);
+    }
 }

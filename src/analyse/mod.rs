@@ -161,6 +161,11 @@ pub fn run(req: &Request, out: &(dyn Fn(&str) + Sync)) -> Result<(), String> {
             is_final: true,
             is_during_search: false,
             game: g.name(),
+            options: g
+                .options()
+                .iter()
+                .map(|(n, v)| (n, v.to_string()))
+                .collect(),
             position: g.to_text(),
             bestmove: best,
             game_over: match g.status() {

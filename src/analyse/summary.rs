@@ -147,3 +147,55 @@ pub fn lines(
     }
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn setting(players: usize) -> Setting {
+        Setting {
+            seat: 0,
+            players,
+            algorithm: Chosen::AlphaBeta,
+            threads: 1,
+        }
+    }
+
+    fn line(score: Score, reward: Option<f64>, wdl: Option<(u32, u32, u32)>) -> Line {
+        Line {
+            pv: vec!["m".into()],
+            score,
+            wdl,
+            visits: None,
+            reward,
+        }
+    }
+
+    #[test]
+    fn scores_read_in_the_games_terms() {
+        let two = setting(2);
+        let t = |l: Line| score_text(&l, &two);
+        assert_eq!(t(line(Score::Cp(125), None, None)), "+1.25 for p1 (cp 125)");
+        assert_eq!(t(line(Score::Cp(-7), None, None)), "-0.07 for p1 (cp -7)");
+        assert_eq!(
+            t(line(Score::Mate(1), None, None)),
+            "p1 wins in 1 move (mate 1)"
+        );
+        assert_eq!(
+            t(line(Score::Mate(-3), None, None)),
+            "p1 loses in 3 moves (mate -3)"
+        );
+        assert_eq!(
+            t(line(Score::Cp(95), Some(0.6321), None)),
+            "win probability 63.2% for p1 (cp 95)"
+        );
+        assert_eq!(
+            t(line(Score::Cp(0), None, Some((119, 762, 119)))),
+            "+0.00 for p1 (cp 0), win/draw/loss 11.9/76.2/11.9%"
+        );
+        assert_eq!(
+            score_text(&line(Score::Cp(-40), Some(0.2), None), &setting(4)),
+            "reward share 0.200 for p1 (an even share is 0.250)"
+        );
+    }
+}
