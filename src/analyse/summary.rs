@@ -125,6 +125,7 @@ pub fn lines(
         .unwrap_or_else(|| best.to_string());
     out.push(row("pv", pv));
     if lines.len() > 1 {
+        let width = lines.iter().filter_map(|l| l.pv.first()).map(|m| m.len()).max();
         for (i, l) in lines.iter().enumerate() {
             let visits = l
                 .visits
@@ -133,11 +134,12 @@ pub fn lines(
             out.push(row(
                 &format!("line {}", i + 1),
                 format!(
-                    "{}  {}{}  pv {}",
+                    "{:<w$}  {}{}  pv {}",
                     l.pv.first().map(String::as_str).unwrap_or("?"),
                     score_text(l, s),
                     visits,
-                    l.pv.join(" ")
+                    l.pv.join(" "),
+                    w = width.unwrap_or(0)
                 ),
             ));
         }
