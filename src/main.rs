@@ -168,10 +168,17 @@ fn load_with_last(
             .map_err(|e| format!("bad position: {}", e))?,
         None => entry.start(&opts, p.deal)?,
     };
+    let moves: Vec<&str> = p.moves.split_whitespace().collect();
     let mut last = Vec::new();
-    for m in p.moves.split_whitespace() {
-        last = g.move_cells(m).unwrap_or_default();
-        g.play_text(m)?;
+    for (i, m) in moves.iter().enumerate() {
+        if i + 1 == moves.len() {
+            // The cells of a move are known before it is played, and only for a legal one.
+            let before = g.clone();
+            g.play_text(m)?;
+            last = before.move_cells(m).unwrap_or_default();
+        } else {
+            g.play_text(m)?;
+        }
     }
     Ok((g, last))
 }

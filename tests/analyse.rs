@@ -468,3 +468,49 @@ fn svg_writes_a_picture_of_the_analysed_position() {
         text(&o.stderr)
     );
 }
+
+/// The picture is the renderer's for the analysed position, with the best move's cells as the
+/// arrow and the last move's cells highlighted: the same call `quatre draw` and the web board
+/// make, so each game's drawing shows up here as soon as it exists.
+#[test]
+fn svg_is_the_renderers_picture_with_the_best_move_and_the_last_move() {
+    let cases: &[(&str, &str, &[&str])] = &[
+        ("hyperchess", "AbI1AcI3", &["--depth", "1"]),
+        ("rithmomachia", "h15h12", &["--depth", "1"]),
+        ("tesseract", "P@c3", &["--depth", "1"]),
+        ("tesseris", "", &["--deal", "5", "--nodes", "300"]),
+        ("threechess", "e2e3", &["--depth", "1"]),
+    ];
+    for &(game, last, limits) in cases {
+        let path = std::env::temp_dir().join(format!(
+            "quatre-analyse-{}-{}.svg",
+            std::process::id(),
+            game
+        ));
+        let p = path.to_str().unwrap();
+        let mut args = vec!["--game", game, "--json", "--svg", p, "--moves", last];
+        args.extend_from_slice(limits);
+        let objs = objects(&analyse(&args));
+        let svg = std::fs::read_to_string(&path).expect("the picture was written");
+        let _ = std::fs::remove_file(&path);
+        let fin = objs.last().unwrap();
+        assert_eq!(fin["svg"], p);
+        let best = fin["bestmove"].as_str().unwrap();
+        // The same position through the library, and its picture.
+        let entry = games::find(game).unwrap();
+        let seed = (game == "tesseris").then_some(5);
+        let mut g = entry.start(&entry.default_options(), seed).unwrap();
+        let mut highlight = Vec::new();
+        if !last.is_empty() {
+            highlight = g.move_cells(last).unwrap();
+            g.play_text(last).unwrap();
+        }
+        assert_eq!(g.to_text(), fin["position"], "{}", game);
+        let want = g.svg(&quatre::render::DrawOptions {
+            arrow: g.move_cells(best).unwrap(),
+            highlight,
+            ..Default::default()
+        });
+        assert_eq!(svg, want, "{}", game);
+    }
+}
