@@ -125,7 +125,11 @@ pub fn lines(
         .unwrap_or_else(|| best.to_string());
     out.push(row("pv", pv));
     if lines.len() > 1 {
-        let width = lines.iter().filter_map(|l| l.pv.first()).map(|m| m.len()).max();
+        let width = lines
+            .iter()
+            .filter_map(|l| l.pv.first())
+            .map(|m| m.len())
+            .max();
         for (i, l) in lines.iter().enumerate() {
             let visits = l
                 .visits
@@ -171,6 +175,55 @@ mod tests {
             visits: None,
             reward,
         }
+    }
+
+    fn report(lines: Vec<Line>) -> crate::search::Report {
+        crate::search::Report {
+            depth: 4,
+            seldepth: 9,
+            nodes: 12_000,
+            elapsed: std::time::Duration::from_millis(1500),
+            hashfull: 0,
+            lines,
+        }
+    }
+
+    #[test]
+    fn the_summary_has_a_row_for_each_figure_and_each_line() {
+        let g = crate::games::find("tesseract").unwrap();
+        let g = g.start(&g.default_options(), None).unwrap();
+        let mut second = line(Score::Cp(-30), None, None);
+        second.pv = vec!["P@d3".into(), "P@d13".into()];
+        let mut first = line(Score::Cp(40), None, None);
+        first.pv = vec!["P@c3".into(), "P@c13".into()];
+        let seen = Seen::Scored(report(vec![first, second]));
+        let s = setting(2);
+        assert_eq!(
+            lines(&s, g.as_ref(), Some("P@c3"), Some(&seen), Some("x.svg")),
+            vec![
+                "",
+                "Analysis of tesseract with p1 to move: alphabeta on 1 thread",
+                "  best move  P@c3",
+                "  score      +0.40 for p1 (cp 40)",
+                "  depth      4, seldepth 9",
+                "  searched   12000 nodes in 1.500 s, 8000 per second",
+                "  pv         P@c3 P@c13",
+                "  line 1     P@c3  +0.40 for p1 (cp 40)  pv P@c3 P@c13",
+                "  line 2     P@d3  -0.30 for p1 (cp -30)  pv P@d3 P@d13",
+                "  picture    x.svg",
+            ]
+        );
+        // Stopped before any move was scored: the move, without a score.
+        let seen = Seen::Unscored(report(Vec::new()), "P@e3".into());
+        let out = lines(&s, g.as_ref(), Some("P@e3"), Some(&seen), None);
+        assert_eq!(
+            out[3],
+            "  score      not scored (the search stopped before it scored this move)"
+        );
+        assert_eq!(out[6], "  pv         P@e3");
+        // No move at all.
+        let out = lines(&s, g.as_ref(), None, None, None);
+        assert_eq!(out.last().unwrap(), "  best move  none: no legal move");
     }
 
     #[test]
