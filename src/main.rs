@@ -91,8 +91,10 @@ struct AnalyseArgs {
     /// Milliseconds to think (default 1000 when no other limit is given).
     #[arg(long)]
     movetime: Option<u64>,
+    /// Plies to search (alpha-beta, Best-Reply Search; MCTS: the mean depth of its tree).
     #[arg(long)]
     depth: Option<u32>,
+    /// Nodes to search (MCTS: playouts); with --threads 1, the same answer on every run.
     #[arg(long)]
     nodes: Option<u64>,
     /// Search threads, 1 to 256 (default: every core).
@@ -104,6 +106,7 @@ struct AnalyseArgs {
     /// Best lines to report, 1 to 256.
     #[arg(long, default_value_t = 1, value_parser = RangedU64ValueParser::<usize>::new().range(1..=256))]
     multipv: usize,
+    /// Seed of the search's random choices (MCTS).
     #[arg(long, default_value_t = 0)]
     seed: u64,
     /// Memory for the search, MiB (1 to 65536, as the protocol's Hash option).
