@@ -1,4 +1,5 @@
 //! quatre: a headless game-AI engine for four unusual games, speaking a UCI/UGI-style protocol.
+pub mod analyse;
 pub mod arena;
 pub mod bench;
 pub mod game;

@@ -57,7 +57,8 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Cmd {
-    /// Analyse a position: prints the search's info lines and the best move.
+    /// Analyse a position: its diagram, the search's info lines, a summary and the best move
+    /// (or JSON with --json; a picture with --svg).
     Analyse(AnalyseArgs),
     /// Count the leaves of the legal-move tree.
     Perft(PerftArgs),
@@ -114,8 +115,10 @@ struct AnalyseArgs {
     /// Milliseconds to think (default 1000 when no other limit is given).
     #[arg(long)]
     movetime: Option<u64>,
+    /// Plies to search (alpha-beta, Best-Reply Search; MCTS: the mean depth of its tree).
     #[arg(long)]
     depth: Option<u32>,
+    /// Nodes to search (MCTS: playouts); with --threads 1, the same answer on every run.
     #[arg(long)]
     nodes: Option<u64>,
     /// Search threads, 1 to 256 (default: every core).
@@ -127,11 +130,21 @@ struct AnalyseArgs {
     /// Best lines to report, 1 to 256.
     #[arg(long, default_value_t = 1, value_parser = RangedU64ValueParser::<usize>::new().range(1..=256))]
     multipv: usize,
+    /// Seed of the search's random choices (MCTS).
     #[arg(long, default_value_t = 0)]
     seed: u64,
     /// Memory for the search, MiB (1 to 65536, as the protocol's Hash option).
     #[arg(long, default_value_t = 64, value_parser = RangedU64ValueParser::<usize>::new().range(1..=65536))]
     hash: usize,
+    /// Also give win/draw/loss figures for alpha-beta scores (the protocol's UCI_ShowWDL).
+    #[arg(long)]
+    wdl: bool,
+    /// Print one JSON object per line instead of text (see docs/analysis.md).
+    #[arg(long)]
+    json: bool,
+    /// Write a picture of the position (SVG) with the best move's arrow to FILE.
+    #[arg(long, value_name = "FILE")]
+    svg: Option<String>,
 }
 
 #[derive(Args)]
@@ -160,6 +173,14 @@ struct BenchArgs {
 }
 
 fn load(game: &Option<String>, p: &PositionArgs) -> Result<Box<dyn AnyGame>, String> {
+    load_with_last(game, p).map(|(g, _)| g)
+}
+
+/// The position, and the cells of the last move of `--moves` (to highlight in a picture).
+fn load_with_last(
+    game: &Option<String>,
+    p: &PositionArgs,
+) -> Result<(Box<dyn AnyGame>, Vec<String>), String> {
     let entry = games::resolve(game.as_deref())?;
     let mut opts = entry.default_options();
     for o in &p.options {
@@ -174,14 +195,23 @@ fn load(game: &Option<String>, p: &PositionArgs) -> Result<Box<dyn AnyGame>, Str
             .map_err(|e| format!("bad position: {}", e))?,
         None => entry.start(&opts, p.deal)?,
     };
-    for m in p.moves.split_whitespace() {
-        g.play_text(m)?;
+    let moves: Vec<&str> = p.moves.split_whitespace().collect();
+    let mut last = Vec::new();
+    for (i, m) in moves.iter().enumerate() {
+        if i + 1 == moves.len() {
+            // The cells of a move are known before it is played, and only for a legal one.
+            let before = g.clone();
+            g.play_text(m)?;
+            last = before.move_cells(m).unwrap_or_default();
+        } else {
+            g.play_text(m)?;
+        }
     }
-    Ok(g)
+    Ok((g, last))
 }
 
 fn analyse(game: &Option<String>, a: &AnalyseArgs) -> Result<(), String> {
-    let g = load(game, &a.position)?;
+    let (g, highlight) = load_with_last(game, &a.position)?;
     // The same table, checks and defaults as the protocol's setoption.
     let mut params = SearchParams::default();
     let mut set = |name: &str, value: String| {
@@ -194,6 +224,7 @@ fn analyse(game: &Option<String>, a: &AnalyseArgs) -> Result<(), String> {
     set("Hash", a.hash.to_string())?;
     set("MultiPV", a.multipv.to_string())?;
     set("Seed", a.seed.to_string())?;
+    set("UCI_ShowWDL", a.wdl.to_string())?;
     let mut limits = Limits {
         movetime: a.movetime,
         depth: a.depth,
@@ -203,21 +234,19 @@ fn analyse(game: &Option<String>, a: &AnalyseArgs) -> Result<(), String> {
     if limits.movetime.is_none() && limits.depth.is_none() && limits.nodes.is_none() {
         limits.movetime = Some(1000);
     }
-    if let quatre::game::Status::Over(o) = g.status() {
-        say(&format!("info string game over ({})", o.reason));
-    }
-    let stop = AtomicBool::new(false);
-    let events = |e: quatre::search::Event| {
-        for l in protocol::info::lines(&e) {
-            say(&l);
-        }
+    let req = quatre::analyse::Request {
+        game: g.as_ref(),
+        params,
+        limits,
+        format: if a.json {
+            quatre::analyse::Format::Json
+        } else {
+            quatre::analyse::Format::Human
+        },
+        svg: a.svg.clone(),
+        highlight,
     };
-    let r = g.search(&params, &limits, &stop, &events);
-    say(&format!(
-        "bestmove {}",
-        r.best.unwrap_or_else(|| "0000".into())
-    ));
-    Ok(())
+    quatre::analyse::run(&req, &say)
 }
 
 fn perft(game: &Option<String>, a: &PerftArgs) -> Result<(), String> {

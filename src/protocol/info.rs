@@ -22,14 +22,15 @@ pub fn lines(e: &Event) -> Vec<String> {
     }
 }
 
-fn nps(r: &Report) -> (u64, u64) {
+/// The report's elapsed milliseconds and nodes per second.
+pub fn time_and_nps(r: &Report) -> (u64, u64) {
     let ms = r.elapsed.as_millis() as u64;
     (ms, (r.nodes * 1000).checked_div(ms).unwrap_or(r.nodes * 1000))
 }
 
 /// The `info` lines of a report, one per multipv slot.
 pub fn report_lines(r: &Report) -> Vec<String> {
-    let (ms, nps) = nps(r);
+    let (ms, nps) = time_and_nps(r);
     r.lines
         .iter()
         .enumerate()
@@ -61,7 +62,7 @@ pub fn report_lines(r: &Report) -> Vec<String> {
 
 /// An `info` line for a search stopped before it scored any move: counts and the move it plays.
 pub fn unscored_line(r: &Report, mv: &str) -> String {
-    let (ms, nps) = nps(r);
+    let (ms, nps) = time_and_nps(r);
     format!(
         "info depth {} nodes {} nps {} time {} pv {}",
         r.depth.max(1),
@@ -91,11 +92,15 @@ mod tests {
                     pv: vec!["e2e4".into(), "e7e5".into()],
                     score: Score::Cp(31),
                     wdl: Some((300, 650, 50)),
+                    visits: None,
+                    reward: None,
                 },
                 Line {
                     pv: vec!["d2d4".into()],
                     score: Score::Mate(-2),
                     wdl: None,
+                    visits: None,
+                    reward: None,
                 },
             ],
         };

@@ -276,27 +276,16 @@ impl Engine {
     /// `d`: the diagram, the position text, the hash and the state of the game.
     fn display(&self) -> Result<(), String> {
         let p = self.pos()?;
-        for l in p.display().lines() {
-            self.out.line(l);
-        }
-        self.out.line(&format!("Position: {}", p.to_text()));
-        self.out.line(&format!("Hash: {:016x}", p.hash()));
-        let mut status = match p.status() {
-            Status::Ongoing => format!("p{} to move", p.to_move() + 1),
-            Status::Over(o) => format!(
-                "game over: {} ({})",
-                result_text(&o.rewards[..p.players()]),
-                o.reason
-            ),
-        };
-        if let Some(t) = &self.played_through {
-            status.push_str(&format!(
+        let mut lines = display_lines(p);
+        if let (Some(t), Some(last)) = (&self.played_through, lines.last_mut()) {
+            last.push_str(&format!(
                 "; the rules drew the game after move {} of the list ({}), played on as the client sent",
                 t.after, t.reason
             ));
         }
-        self.out
-            .line(&format!("Game: {}; {}", self.game.name, status));
+        for l in &lines {
+            self.out.line(l);
+        }
         Ok(())
     }
 
@@ -498,6 +487,24 @@ fn panic_text(p: &Box<dyn std::any::Any + Send>) -> String {
         .map(|s| s.to_string())
         .or_else(|| p.downcast_ref::<String>().cloned())
         .unwrap_or_else(|| "panic".into())
+}
+
+/// What `d` shows (also the head of `quatre analyse`): the game's diagram, then `Position: <text>`,
+/// `Hash: <hex>` and `Game: <name>; p<N> to move` (or `game over: <result> (<reason>)`).
+pub fn display_lines(p: &dyn AnyGame) -> Vec<String> {
+    let mut lines: Vec<String> = p.display().lines().map(String::from).collect();
+    lines.push(format!("Position: {}", p.to_text()));
+    lines.push(format!("Hash: {:016x}", p.hash()));
+    let status = match p.status() {
+        Status::Ongoing => format!("p{} to move", p.to_move() + 1),
+        Status::Over(o) => format!(
+            "game over: {} ({})",
+            result_text(&o.rewards[..p.players()]),
+            o.reason
+        ),
+    };
+    lines.push(format!("Game: {}; {}", p.name(), status));
+    lines
 }
 
 /// `p1win`, `p2win`, `draw` (every seat shares), or for a partial tie among N seats

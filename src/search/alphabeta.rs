@@ -351,6 +351,8 @@ impl<'a, 'b, G: Game> Worker<'a, 'b, G> {
                 pv: pv_texts(root, &pv),
                 score: score_of(score),
                 wdl: self.sh.ctx.params.show_wdl.then(|| wdl_of(score)),
+                visits: None,
+                reward: None,
             });
             if self.root_excluded.len() >= root_count {
                 break;

@@ -161,6 +161,8 @@ pub fn search<G: Game>(root: &G, ctx: &Context, root_moves: &[G::Move]) -> Outco
                 pv: texts,
                 score: score_of(score),
                 wdl: None,
+                visits: None,
+                reward: None,
             }],
         };
         ctx.report(&report);

@@ -670,6 +670,8 @@ fn report<G: Game>(sh: &Shared<G>, first: Option<G::Move>) -> Report {
             pv,
             score,
             wdl: None,
+            visits: Some(cn.visits.load(Ordering::Relaxed) as u64),
+            reward: Some(cn.mean()),
         });
     }
     let depth = sh

@@ -66,6 +66,11 @@ pub struct Line {
     pub score: Score,
     /// Win/draw/loss per mille for the side to move, when the search knows them.
     pub wdl: Option<(u32, u32, u32)>,
+    /// MCTS: the visits of the line's first move.
+    pub visits: Option<u64>,
+    /// MCTS: the mean reward (0 to 1) of the line's first move for the side to move — its
+    /// expected score with two seats (a draw counts half), its share of the reward with more.
+    pub reward: Option<f64>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -279,18 +284,50 @@ pub fn search<G: Game>(root: &G, ctx: &Context) -> Outcome<G::Move> {
             report: None,
         };
     }
-    let ab_ok = root.players() == 2 && !G::hidden_information();
-    // More than two seats with perfect information: Best-Reply Search plays the alpha-beta part.
-    let brs_ok = root.players() > 2 && !G::hidden_information();
-    match ctx.params.algorithm {
-        Algorithm::AlphaBeta | Algorithm::Auto if ab_ok => alphabeta::search(root, ctx, &moves),
-        // Auto too: on threechess BRS beat MCTS at equal nodes (tests/threechess_search.rs).
-        Algorithm::AlphaBeta | Algorithm::Auto if brs_ok => brs::search(root, ctx, &moves),
-        Algorithm::AlphaBeta => {
-            ctx.note("alphabeta needs perfect information; using mcts");
+    let chosen = Chosen::of(ctx.params.algorithm, root.players(), G::hidden_information());
+    match chosen {
+        Chosen::AlphaBeta => alphabeta::search(root, ctx, &moves),
+        Chosen::Brs => brs::search(root, ctx, &moves),
+        Chosen::Mcts | Chosen::Ismcts => {
+            if ctx.params.algorithm == Algorithm::AlphaBeta {
+                ctx.note("alphabeta needs perfect information; using mcts");
+            }
             mcts::search(root, ctx, &moves)
         }
-        Algorithm::Mcts | Algorithm::Auto => mcts::search(root, ctx, &moves),
+    }
+}
+
+/// The search that runs for an `Algorithm` setting on a game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Chosen {
+    AlphaBeta,
+    /// Best-Reply Search: the alpha-beta of more than two seats.
+    Brs,
+    Mcts,
+    /// MCTS over determinizations, for hidden information.
+    Ismcts,
+}
+
+impl Chosen {
+    /// Alpha-beta needs perfect information; with more than two seats Best-Reply Search plays its
+    /// part (Auto too: on threechess BRS beat MCTS at equal nodes, tests/threechess_search.rs).
+    /// MCTS otherwise, or when asked; ISMCTS with hidden information.
+    pub fn of(algorithm: Algorithm, players: usize, hidden: bool) -> Chosen {
+        match algorithm {
+            _ if hidden => Chosen::Ismcts,
+            Algorithm::Mcts => Chosen::Mcts,
+            Algorithm::AlphaBeta | Algorithm::Auto if players == 2 => Chosen::AlphaBeta,
+            Algorithm::AlphaBeta | Algorithm::Auto => Chosen::Brs,
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Chosen::AlphaBeta => "alphabeta",
+            Chosen::Brs => "brs",
+            Chosen::Mcts => "mcts",
+            Chosen::Ismcts => "ismcts",
+        }
     }
 }
 

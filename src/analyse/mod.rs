@@ -1,0 +1,208 @@
+//! `quatre analyse`: searches one position and says what it found, for a person (the position's
+//! diagram, the live `info` lines, a summary, `bestmove`) or for a program (`--json`: one object
+//! per update and a final one), and draws the position with the best move's arrow (`--svg`).
+//! The formats are described in docs/analysis.md.
+
+pub mod json;
+pub mod summary;
+
+use crate::game::Status;
+use crate::games::AnyGame;
+use crate::protocol;
+use crate::render::DrawOptions;
+use crate::search::{Chosen, Event, Limits, Report, SearchParams};
+use std::io::Write;
+use std::sync::atomic::AtomicBool;
+use std::sync::Mutex;
+
+/// Who reads the output.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Format {
+    /// The diagram, the `info` lines, a summary and `bestmove`.
+    Human,
+    /// One JSON object per line.
+    Json,
+}
+
+/// One analysis to run.
+pub struct Request<'a> {
+    pub game: &'a dyn AnyGame,
+    pub params: SearchParams,
+    pub limits: Limits,
+    pub format: Format,
+    /// Where to write the picture of the position with the best move's arrow.
+    pub svg: Option<String>,
+    /// Cells to highlight in the picture: the last move played to reach the position.
+    pub highlight: Vec<String>,
+}
+
+/// What the output needs to know about the search besides its reports.
+#[derive(Clone, Copy, Debug)]
+pub struct Setting {
+    /// The seat to move (from 0).
+    pub seat: usize,
+    pub players: usize,
+    pub algorithm: Chosen,
+    pub threads: usize,
+}
+
+/// The last thing the search reported.
+#[derive(Clone, Debug)]
+pub enum Seen {
+    /// A report with its scored lines.
+    Scored(Report),
+    /// The search was stopped before it scored a move: the counts and the move it plays.
+    Unscored(Report, String),
+}
+
+impl Seen {
+    pub fn report(&self) -> &Report {
+        match self {
+            Seen::Scored(r) | Seen::Unscored(r, _) => r,
+        }
+    }
+}
+
+/// An ISMCTS root move as the search reported it.
+#[derive(Clone, Debug)]
+pub struct Candidate {
+    pub mv: String,
+    pub visits: u64,
+    pub availability: u32,
+    pub reward: f64,
+}
+
+/// Runs the analysis, writing each output line through `out`.
+pub fn run(req: &Request, out: &(dyn Fn(&str) + Sync)) -> Result<(), String> {
+    let g = req.game;
+    // Create the picture's file first: a path that cannot be written fails before the search.
+    let mut svg_file = match &req.svg {
+        Some(p) => Some(
+            std::fs::File::create(p).map_err(|e| format!("--svg: cannot create '{}': {}", p, e))?,
+        ),
+        None => None,
+    };
+    let setting = Setting {
+        seat: g.to_move(),
+        players: g.players(),
+        algorithm: Chosen::of(req.params.algorithm, g.players(), g.hidden_information()),
+        threads: req.params.threads,
+    };
+    let human = req.format == Format::Human;
+    if human {
+        for l in protocol::display_lines(g) {
+            out(&l);
+        }
+    }
+    if let Status::Over(o) = g.status() {
+        let note = format!("game over ({})", o.reason);
+        out(&event_text(&Event::Note(&note), req.format, &setting).join("\n"));
+    }
+    let last: Mutex<Option<Seen>> = Mutex::new(None);
+    let candidates: Mutex<Vec<Candidate>> = Mutex::new(Vec::new());
+    let events = |e: Event| {
+        for l in event_text(&e, req.format, &setting) {
+            out(&l);
+        }
+        let mut last = last.lock().unwrap_or_else(|e| e.into_inner());
+        match e {
+            Event::Report(r) => *last = Some(Seen::Scored(r.clone())),
+            Event::Unscored { report, mv } => {
+                *last = Some(Seen::Unscored(report.clone(), mv.to_string()))
+            }
+            Event::Candidate {
+                mv,
+                visits,
+                availability,
+                reward,
+            } => candidates
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .push(Candidate {
+                    mv: mv.to_string(),
+                    visits,
+                    availability,
+                    reward,
+                }),
+            Event::Note(_) | Event::Problem(_) => {}
+        }
+    };
+    let stop = AtomicBool::new(false);
+    let result = g.search(&req.params, &req.limits, &stop, &events);
+    let seen = last.into_inner().unwrap_or_else(|e| e.into_inner());
+    let candidates = candidates.into_inner().unwrap_or_else(|e| e.into_inner());
+    let best = result.best;
+    if let (Some(f), Some(path)) = (svg_file.as_mut(), &req.svg) {
+        let opts = DrawOptions {
+            arrow: best
+                .as_deref()
+                .and_then(|b| g.move_cells(b).ok())
+                .unwrap_or_default(),
+            highlight: req.highlight.clone(),
+            ..Default::default()
+        };
+        f.write_all(g.svg(&opts).as_bytes())
+            .and_then(|()| f.flush())
+            .map_err(|e| format!("--svg: cannot write '{}': {}", path, e))?;
+    }
+    if human {
+        for l in summary::lines(
+            &setting,
+            g,
+            best.as_deref(),
+            seen.as_ref(),
+            req.svg.as_deref(),
+        ) {
+            out(&l);
+        }
+        out(&format!("bestmove {}", best.as_deref().unwrap_or("0000")));
+    } else {
+        let fin = json::Final {
+            is_final: true,
+            is_during_search: false,
+            game: g.name(),
+            options: g
+                .options()
+                .iter()
+                .map(|(n, v)| (n, v.to_string()))
+                .collect(),
+            position: g.to_text(),
+            bestmove: best,
+            game_over: match g.status() {
+                Status::Over(o) => Some(o.reason.to_string()),
+                Status::Ongoing => None,
+            },
+            move_infos: seen
+                .as_ref()
+                .map(|s| json::move_infos(s, setting.players))
+                .unwrap_or_default(),
+            root_info: json::root_info(seen.as_ref(), &setting),
+            candidates: json::candidates(&candidates),
+            svg: req.svg.clone(),
+        };
+        out(&json::to_line(&fin));
+    }
+    Ok(())
+}
+
+/// The output lines of one search event: the protocol's `info` lines for a person, a JSON object
+/// for a program (ISMCTS candidates are gathered into the final object instead).
+fn event_text(e: &Event, format: Format, s: &Setting) -> Vec<String> {
+    if format == Format::Human {
+        return protocol::info::lines(e);
+    }
+    let update = |seen: Seen| {
+        json::to_line(&json::Update {
+            is_during_search: true,
+            move_infos: json::move_infos(&seen, s.players),
+            root_info: json::root_info(Some(&seen), s),
+        })
+    };
+    match *e {
+        Event::Report(r) => vec![update(Seen::Scored(r.clone()))],
+        Event::Unscored { report, mv } => vec![update(Seen::Unscored(report.clone(), mv.into()))],
+        Event::Note(t) => vec![json::to_line(&json::Remark::Note(t))],
+        Event::Problem(t) => vec![json::to_line(&json::Remark::Warning(t))],
+        Event::Candidate { .. } => Vec::new(),
+    }
+}
