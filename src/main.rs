@@ -66,10 +66,34 @@ enum Cmd {
     Bench(BenchArgs),
     /// Play engines against each other with a referee (see `quatre match --help`).
     Match(quatre::arena::MatchArgs),
+    /// Write an opening file for `match --openings`: distinct random openings, optionally balanced.
+    Openings(OpeningsArgs),
     /// The results table of recorded games (`match --out` files; the shards of one match merge).
     Stats(StatsArgs),
     /// A recorded game (`match --out` file) move by move, with a diagram after each move.
     Replay(ReplayArgs),
+}
+
+#[derive(Args)]
+struct OpeningsArgs {
+    /// Plies of each opening (random legal moves from the start position).
+    #[arg(long, default_value_t = 4)]
+    plies: usize,
+    /// Number of openings.
+    #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
+    count: u64,
+    /// Seed of the random moves (the same seed, the same file).
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Keep only openings a search scores within ±CP centipawns for the side to move.
+    #[arg(long, value_name = "CP")]
+    balanced: Option<i32>,
+    /// Depth of that search (alpha-beta, one thread).
+    #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u32).range(1..=20))]
+    depth: u32,
+    /// A rule option, `Name=Value` (repeatable).
+    #[arg(long = "option", value_name = "NAME=VALUE")]
+    options: Vec<String>,
 }
 
 #[derive(Args)]
@@ -170,6 +194,41 @@ struct BenchArgs {
     /// Also measure MCTS playouts/s with 1 and with --threads threads (at least 2) for this many ms.
     #[arg(long)]
     scaling: Option<u64>,
+}
+
+fn openings(game: &Option<String>, a: &OpeningsArgs) -> Result<(), String> {
+    use quatre::arena::openings::{generate, GenerateArgs};
+    let mut def = quatre::arena::referee::GameDef::from_entry(games::resolve(game.as_deref())?);
+    for o in &a.options {
+        let (n, v) = o
+            .split_once('=')
+            .ok_or_else(|| format!("--option takes NAME=VALUE, not '{}'", o))?;
+        def.set_option(n.trim(), v.trim())?;
+    }
+    let args = GenerateArgs {
+        plies: a.plies,
+        count: a.count as usize,
+        seed: a.seed,
+        balanced: a.balanced,
+        depth: a.depth,
+    };
+    let book = generate(&def, &args)?;
+    let mut out = format!(
+        "# quatre openings --game {} --plies {} --count {} --seed {}{}\n",
+        def.name,
+        a.plies,
+        a.count,
+        a.seed,
+        a.balanced
+            .map(|c| format!(" --balanced {} --depth {}", c, a.depth))
+            .unwrap_or_default()
+    );
+    for o in &book {
+        out += &o.line();
+        out.push('\n');
+    }
+    print!("{}", out);
+    Ok(())
 }
 
 fn load(game: &Option<String>, p: &PositionArgs) -> Result<Box<dyn AnyGame>, String> {
@@ -286,6 +345,7 @@ fn main() -> ExitCode {
                 None => Ok(()),
             }),
         Some(Cmd::Match(m)) => quatre::arena::run(cli.game.as_deref(), m),
+        Some(Cmd::Openings(a)) => openings(&cli.game, a),
         Some(Cmd::Stats(a)) => quatre::arena::records::stats(&a.files, a.sprt.as_deref())
             .map(|t| print!("{}", t)),
         Some(Cmd::Replay(a)) => {

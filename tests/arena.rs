@@ -1174,3 +1174,81 @@ fn replay_prints_every_move_with_its_diagram() {
         let _ = std::fs::remove_file(&f);
     }
 }
+
+// --- openings --------------------------------------------------------------------------------
+
+#[test]
+fn opening_files_are_generated_reproducibly_and_played_by_whole_groups() {
+    let (ok, book, err) = cli(&[
+        "openings", "--game", "tesseract", "--plies", "16", "--count", "4", "--seed", "9",
+        "--balanced", "300", "--depth", "1",
+    ]);
+    assert!(ok, "{}", err);
+    let (_, again, _) = cli(&[
+        "openings", "--game", "tesseract", "--plies", "16", "--count", "4", "--seed", "9",
+        "--balanced", "300", "--depth", "1",
+    ]);
+    assert_eq!(book, again, "the same seed gives the same file");
+    let lines: Vec<&str> = book.lines().filter(|l| !l.starts_with('#')).collect();
+    assert_eq!(lines.len(), 4, "{}", book);
+    let f = temp("openings.txt");
+    std::fs::write(&f, &book).unwrap();
+    let out = temp("openings-games.jsonl");
+    let (fs, os) = (f.to_str().unwrap().to_string(), out.to_str().unwrap().to_string());
+    let (ok, table, err) = cli(&[
+        "match", "--game", "tesseract", "--engine", "builtin:random", "--engine",
+        "builtin:random", "--nodes", "10", "--games", "8", "--seed", "2", "--openings", &fs,
+        "--quiet", "--out", &os,
+    ]);
+    assert!(ok, "{}", err);
+    assert!(table.contains("openings ") && table.contains("(4 lines, sequential)"), "{}", table);
+    // Sequential: group g plays line g, both games of the pair from the same moves.
+    for r in records_of(&out) {
+        let want: Vec<String> = lines[r.group]
+            .split_whitespace()
+            .skip(2)
+            .map(String::from)
+            .collect();
+        assert_eq!(r.opening, want, "game {}", r.game);
+    }
+    let _ = std::fs::remove_file(&out);
+    // A line the rules refuse is refused with its line number.
+    std::fs::write(&f, "# header\nstartpos moves P@f3\nstartpos moves nonsense\n").unwrap();
+    let (ok, _, err) = cli(&[
+        "match", "--game", "tesseract", "--engine", "builtin:random", "--engine",
+        "builtin:random", "--nodes", "10", "--openings", &fs,
+    ]);
+    assert!(!ok && err.contains(":3: move nonsense"), "{}", err);
+    let (ok, _, err) = cli(&[
+        "match", "--game", "tesseract", "--engine", "builtin:random", "--engine",
+        "builtin:random", "--nodes", "10", "--openings", &fs, "--openings-order", "shuffled",
+    ]);
+    assert!(!ok && err.contains("--openings-order is sequential or random"), "{}", err);
+    let _ = std::fs::remove_file(&f);
+}
+
+#[test]
+fn an_opening_line_can_be_a_whole_position() {
+    // Chess on one board: a position text (FEN), then moves; the engines get `position fen`.
+    let f = temp("fen-openings.txt");
+    std::fs::write(
+        &f,
+        "fen rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b - - 0 1 moves e7e5\n",
+    )
+    .unwrap();
+    let fs = f.to_str().unwrap().to_string();
+    let out = temp("fen-openings.jsonl");
+    let os = out.to_str().unwrap().to_string();
+    let (ok, _, err) = cli(&[
+        "match", "--game", "hyperchess", "--option", "Boards=1x1", "--engine", "builtin:random",
+        "--engine", "builtin:random", "--nodes", "10", "--games", "2", "--openings", &fs,
+        "--quiet", "--out", &os, "--max-plies", "10",
+    ]);
+    assert!(ok, "{}", err);
+    for r in records_of(&out) {
+        assert!(r.start.starts_with("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b"), "{}", r.start);
+        assert_eq!(r.opening, vec!["e7e5".to_string()]);
+    }
+    let _ = std::fs::remove_file(&out);
+    let _ = std::fs::remove_file(&f);
+}

@@ -9,6 +9,7 @@
 //!
 //! See `docs/arena.md` for the user's view.
 
+pub mod openings;
 pub mod player;
 pub mod records;
 pub mod referee;
@@ -67,8 +68,16 @@ pub struct MatchArgs {
     /// Games played at once (each on its own thread with its own engine processes).
     #[arg(long, default_value_t = 1)]
     pub concurrency: usize,
+    /// Openings from a file, one per line: `startpos [moves …]` or `<position text> [moves …]`
+    /// (see `quatre openings`). Each group of games (seats rotated) plays one line.
+    #[arg(long, value_name = "FILE")]
+    pub openings: Option<PathBuf>,
+    /// How groups take the file's lines: sequential (group g plays line g, cycling) or random
+    /// (drawn from the match seed).
+    #[arg(long, value_name = "ORDER", default_value = "sequential")]
+    pub openings_order: String,
     /// Random legal moves that open each group of games (default 4 for perfect-information
-    /// games, 0 for hidden-information ones).
+    /// games, 0 for hidden-information ones; 0 with --openings, which it cannot be combined with).
     #[arg(long, value_name = "K")]
     pub opening_plies: Option<usize>,
     /// Seed of the whole match (openings, deals, built-in players); random when absent (it is
@@ -175,6 +184,8 @@ pub struct MatchReport {
 
 /// Everything fixed for a match.
 struct Plan {
+    /// The opening file's lines and how groups take them.
+    openings: Option<(Vec<openings::Opening>, openings::Order)>,
     /// The game numbers this run plays (every game, or a shard's), in order.
     indices: Vec<usize>,
     heading: Heading,
@@ -229,6 +240,20 @@ fn plan(mut def: GameDef, args: &MatchArgs) -> Result<Plan, String> {
     if games == 0 {
         return Err("--games must be at least 1".into());
     }
+    let order = openings::Order::parse(&args.openings_order)?;
+    let book = match &args.openings {
+        Some(path) => {
+            if args.opening_plies.is_some_and(|k| k > 0) {
+                return Err("--openings and --opening-plies: give one of them".into());
+            }
+            Some((openings::load(path, &def)?, order))
+        }
+        None => None,
+    };
+    let opening_plies = match book {
+        Some(_) => 0,
+        None => args.opening_plies.unwrap_or(if hidden { 0 } else { 4 }),
+    };
     let shard = args.shard.as_deref().map(parse_shard).transpose()?;
     let indices: Vec<usize> = (0..games)
         .filter(|i| shard.is_none_or(|(k, n)| (i / players) % n == k - 1))
@@ -242,18 +267,27 @@ fn plan(mut def: GameDef, args: &MatchArgs) -> Result<Plan, String> {
         games: indices.len(),
         shard,
         limits: tc.describe(),
-        opening_plies: args.opening_plies.unwrap_or(if hidden { 0 } else { 4 }),
+        opening: match (&args.openings, &book) {
+            (Some(path), Some((lines, order))) => format!(
+                "openings {} ({} lines, {})",
+                path.display(),
+                lines.len(),
+                if *order == openings::Order::Random { "random" } else { "sequential" }
+            ),
+            _ => format!("opening {} plies", opening_plies),
+        },
         seed: Some(seed),
         sprt,
     };
     Ok(Plan {
+        openings: book,
         indices,
         heading,
         def,
         engines,
         players,
         concurrency: args.concurrency.clamp(1, 256),
-        opening_plies: args.opening_plies.unwrap_or(if hidden { 0 } else { 4 }),
+        opening_plies,
         chance,
         seed,
         cfg: RefereeConfig {
@@ -382,21 +416,31 @@ impl Plan {
         let n = self.players;
         let group = index / n;
         let rot = index % n;
-        let deal_seed = self
+        let mut deal_seed = self
             .chance
             .then(|| mix(self.seed, 2 * group as u64 + 1) >> 1);
-        let opening = opening(
-            &self.def,
-            deal_seed,
-            self.opening_plies,
-            mix(self.seed, 2 * group as u64 + 2),
-        )?;
+        let (start, opening) = match &self.openings {
+            Some((book, order)) => {
+                let o = &book[order.pick(book.len(), group, self.seed)];
+                if o.start.is_some() {
+                    // The line's position is the whole start: no deal.
+                    deal_seed = None;
+                }
+                (o.start.clone(), o.moves.clone())
+            }
+            None => {
+                let plies = self.opening_plies;
+                let moves = opening(&self.def, deal_seed, plies, mix(self.seed, 2 * group as u64 + 2))?;
+                (None, moves)
+            }
+        };
         Ok(Job {
             index,
             group,
             // Engine e sits at seat (e + rot) % n.
             seats: (0..n).map(|s| (s + n - rot) % n).collect(),
             deal_seed,
+            start,
             opening,
             seed: mix(self.seed ^ 0x5EE_D0FA_2E7A, index as u64),
         })

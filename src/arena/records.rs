@@ -144,7 +144,15 @@ pub fn stats(paths: &[PathBuf], sprt: Option<&str>) -> Result<String, String> {
         games: records.len(),
         shard: None,
         limits: first.tc.clone(),
-        opening_plies: first.opening.len(),
+        opening: {
+            let lens = records.iter().map(|r| r.opening.len());
+            let (lo, hi) = (lens.clone().min().unwrap_or(0), lens.max().unwrap_or(0));
+            if lo == hi {
+                format!("opening {} plies", lo)
+            } else {
+                format!("openings of {} to {} plies", lo, hi)
+            }
+        },
         seed: first.seed,
         sprt,
     };

@@ -191,9 +191,11 @@ pub struct Job {
     pub group: usize,
     /// The engine (index into the match's engines) at each seat.
     pub seats: Vec<usize>,
-    /// The deal seed for games with chance in their start (None otherwise).
+    /// The deal seed for games with chance in their start (None otherwise, and with `start`).
     pub deal_seed: Option<u64>,
-    /// Random opening moves played before the engines take over.
+    /// The position text the game starts from (an opening file's line); None: the start position.
+    pub start: Option<String>,
+    /// Opening moves (random, or an opening file's) played before the engines take over.
     pub opening: Vec<String>,
     /// Seed for the built-in players' randomness in this game.
     pub seed: u64,
@@ -290,14 +292,17 @@ pub fn forfeit_rewards(players: usize, offender: usize) -> Vec<f32> {
 pub fn position_line(
     state: &dyn AnyGame,
     seat: usize,
-    deal_seed: Option<u64>,
+    job: &Job,
     moves: &[String],
 ) -> String {
     if state.hidden_information() {
         return format!("position fen {}", state.observation_text(seat));
     }
-    let mut s = String::from("position startpos");
-    if let Some(d) = deal_seed {
+    let mut s = match &job.start {
+        Some(text) => format!("position fen {}", text),
+        None => String::from("position startpos"),
+    };
+    if let (Some(d), None) = (job.deal_seed, &job.start) {
         s += &format!(" seed {}", d);
     }
     if !moves.is_empty() {
@@ -335,7 +340,10 @@ pub fn play(
     job: &Job,
     cfg: &RefereeConfig,
 ) -> Result<Played, String> {
-    let mut state = def.start(job.deal_seed)?;
+    let mut state = match &job.start {
+        Some(text) => def.from_text(text)?,
+        None => def.start(job.deal_seed)?,
+    };
     let players = state.players();
     let start_text = state.to_text();
     for m in &job.opening {
@@ -382,7 +390,7 @@ pub fn play(
             state.as_ref()
         };
         let req = Request {
-            position: position_line(state.as_ref(), seat, job.deal_seed, &history),
+            position: position_line(state.as_ref(), seat, job, &history),
             go,
             limits,
             state: view,

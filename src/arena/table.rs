@@ -211,7 +211,8 @@ pub struct Heading {
     pub shard: Option<(usize, usize)>,
     /// The limits of each move (the time control's description).
     pub limits: String,
-    pub opening_plies: usize,
+    /// Where the games start: `opening 4 plies`, `openings FILE (N lines, sequential)`.
+    pub opening: String,
     pub seed: Option<u64>,
     pub sprt: Option<Sprt>,
 }
@@ -288,8 +289,8 @@ fn header(h: &Heading, t: &Tally, elapsed: Duration) -> String {
         format!(", {}", fmt_duration(elapsed))
     };
     format!(
-        "{}: {}{} — {} games of {}{} played, {}, opening {} plies{}{}\n",
-        h.title, h.game, opts, t.games, h.games, shard, h.limits, h.opening_plies, seed, time
+        "{}: {}{} — {} games of {}{} played, {}, {}{}{}\n",
+        h.title, h.game, opts, t.games, h.games, shard, h.limits, h.opening, seed, time
     )
 }
 
