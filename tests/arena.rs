@@ -1252,3 +1252,64 @@ fn an_opening_line_can_be_a_whole_position() {
     let _ = std::fs::remove_file(&out);
     let _ = std::fs::remove_file(&f);
 }
+
+// --- round-robin and gauntlet ----------------------------------------------------------------
+
+#[test]
+fn more_engines_than_seats_play_a_round_robin_or_a_gauntlet() {
+    let rr = temp("rr.jsonl");
+    let rs = rr.to_str().unwrap().to_string();
+    let (ok, table, err) = cli(&[
+        "match", "--game", "tesseract", "--engine", "builtin:random", "--engine", "builtin:mcts",
+        "--engine", "builtin:alphabeta", "--nodes", "50", "--games", "2", "--seed", "3",
+        "--quiet", "--out", &rs, "--max-plies", "60",
+    ]);
+    assert!(ok, "{}", err);
+    assert!(table.contains("Weng-Lin rating"), "{}", table);
+    assert!(table.contains("builtin:random vs the field"), "{}", table);
+    let recs = records_of(&rr);
+    // Three pairings of two games, seats swapped within each, the same openings in each.
+    assert_eq!(recs.len(), 6);
+    let mut pairs: Vec<Vec<usize>> = recs
+        .iter()
+        .map(|r| {
+            let mut e = r.engines.clone();
+            e.sort();
+            e
+        })
+        .collect();
+    pairs.dedup();
+    assert_eq!(pairs, vec![vec![0, 1], vec![0, 2], vec![1, 2]]);
+    for pair in recs.chunks(2) {
+        assert_eq!(pair[0].engines, vec![pair[1].engines[1], pair[1].engines[0]]);
+        assert_eq!(pair[0].opening, recs[0].opening);
+    }
+    // Gauntlet on three seats: engine 1 in every game, with each pair of the three others.
+    let g = temp("gauntlet.jsonl");
+    let gs = g.to_str().unwrap().to_string();
+    let (ok, _, err) = cli(&[
+        "match", "--game", "threechess", "--engine", "builtin:alphabeta", "--engine",
+        "builtin:random", "--engine", "builtin:mcts", "--engine", "builtin:random", "--nodes",
+        "30", "--seed", "3", "--quiet", "--out", &gs, "--tournament", "gauntlet",
+        "--max-plies", "30",
+    ]);
+    assert!(ok, "{}", err);
+    let recs = records_of(&g);
+    assert_eq!(recs.len(), 9, "three pairings of one rotation group");
+    assert!(recs.iter().all(|r| r.engines.contains(&0)));
+    // Refusals: an unknown format, an SPRT over several pairings.
+    let base = [
+        "match", "--game", "tesseract", "--engine", "builtin:random", "--engine", "builtin:mcts",
+        "--engine", "builtin:random", "--nodes", "10",
+    ];
+    let mut a = base.to_vec();
+    a.extend(["--tournament", "swiss"]);
+    let (ok, _, err) = cli(&a);
+    assert!(!ok && err.contains("--tournament is round-robin or gauntlet"), "{}", err);
+    let mut a = base.to_vec();
+    a.extend(["--sprt", "elo0=0,elo1=10"]);
+    let (ok, _, err) = cli(&a);
+    assert!(!ok && err.contains("--sprt needs as many engines as seats"), "{}", err);
+    let _ = std::fs::remove_file(&rr);
+    let _ = std::fs::remove_file(&g);
+}

@@ -62,7 +62,12 @@ pub struct MatchArgs {
     /// step; an engine silent that long loses with "no answer".
     #[arg(long, value_name = "MS", default_value_t = 30_000)]
     pub timeout: u64,
-    /// Number of games (default: one game per seat rotation, 2 for two-seat games).
+    /// With more engines than seats: `round-robin` (every set of engines that fills the seats
+    /// plays, the default) or `gauntlet` (engine 1 against every set of the others).
+    #[arg(long, value_name = "FORMAT")]
+    pub tournament: Option<String>,
+    /// Number of games (default: one game per seat rotation, 2 for two-seat games); with more
+    /// engines than seats, games per pairing.
     #[arg(long)]
     pub games: Option<usize>,
     /// Games played at once (each on its own thread with its own engine processes).
@@ -184,6 +189,10 @@ pub struct MatchReport {
 
 /// Everything fixed for a match.
 struct Plan {
+    /// The engines of each pairing (one pairing, every engine, when there are as many engines
+    /// as seats), and how many games each pairing plays.
+    pairings: Vec<Vec<usize>>,
+    per_pairing: usize,
     /// The opening file's lines and how groups take them.
     openings: Option<(Vec<openings::Opening>, openings::Order)>,
     /// The game numbers this run plays (every game, or a shard's), in order.
@@ -236,10 +245,15 @@ fn plan(mut def: GameDef, args: &MatchArgs) -> Result<Plan, String> {
         mix(t, std::process::id() as u64) % 1_000_000_000
     });
     let sprt = args.sprt.as_deref().map(Sprt::parse).transpose()?;
-    let games = args.games.unwrap_or(players);
-    if games == 0 {
+    let per_pairing = args.games.unwrap_or(players);
+    if per_pairing == 0 {
         return Err("--games must be at least 1".into());
     }
+    let pairings = pairings(engines.len(), players, args.tournament.as_deref())?;
+    if sprt.is_some() && pairings.len() > 1 {
+        return Err("--sprt needs as many engines as seats (one pairing)".into());
+    }
+    let games = per_pairing * pairings.len();
     let order = openings::Order::parse(&args.openings_order)?;
     let book = match &args.openings {
         Some(path) => {
@@ -256,7 +270,10 @@ fn plan(mut def: GameDef, args: &MatchArgs) -> Result<Plan, String> {
     };
     let shard = args.shard.as_deref().map(parse_shard).transpose()?;
     let indices: Vec<usize> = (0..games)
-        .filter(|i| shard.is_none_or(|(k, n)| (i / players) % n == k - 1))
+        .filter(|i| {
+            let group = (i / per_pairing) * per_pairing.div_ceil(players) + (i % per_pairing) / players;
+            shard.is_none_or(|(k, n)| group % n == k - 1)
+        })
         .collect();
     let heading = Heading {
         title: "Match",
@@ -280,6 +297,8 @@ fn plan(mut def: GameDef, args: &MatchArgs) -> Result<Plan, String> {
         sprt,
     };
     Ok(Plan {
+        pairings,
+        per_pairing,
         openings: book,
         indices,
         heading,
@@ -301,6 +320,39 @@ fn plan(mut def: GameDef, args: &MatchArgs) -> Result<Plan, String> {
         },
         sprt,
     })
+}
+
+/// The pairings of a match of `engines` engines on `seats` seats: one (every engine) when they
+/// are as many; else every `seats`-subset (round-robin) or engine 1 with every
+/// (`seats` − 1)-subset of the others (gauntlet), in lexicographic order.
+fn pairings(engines: usize, seats: usize, format: Option<&str>) -> Result<Vec<Vec<usize>>, String> {
+    fn subsets(from: &[usize], k: usize) -> Vec<Vec<usize>> {
+        if k == 0 {
+            return vec![Vec::new()];
+        }
+        let mut out = Vec::new();
+        for (i, &x) in from.iter().enumerate() {
+            for mut rest in subsets(&from[i + 1..], k - 1) {
+                rest.insert(0, x);
+                out.push(rest);
+            }
+        }
+        out
+    }
+    let all: Vec<usize> = (0..engines).collect();
+    match format.map(|f| f.to_ascii_lowercase()) {
+        _ if engines == seats => Ok(vec![all]),
+        None => Ok(subsets(&all, seats)),
+        Some(f) if f == "round-robin" || f == "roundrobin" => Ok(subsets(&all, seats)),
+        Some(f) if f == "gauntlet" => Ok(subsets(&all[1..], seats - 1)
+            .into_iter()
+            .map(|mut s| {
+                s.insert(0, 0);
+                s
+            })
+            .collect()),
+        Some(f) => Err(format!("--tournament is round-robin or gauntlet, not '{}'", f)),
+    }
 }
 
 /// `--shard I/N`: 1 ≤ I ≤ N.
@@ -329,9 +381,9 @@ fn engine_specs(
         .iter()
         .map(|e| EngineSpec::parse(e))
         .collect::<Result<Vec<_>, _>>()?;
-    if engines.len() != players {
+    if engines.len() < players {
         return Err(format!(
-            "{} with these options has {} seats: give {} --engine (got {})",
+            "{} with these options has {} seats: give at least {} --engine (got {})",
             def.name,
             players,
             players,
@@ -414,14 +466,19 @@ fn opening(
 impl Plan {
     fn job(&self, index: usize) -> Result<Job, String> {
         let n = self.players;
-        let group = index / n;
-        let rot = index % n;
+        // Pairing p plays its games in rotation groups; every pairing plays the same openings
+        // (group `local` of each pairing starts alike).
+        let (p, k) = (index / self.per_pairing, index % self.per_pairing);
+        let local = k / n;
+        let group = p * self.per_pairing.div_ceil(n) + local;
+        let rot = k % n;
+        let pairing = &self.pairings[p];
         let mut deal_seed = self
             .chance
-            .then(|| mix(self.seed, 2 * group as u64 + 1) >> 1);
+            .then(|| mix(self.seed, 2 * local as u64 + 1) >> 1);
         let (start, opening) = match &self.openings {
             Some((book, order)) => {
-                let o = &book[order.pick(book.len(), group, self.seed)];
+                let o = &book[order.pick(book.len(), local, self.seed)];
                 if o.start.is_some() {
                     // The line's position is the whole start: no deal.
                     deal_seed = None;
@@ -430,15 +487,15 @@ impl Plan {
             }
             None => {
                 let plies = self.opening_plies;
-                let moves = opening(&self.def, deal_seed, plies, mix(self.seed, 2 * group as u64 + 2))?;
+                let moves = opening(&self.def, deal_seed, plies, mix(self.seed, 2 * local as u64 + 2))?;
                 (None, moves)
             }
         };
         Ok(Job {
             index,
             group,
-            // Engine e sits at seat (e + rot) % n.
-            seats: (0..n).map(|s| (s + n - rot) % n).collect(),
+            // The pairing's engine j sits at seat (j + rot) % n.
+            seats: (0..n).map(|s| pairing[(s + n - rot) % n]).collect(),
             deal_seed,
             start,
             opening,
@@ -521,7 +578,7 @@ pub fn run_match(def: GameDef, args: &MatchArgs) -> Result<MatchReport, String> 
     if let Some(e) = error {
         return Err(e);
     }
-    let ratings = (plan.players > 2).then(|| {
+    let ratings = (plan.players > 2 || plan.pairings.len() > 1).then(|| {
         let games = records.iter().map(|r| (&r.engines[..], &r.result[..]));
         stats::weng_lin(plan.engines.len(), games)
     });

@@ -125,7 +125,7 @@ pub fn stats(paths: &[PathBuf], sprt: Option<&str>) -> Result<String, String> {
         (Some(sp), Some(l)) => sp.verdict(l),
         _ => None,
     };
-    let ratings = (players > 2).then(|| {
+    let ratings = (players > 2 || engines.len() > players).then(|| {
         stats::weng_lin(
             engines.len(),
             records.iter().map(|r| (&r.engines[..], &r.result[..])),

@@ -96,7 +96,7 @@ impl Tally {
             rec.termination.clone()
         };
         *self.endings.entry(ending).or_default() += 1;
-        let mut e1_score = 0.0;
+        let mut e1_score = None;
         for (seat, &e) in rec.engines.iter().enumerate() {
             let t = &mut self.engines[e];
             let r = rec.result.get(seat).copied().unwrap_or(0.0);
@@ -121,12 +121,16 @@ impl Tally {
                 *t.faults.entry(rec.termination.clone()).or_default() += 1;
             }
             if e == 0 {
-                e1_score = s;
+                e1_score = Some(s);
                 for (h, w) in self.h2h.iter_mut().zip(wdl) {
                     *h += w;
                 }
             }
         }
+        // Engine 1's bins and groups: only its own games (a round-robin has others).
+        let Some(e1_score) = e1_score else {
+            return false;
+        };
         let bins = self.game_bins.len() - 1;
         self.game_bins[((e1_score * bins as f64).round() as usize).min(bins)] += 1.0;
         let g = self.open_groups.entry(rec.group).or_insert((0, 0.0));
@@ -358,7 +362,7 @@ fn engine_rows(h: &Heading, t: &Tally) -> String {
 fn elo_line(h: &Heading, t: &Tally) -> String {
     let mut out = String::new();
     let n = h.players;
-    let who = if n == 2 {
+    let who = if n == 2 && h.engines.len() == 2 {
         format!("{} vs {}", h.engines[0], h.engines[1])
     } else {
         format!("{} vs the field", h.engines[0])
