@@ -1313,3 +1313,33 @@ fn more_engines_than_seats_play_a_round_robin_or_a_gauntlet() {
     let _ = std::fs::remove_file(&rr);
     let _ = std::fs::remove_file(&g);
 }
+
+#[test]
+fn an_engine_can_have_its_own_clock() {
+    let f = temp("own-tc.jsonl");
+    let fs = f.to_str().unwrap().to_string();
+    // Nodes bound every move, so no move can be late however busy the machine is.
+    let (ok, table, err) = cli(&[
+        "match", "--game", "tesseract", "--engine", "builtin:alphabeta tc=60+1", "--engine",
+        "builtin:mcts tc=30+0.5", "--nodes", "50", "--games", "2", "--seed", "4", "--quiet",
+        "--out", &fs, "--max-plies", "40",
+    ]);
+    assert!(ok, "{}", err);
+    assert!(table.contains("own clocks: builtin:alphabeta tc 60+1"), "{}", table);
+    let recs = records_of(&f);
+    assert_eq!(recs[0].tc, "p1 tc 60+1, nodes 50; p2 tc 30+0.5, nodes 50");
+    assert_eq!(recs[1].tc, "p1 tc 30+0.5, nodes 50; p2 tc 60+1, nodes 50");
+    assert!(recs.iter().all(|r| r.offender.is_none()), "{:?}", recs);
+    // Without a match-wide limit every engine needs its own; a bad tc= is refused at once.
+    let (ok, _, err) = cli(&[
+        "match", "--game", "tesseract", "--engine", "builtin:alphabeta tc=60+1", "--engine",
+        "builtin:mcts",
+    ]);
+    assert!(!ok && err.contains("give a limit per move"), "{}", err);
+    let (ok, _, err) = cli(&[
+        "match", "--game", "tesseract", "--engine", "builtin:alphabeta tc=fast", "--engine",
+        "builtin:mcts", "--nodes", "10",
+    ]);
+    assert!(!ok && err.contains("tc= takes BASE+INC"), "{}", err);
+    let _ = std::fs::remove_file(&f);
+}

@@ -35,8 +35,9 @@ pub struct MatchArgs {
     /// An engine: an external command with its arguments (`"./quatre option.Threads=1"`) or a
     /// built-in player (`builtin:random`, `builtin:mcts`, `builtin:alphabeta`,
     /// `builtin:baseline`). `option.Name=Value` tokens become `setoption` lines (search
-    /// parameters for built-ins), `name=N` names it, `proto=uci|ugi` picks the handshake.
-    /// One per seat of the game (2 to 4).
+    /// parameters for built-ins), `name=N` names it, `proto=uci|ugi` picks the handshake,
+    /// `tc=BASE+INC` gives it its own clock. At least one per seat; more make a round-robin or
+    /// a gauntlet (`--tournament`).
     #[arg(long = "engine", value_name = "COMMAND", required = true)]
     pub engines: Vec<String>,
     /// A rule option of the game, `Name=Value` (repeatable): sent to every engine and used by
@@ -224,7 +225,7 @@ fn plan(mut def: GameDef, args: &MatchArgs) -> Result<Plan, String> {
     let chance = def.start(Some(1))?.to_text() != def.start(Some(2))?.to_text();
 
     let engines = engine_specs(&def, &args.engines, players, probe.as_ref())?;
-    let tc = time_control(args)?;
+    let tc = time_control(args, engines.iter().all(|e| e.tc.is_some()))?;
     let proto = match args.proto.as_deref().map(|p| p.to_ascii_lowercase()) {
         None => {
             if players == 2 {
@@ -283,7 +284,18 @@ fn plan(mut def: GameDef, args: &MatchArgs) -> Result<Plan, String> {
         players,
         games: indices.len(),
         shard,
-        limits: tc.describe(),
+        limits: {
+            let own: Vec<String> = engines
+                .iter()
+                .filter(|e| e.tc.is_some())
+                .map(|e| format!("{} {}", e.name, tc.for_engine(e).describe()))
+                .collect();
+            match (tc.describe(), own.is_empty()) {
+                (d, true) => d,
+                (d, false) if d.is_empty() => own.join("; "),
+                (d, false) => format!("{} (own clocks: {})", d, own.join("; ")),
+            }
+        },
         opening: match (&args.openings, &book) {
             (Some(path), Some((lines, order))) => format!(
                 "openings {} ({} lines, {})",
@@ -411,7 +423,7 @@ fn engine_specs(
 }
 
 /// The limits of every move from `--tc`, `--movetime`, `--nodes` and `--depth` (at least one).
-fn time_control(args: &MatchArgs) -> Result<TimeControl, String> {
+fn time_control(args: &MatchArgs, every_engine_has_tc: bool) -> Result<TimeControl, String> {
     let mut tc = TimeControl {
         margin_ms: args.margin,
         timeout_ms: args.timeout.max(1),
@@ -425,10 +437,10 @@ fn time_control(args: &MatchArgs) -> Result<TimeControl, String> {
         tc.base_ms = Some(b);
         tc.inc_ms = i;
     }
-    if tc.base_ms.is_none() && tc.movetime_ms.is_none() && tc.nodes.is_none() && tc.depth.is_none()
-    {
+    let none = tc.base_ms.is_none() && tc.movetime_ms.is_none() && tc.nodes.is_none();
+    if none && tc.depth.is_none() && !every_engine_has_tc {
         return Err(
-            "give a limit per move: --tc BASE+INC, --movetime MS, --nodes N or --depth N".into(),
+            "give a limit per move: --tc BASE+INC, --movetime MS, --nodes N or --depth N (or tc= in every --engine)".into(),
         );
     }
     Ok(tc)

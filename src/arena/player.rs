@@ -65,6 +65,8 @@ pub struct EngineSpec {
     pub options: Vec<(String, String)>,
     /// `proto=uci|ugi`; None = the match's default.
     pub proto: Option<Proto>,
+    /// `tc=BASE+INC`: this engine's own clock (base, increment in ms); None = the match's.
+    pub tc: Option<(u64, u64)>,
 }
 
 /// Splits a command line into words: whitespace separates, single and double quotes group,
@@ -116,6 +118,7 @@ impl EngineSpec {
         let mut options = Vec::new();
         let mut name = None;
         let mut proto = None;
+        let mut tc = None;
         let mut rest = Vec::new();
         for w in words {
             if let Some(o) = w.strip_prefix("option.") {
@@ -128,6 +131,11 @@ impl EngineSpec {
                 options.push((k.trim().to_string(), v.trim().to_string()));
             } else if let Some(n) = w.strip_prefix("name=") {
                 name = Some(n.to_string());
+            } else if let Some(t) = w.strip_prefix("tc=") {
+                tc = Some(
+                    super::referee::TimeControl::parse_tc(t)
+                        .map_err(|e| format!("--engine '{}': {}", text, e.replace("--tc", "tc=")))?,
+                );
             } else if let Some(p) = w.strip_prefix("proto=") {
                 proto = Some(match p.to_ascii_lowercase().as_str() {
                     "uci" => Proto::Uci,
@@ -184,6 +192,7 @@ impl EngineSpec {
             kind,
             options,
             proto,
+            tc,
         };
         if let EngineKind::Builtin(_) = spec.kind {
             spec.builtin_params()?;

@@ -133,6 +133,18 @@ impl TimeControl {
         parts.join(", ")
     }
 
+    /// The limits of an engine: its own `tc=` clock in place of the match's, if it has one.
+    pub fn for_engine(&self, spec: &EngineSpec) -> TimeControl {
+        match spec.tc {
+            Some((base, inc)) => TimeControl {
+                base_ms: Some(base),
+                inc_ms: inc,
+                ..self.clone()
+            },
+            None => self.clone(),
+        }
+    }
+
     /// The search limits of one move for `players` seats with these clocks: what a built-in
     /// player searches with, and what [`go_line`] writes for an external engine.
     pub fn limits(&self, clocks: &[i64], players: usize) -> Limits {
@@ -369,12 +381,18 @@ pub fn play(
         }
     };
 
-    let tc = &cfg.tc;
-    let mut clocks = [tc.base_ms.unwrap_or(0) as i64; MAX_SEATS];
+    let tcs: Vec<TimeControl> = (0..players)
+        .map(|s| cfg.tc.for_engine(&engines[job.seats[s]]))
+        .collect();
+    let mut clocks = [0i64; MAX_SEATS];
+    for (c, tc) in clocks.iter_mut().zip(&tcs) {
+        *c = tc.base_ms.unwrap_or(0) as i64;
+    }
     let mut history: Vec<String> = job.opening.clone();
     while !rec.ended_by_rules_or_cap(state.as_ref(), history.len(), cfg.max_plies) {
         let seat = state.to_move();
-        let limits = tc.limits(&clocks[..players], players);
+        let tc = &tcs[seat];
+        let limits = seat_limits(&tcs, &clocks[..players], seat);
         let go = go_line(&limits, players);
         let own_view;
         let view: &dyn AnyGame = if state.hidden_information() {
@@ -514,7 +532,9 @@ impl GameRecord {
             termination: String::new(),
             reason: String::new(),
             offender: None,
-            tc: cfg.tc.describe(),
+            tc: describe_seats(&(0..job.seats.len())
+                .map(|s| cfg.tc.for_engine(&engines[job.seats[s]]))
+                .collect::<Vec<_>>()),
             end: String::new(),
         }
     }
@@ -559,6 +579,30 @@ fn fault_text(f: &Fault, when: &str) -> (&'static str, String) {
             (termination::CRASH, format!("crashed {}: {}", when, s))
         }
     }
+}
+
+/// The limits of `seat`'s move: every seat's clock and increment (each by its own time control),
+/// and the mover's own movetime, nodes and depth.
+fn seat_limits(tcs: &[TimeControl], clocks: &[i64], seat: usize) -> Limits {
+    let mut l = tcs[seat].limits(clocks, tcs.len());
+    for (i, tc) in tcs.iter().enumerate() {
+        l.time[i] = tc.base_ms.map(|_| clocks[i].max(0) as u64);
+        l.inc[i] = tc.base_ms.map(|_| tc.inc_ms);
+    }
+    l
+}
+
+/// The time controls of a game's seats: one description when they are alike, else one per seat.
+fn describe_seats(tcs: &[TimeControl]) -> String {
+    let all: Vec<String> = tcs.iter().map(|t| t.describe()).collect();
+    if all.iter().all(|d| *d == all[0]) {
+        return all[0].clone();
+    }
+    all.iter()
+        .enumerate()
+        .map(|(i, d)| format!("p{} {}", i + 1, d))
+        .collect::<Vec<_>>()
+        .join("; ")
 }
 
 /// The `go` line that asks an external engine for `limits` (clocks in both spellings for two
