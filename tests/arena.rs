@@ -1343,3 +1343,37 @@ fn an_engine_can_have_its_own_clock() {
     assert!(!ok && err.contains("tc= takes BASE+INC"), "{}", err);
     let _ = std::fs::remove_file(&f);
 }
+
+#[test]
+fn adjudication_ends_games_the_engines_agree_on() {
+    // External engines (quatre itself, scores read from its info lines) that see an even game.
+    let f = temp("adjudicate.jsonl");
+    let fs = f.to_str().unwrap().to_string();
+    let me = format!("{} option.Threads=1", quatre());
+    let (ok, table, err) = cli(&[
+        "match", "--game", "rithmomachia", "--engine", &me, "--engine", &me, "--nodes", "2000",
+        "--games", "2", "--seed", "2", "--adjudicate", "draw=30/6/20", "--quiet", "--out", &fs,
+    ]);
+    assert!(ok, "{}", err);
+    assert!(table.contains("adjudication"), "{}", table);
+    for r in records_of(&f) {
+        assert_eq!(r.termination, "adjudication", "{:?}", r);
+        assert!(r.reason.contains("within ±30 cp for 6 moves"), "{}", r.reason);
+        assert!(r.opening.len() + r.moves.len() >= 20);
+        assert_eq!(r.result, vec![0.5, 0.5]);
+    }
+    // A player that gives no score (random) never agrees: no adjudication.
+    let (ok, _, err) = cli(&[
+        "match", "--game", "tesseract", "--engine", "builtin:alphabeta", "--engine",
+        "builtin:random", "--nodes", "300", "--games", "2", "--seed", "2", "--adjudicate",
+        "win=100/1,draw=100000/1", "--quiet", "--out", &fs,
+    ]);
+    assert!(ok, "{}", err);
+    assert!(records_of(&f).iter().all(|r| r.termination != "adjudication"));
+    let (ok, _, err) = cli(&[
+        "match", "--game", "tesseract", "--engine", "builtin:alphabeta", "--engine",
+        "builtin:random", "--nodes", "10", "--adjudicate", "draw=ten/8",
+    ]);
+    assert!(!ok && err.contains("--adjudicate takes"), "{}", err);
+    let _ = std::fs::remove_file(&f);
+}

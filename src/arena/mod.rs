@@ -9,6 +9,7 @@
 //!
 //! See `docs/arena.md` for the user's view.
 
+pub mod adjudicate;
 pub mod openings;
 pub mod player;
 pub mod records;
@@ -103,6 +104,11 @@ pub struct MatchArgs {
     /// Write every game as one JSON object per line to this file.
     #[arg(long, value_name = "FILE")]
     pub out: Option<PathBuf>,
+    /// End games early by the engines' own scores: `draw=CP/K[/PLY]` (every engine within ±CP
+    /// centipawns for its last K moves, after PLY plies) and/or `win=CP/K` (one engine at least
+    /// +CP for its last K moves while every other is at most −CP), e.g. `draw=10/8/80,win=600/4`.
+    #[arg(long, value_name = "RULES")]
+    pub adjudicate: Option<String>,
     /// Draw a game after this many plies (including the opening), whatever the rules say.
     #[arg(long, value_name = "N")]
     pub max_plies: Option<usize>,
@@ -329,6 +335,11 @@ fn plan(mut def: GameDef, args: &MatchArgs) -> Result<Plan, String> {
             grace_ms: 1000,
             verbose: args.verbose,
             match_seed: Some(seed),
+            adjudicate: args
+                .adjudicate
+                .as_deref()
+                .map(adjudicate::Adjudication::parse)
+                .transpose()?,
         },
         sprt,
     })

@@ -7,7 +7,7 @@
 use crate::game::{rng_from_seed, GameRng};
 use crate::games::AnyGame;
 use crate::protocol::options;
-use crate::search::{Algorithm, Limits, SearchParams};
+use crate::search::{Algorithm, Limits, Score, SearchParams};
 use std::io::{BufRead, BufReader, Read, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -273,6 +273,9 @@ pub struct Request<'a> {
 pub struct Answer {
     pub mv: String,
     pub elapsed: Duration,
+    /// The engine's last score for its move (centipawns from its view; mates as
+    /// ±`adjudicate::MATE_CP`), None when it gave none.
+    pub score: Option<i32>,
 }
 
 /// What a player needs to know before the game starts.
@@ -333,9 +336,9 @@ struct Builtin {
 impl Player for Builtin {
     fn go(&mut self, req: &Request) -> Result<Answer, Fault> {
         let t0 = Instant::now();
-        let mv = match self.kind {
-            BuiltinKind::Random => req.state.random_move(&mut self.rng),
-            BuiltinKind::Baseline => req.state.baseline_move(&mut self.rng),
+        let (mv, score) = match self.kind {
+            BuiltinKind::Random => (req.state.random_move(&mut self.rng), None),
+            BuiltinKind::Baseline => (req.state.baseline_move(&mut self.rng), None),
             BuiltinKind::Mcts | BuiltinKind::AlphaBeta => {
                 let stop = AtomicBool::new(false);
                 let (tx, rx) = mpsc::channel();
@@ -346,14 +349,19 @@ impl Player for Builtin {
                     let stop = &stop;
                     s.spawn(move || {
                         let r = state.search(params, limits, stop, &|_| {});
-                        let _ = tx.send(r.best);
+                        let score = r.report.as_ref().and_then(|r| r.lines.first()).map(|l| match l.score {
+                            Score::Cp(c) => c,
+                            Score::Mate(m) if m > 0 => super::adjudicate::MATE_CP - m,
+                            Score::Mate(m) => -super::adjudicate::MATE_CP - m,
+                        });
+                        let _ = tx.send((r.best, score));
                     });
                     match rx.recv_timeout(req.wait) {
                         Ok(m) => m,
                         Err(_) => {
                             // Past the deadline: stop the search; it answers (late) soon after.
                             stop.store(true, Ordering::Relaxed);
-                            rx.recv().ok().flatten()
+                            rx.recv().unwrap_or((None, None))
                         }
                     }
                 })
@@ -364,6 +372,7 @@ impl Player for Builtin {
             // rejects as illegal.
             mv: mv.unwrap_or_else(|| "0000".into()),
             elapsed: t0.elapsed(),
+            score,
         })
     }
     fn finish(&mut self) {}
@@ -558,6 +567,7 @@ impl Player for External {
         let t0 = Instant::now();
         let mut deadline = t0 + req.wait;
         let mut stopped = false;
+        let mut score = None;
         loop {
             match self.recv_until(deadline)? {
                 Some((t, l)) => {
@@ -567,9 +577,17 @@ impl Player for External {
                             return Ok(Answer {
                                 mv: words.next().unwrap_or("").to_string(),
                                 elapsed: t.saturating_duration_since(t0),
+                                score,
                             })
                         }
-                        Some("info") | None => {}
+                        Some("info") => {
+                            // The first line of a MultiPV set is the best one.
+                            let first_pv = !l.contains(" multipv ") || l.contains(" multipv 1 ");
+                            if let (Some(s), true) = (super::adjudicate::info_score(&l), first_pv) {
+                                score = Some(s);
+                            }
+                        }
+                        None => {}
                         // Anything else is garbage: ignored (and logged with --verbose).
                         Some(_) => self.log("ignored:", &l),
                     }

@@ -226,6 +226,8 @@ pub struct RefereeConfig {
     pub verbose: bool,
     /// The match's seed, written in each record.
     pub match_seed: Option<u64>,
+    /// `--adjudicate`: end games early by the engines' agreeing scores.
+    pub adjudicate: Option<super::adjudicate::Adjudication>,
 }
 
 /// How a game ended, by kind.
@@ -389,7 +391,15 @@ pub fn play(
         *c = tc.base_ms.unwrap_or(0) as i64;
     }
     let mut history: Vec<String> = job.opening.clone();
+    // Each seat's score of each of its moves, for --adjudicate.
+    let mut scores: Vec<Vec<Option<i32>>> = vec![Vec::new(); players];
     while !rec.ended_by_rules_or_cap(state.as_ref(), history.len(), cfg.max_plies) {
+        if let Some((result, reason)) = cfg.adjudicate.and_then(|a| a.verdict(&scores, history.len())) {
+            rec.result = result;
+            rec.termination = termination::ADJUDICATION.into();
+            rec.reason = reason;
+            break;
+        }
         let seat = state.to_move();
         let tc = &tcs[seat];
         let limits = seat_limits(&tcs, &clocks[..players], seat);
@@ -445,6 +455,7 @@ pub fn play(
         if tc.base_ms.is_some() {
             clocks[seat] += tc.inc_ms as i64 - ms as i64;
         }
+        scores[seat].push(answer.score);
         history.push(answer.mv.clone());
         rec.moves.push(answer.mv);
         rec.times_ms.push(ms);
