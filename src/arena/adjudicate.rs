@@ -50,7 +50,9 @@ impl Adjudication {
                     }
                     a.win = Some((cp, k));
                 }
-                ("draw" | "win", _) => return Err(bad(&format!("'{}' has the wrong number of fields", part))),
+                ("draw" | "win", _) => {
+                    return Err(bad(&format!("'{}' has the wrong number of fields", part)))
+                }
                 (k, _) => return Err(bad(&format!("unknown rule '{}'", k))),
             }
         }
@@ -132,8 +134,19 @@ mod tests {
         let a = Adjudication::parse("draw=10/8/80,win=600/4").unwrap();
         assert_eq!(a.draw, Some((10, 8, 80)));
         assert_eq!(a.win, Some((600, 4)));
-        assert_eq!(Adjudication::parse("draw=5/3").unwrap().draw, Some((5, 3, 0)));
-        for bad in ["", "draw", "draw=10", "win=600/0", "lose=1/2", "draw=a/3", "win=1/2/3"] {
+        assert_eq!(
+            Adjudication::parse("draw=5/3").unwrap().draw,
+            Some((5, 3, 0))
+        );
+        for bad in [
+            "",
+            "draw",
+            "draw=10",
+            "win=600/0",
+            "lose=1/2",
+            "draw=a/3",
+            "win=1/2/3",
+        ] {
             assert!(Adjudication::parse(bad).is_err(), "{}", bad);
         }
     }
@@ -147,7 +160,9 @@ mod tests {
         assert!(a.verdict(&even, 3).is_none());
         assert_eq!(a.verdict(&even, 4).unwrap().0, vec![0.5, 0.5]);
         // One side silent (no score): no verdict.
-        assert!(a.verdict(&s(&[&[Some(3), None], &[Some(0), Some(9)]]), 9).is_none());
+        assert!(a
+            .verdict(&s(&[&[Some(3), None], &[Some(0), Some(9)]]), 9)
+            .is_none());
         // A win needs the loser to agree.
         let win = s(&[&[Some(600), Some(MATE_CP - 3)], &[Some(-700), Some(-800)]]);
         assert_eq!(a.verdict(&win, 9).unwrap().0, vec![1.0, 0.0]);
@@ -157,8 +172,14 @@ mod tests {
 
     #[test]
     fn info_lines_give_scores() {
-        assert_eq!(info_score("info depth 3 score cp -42 nodes 10 pv e2e4"), Some(-42));
-        assert_eq!(info_score("info depth 9 score mate 2 pv a b c"), Some(MATE_CP - 2));
+        assert_eq!(
+            info_score("info depth 3 score cp -42 nodes 10 pv e2e4"),
+            Some(-42)
+        );
+        assert_eq!(
+            info_score("info depth 9 score mate 2 pv a b c"),
+            Some(MATE_CP - 2)
+        );
         assert_eq!(info_score("info depth 9 score mate -1"), Some(-MATE_CP + 1));
         assert_eq!(info_score("info string score cp"), None);
         assert_eq!(info_score("info depth 1 nodes 5"), None);

@@ -26,7 +26,10 @@ impl Opening {
     /// loads, every move is legal, and the game is not over at the end.
     pub fn parse(line: &str, def: &GameDef) -> Result<Opening, String> {
         let words: Vec<&str> = line.split_whitespace().collect();
-        let cut = words.iter().position(|w| *w == "moves").unwrap_or(words.len());
+        let cut = words
+            .iter()
+            .position(|w| *w == "moves")
+            .unwrap_or(words.len());
         let (pos, moves) = (&words[..cut], &words[(cut + 1).min(words.len())..]);
         let pos = match pos.first() {
             Some(&"fen") => &pos[1..],
@@ -39,7 +42,9 @@ impl Opening {
         };
         let mut g = match &start {
             None => def.start(None)?,
-            Some(t) => def.from_text(t).map_err(|e| format!("the position: {}", e))?,
+            Some(t) => def
+                .from_text(t)
+                .map_err(|e| format!("the position: {}", e))?,
         };
         for m in moves {
             g.play_text(m).map_err(|e| format!("move {}: {}", m, e))?;
@@ -75,8 +80,7 @@ pub fn load(path: &Path, def: &GameDef) -> Result<Vec<Opening>, String> {
             continue;
         }
         out.push(
-            Opening::parse(t, def)
-                .map_err(|e| format!("{}:{}: {}", path.display(), i + 1, e))?,
+            Opening::parse(t, def).map_err(|e| format!("{}:{}: {}", path.display(), i + 1, e))?,
         );
     }
     if out.is_empty() {

@@ -189,9 +189,13 @@ pub fn replay(path: &Path, number: Option<usize>) -> Result<String, String> {
         def.set_option(k, v)
             .map_err(|e| format!("game {}: option {}={}: {}", rec.game + 1, k, v, e))?;
     }
-    let mut state = def
-        .from_text(&rec.start)
-        .map_err(|e| format!("game {}: the start position does not load: {}", rec.game + 1, e))?;
+    let mut state = def.from_text(&rec.start).map_err(|e| {
+        format!(
+            "game {}: the start position does not load: {}",
+            rec.game + 1,
+            e
+        )
+    })?;
     let mut out = format!(
         "Game {} of {}: {} — {}\n",
         rec.game + 1,
@@ -205,16 +209,12 @@ pub fn replay(path: &Path, number: Option<usize>) -> Result<String, String> {
             .join(", ")
     );
     out += &format!("Limits: {}\n\n{}\n", rec.tc, state.display());
-    let moves = rec
-        .opening
-        .iter()
-        .map(|m| (m, "opening", None))
-        .chain(
-            rec.moves
-                .iter()
-                .enumerate()
-                .map(|(i, m)| (m, "", rec.times_ms.get(i).copied())),
-        );
+    let moves = rec.opening.iter().map(|m| (m, "opening", None)).chain(
+        rec.moves
+            .iter()
+            .enumerate()
+            .map(|(i, m)| (m, "", rec.times_ms.get(i).copied())),
+    );
     for (ply, (mv, kind, ms)) in moves.enumerate() {
         let seat = state.to_move();
         let who = if kind.is_empty() {
@@ -243,7 +243,12 @@ pub fn replay(path: &Path, number: Option<usize>) -> Result<String, String> {
 fn game_list(records: &[GameRecord]) -> String {
     match (records.first(), records.last()) {
         (Some(a), Some(b)) if records.len() > 1 => {
-            format!("{} games, numbered {} to {}", records.len(), a.game + 1, b.game + 1)
+            format!(
+                "{} games, numbered {} to {}",
+                records.len(),
+                a.game + 1,
+                b.game + 1
+            )
         }
         (Some(a), _) => format!("game {}", a.game + 1),
         _ => "none".into(),

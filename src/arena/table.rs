@@ -396,7 +396,12 @@ fn ratings_line(h: &Heading, ratings: &[stats::MultiRating]) -> String {
     order.sort_by(|&a, &b| ratings[b].mu.total_cmp(&ratings[a].mu));
     let parts: Vec<String> = order
         .iter()
-        .map(|&i| format!("{} {:.1} ± {:.1}", h.engines[i], ratings[i].mu, ratings[i].sigma))
+        .map(|&i| {
+            format!(
+                "{} {:.1} ± {:.1}",
+                h.engines[i], ratings[i].mu, ratings[i].sigma
+            )
+        })
         .collect();
     format!(
         "Weng-Lin rating (OpenSkill; μ ± σ, prior 25 ± 8.3, games ranked by reward): {}\n",
