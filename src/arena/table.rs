@@ -20,6 +20,8 @@ struct EngineTally {
     /// W/D/L per seat.
     per_seat: Vec<[usize; 3]>,
     faults: BTreeMap<String, usize>,
+    /// Its per-game scores against the field, binned as `Tally::game_bins`.
+    bins: Vec<f64>,
 }
 
 #[derive(Clone, Debug)]
@@ -74,6 +76,7 @@ impl Tally {
                     score: 0.0,
                     per_seat: vec![[0; 3]; players],
                     faults: BTreeMap::new(),
+                    bins: vec![0.0; 2 * (players.max(2) - 1) + 1],
                 };
                 engines
             ],
@@ -117,6 +120,8 @@ impl Tally {
             t.per_seat[seat][k] += 1;
             let (s, wdl) = score_vs_field(&rec.result, seat);
             t.score += s;
+            let last = t.bins.len() - 1;
+            t.bins[((s * last as f64).round() as usize).min(last)] += 1.0;
             if rec.offender == Some(seat) {
                 *t.faults.entry(rec.termination.clone()).or_default() += 1;
             }
@@ -321,6 +326,11 @@ fn engine_rows(h: &Heading, t: &Tally) -> String {
         "Reward",
         w = w
     );
+    // Several opponents: each engine's Elo against the field it met.
+    let elo_column = h.engines.len() > 2;
+    if elo_column {
+        out += &format!("  {:>15}", "Elo vs field");
+    }
     for s in 0..n {
         out += &format!("  {:>11}", format!("p{} W/D/L", s + 1));
     }
@@ -338,6 +348,23 @@ fn engine_rows(h: &Heading, t: &Tally) -> String {
             e.reward / e.games.max(1) as f64,
             w = w
         );
+        if elo_column {
+            let last = e.bins.len() - 1;
+            let hist: Vec<(f64, f64)> = e
+                .bins
+                .iter()
+                .enumerate()
+                .map(|(i, &c)| (i as f64 / last as f64, c))
+                .collect();
+            let text = match stats::elo_estimate(&hist) {
+                Some(x) if x.elo.is_finite() && x.error.is_finite() => {
+                    format!("{} ± {:.0}", fmt_elo(x.elo), x.error)
+                }
+                Some(x) => fmt_elo(x.elo),
+                None => "-".into(),
+            };
+            out += &format!("  {:>15}", text);
+        }
         for s in &e.per_seat {
             out += &format!("  {:>11}", format!("{}/{}/{}", s[0], s[1], s[2]));
         }
