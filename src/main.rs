@@ -66,12 +66,34 @@ enum Cmd {
     Bench(BenchArgs),
     /// Play engines against each other with a referee (see `quatre match --help`).
     Match(quatre::arena::MatchArgs),
+    /// Draw a position as an SVG picture (stdout, or --out FILE): the last of --moves highlighted,
+    /// optionally an arrow for a move.
+    Draw(DrawArgs),
     /// Write an opening file for `match --openings`: distinct random openings, optionally balanced.
     Openings(OpeningsArgs),
     /// The results table of recorded games (`match --out` files; the shards of one match merge).
     Stats(StatsArgs),
     /// A recorded game (`match --out` file) move by move, with a diagram after each move.
     Replay(ReplayArgs),
+}
+
+#[derive(Args)]
+struct DrawArgs {
+    #[command(flatten)]
+    position: PositionArgs,
+    /// The seat whose view is drawn (1 = p1; hidden-information games show that seat's hand);
+    /// default: the seat to move.
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=4))]
+    seat: Option<u64>,
+    /// A move to draw as an arrow (a legal move of the drawn position).
+    #[arg(long, value_name = "MOVE")]
+    arrow: Option<String>,
+    /// Draw the board from the other side.
+    #[arg(long)]
+    flip: bool,
+    /// Write the picture to this file instead of stdout.
+    #[arg(long, value_name = "FILE")]
+    out: Option<std::path::PathBuf>,
 }
 
 #[derive(Args)]
@@ -196,6 +218,44 @@ struct BenchArgs {
     scaling: Option<u64>,
 }
 
+/// Writes a command's output to stdout; a reader that went away (`| head`) ends it quietly.
+fn emit(text: &str) -> Result<(), String> {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(format!("cannot write the output: {}", e)),
+        _ => Ok(()),
+    }
+}
+
+fn draw(game: &Option<String>, a: &DrawArgs) -> Result<(), String> {
+    let (g, highlight) = load_with_last(game, &a.position)?;
+    let seat = match a.seat {
+        Some(s) if s as usize > g.players() => {
+            return Err(format!(
+                "--seat {}: this game has {} seats",
+                s,
+                g.players()
+            ))
+        }
+        s => s.map(|s| s as usize - 1),
+    };
+    let arrow = match &a.arrow {
+        Some(m) => g.move_cells(m).map_err(|e| format!("--arrow {}: {}", m, e))?,
+        None => Vec::new(),
+    };
+    let picture = g.svg(&quatre::render::DrawOptions {
+        seat,
+        highlight,
+        arrow,
+        flip: a.flip,
+    });
+    match &a.out {
+        Some(p) => std::fs::write(p, picture).map_err(|e| format!("cannot write {}: {}", p.display(), e)),
+        None => emit(&picture),
+    }
+}
+
 fn openings(game: &Option<String>, a: &OpeningsArgs) -> Result<(), String> {
     use quatre::arena::openings::{generate, GenerateArgs};
     let mut def = quatre::arena::referee::GameDef::from_entry(games::resolve(game.as_deref())?);
@@ -227,8 +287,7 @@ fn openings(game: &Option<String>, a: &OpeningsArgs) -> Result<(), String> {
         out += &o.line();
         out.push('\n');
     }
-    print!("{}", out);
-    Ok(())
+    emit(&out)
 }
 
 fn load(game: &Option<String>, p: &PositionArgs) -> Result<Box<dyn AnyGame>, String> {
@@ -345,11 +404,12 @@ fn main() -> ExitCode {
                 None => Ok(()),
             }),
         Some(Cmd::Match(m)) => quatre::arena::run(cli.game.as_deref(), m),
+        Some(Cmd::Draw(a)) => draw(&cli.game, a),
         Some(Cmd::Openings(a)) => openings(&cli.game, a),
         Some(Cmd::Stats(a)) => quatre::arena::records::stats(&a.files, a.sprt.as_deref())
-            .map(|t| print!("{}", t)),
+            .and_then(|t| emit(&t)),
         Some(Cmd::Replay(a)) => {
-            quatre::arena::records::replay(&a.file, a.number).map(|t| print!("{}", t))
+            quatre::arena::records::replay(&a.file, a.number).and_then(|t| emit(&t))
         }
     };
     match r {

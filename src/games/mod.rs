@@ -209,6 +209,11 @@ impl<G: Game> AnyGame for G {
         let m = self
             .parse_move(text)
             .map_err(|e| format!("bad move '{}': {}", text, e))?;
+        let mut moves = Vec::new();
+        Game::legal_moves(self, &mut moves);
+        if !moves.contains(&m) {
+            return Err(format!("'{}' is not a legal move in this position", text));
+        }
         Ok(Game::move_cells(self, m))
     }
     fn random_playouts(&self, games: usize, max_plies: usize, seed: u64) -> u64 {

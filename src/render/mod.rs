@@ -182,6 +182,38 @@ impl Svg {
     }
 }
 
+/// Checks a picture for the tests of every game's drawing and returns its `data-cell` names:
+/// the document is one `<svg>` element with balanced tags, no name is used twice, and every
+/// cell of `moves` (each move's `move_cells`) is one of them. Panics with the reason otherwise.
+pub fn check_picture(svg: &str, moves: &[Vec<String>]) -> std::collections::HashSet<String> {
+    assert!(svg.starts_with("<svg ") && svg.trim_end().ends_with("</svg>"), "not an SVG document");
+    let mut stack: Vec<&str> = Vec::new();
+    let mut rest = svg;
+    while let Some(i) = rest.find('<') {
+        let end = rest[i..].find('>').expect("an unclosed tag") + i;
+        let tag = &rest[i + 1..end];
+        if let Some(name) = tag.strip_prefix('/') {
+            assert_eq!(stack.pop(), Some(name.trim()), "unbalanced </{}>", name);
+        } else if !tag.ends_with('/') {
+            stack.push(tag.split_whitespace().next().unwrap_or(""));
+        }
+        rest = &rest[end + 1..];
+    }
+    assert!(stack.is_empty(), "unclosed elements: {:?}", stack);
+    let mut names = std::collections::HashSet::new();
+    for part in svg.split("data-cell=\"").skip(1) {
+        let name = part.split('"').next().unwrap_or("").to_string();
+        assert!(names.insert(name.clone()), "data-cell '{}' appears twice", name);
+    }
+    for cells in moves {
+        assert!(!cells.is_empty(), "a move with no cells");
+        for c in cells {
+            assert!(names.contains(&escape(c)), "move cell '{}' is not in the picture", c);
+        }
+    }
+    names
+}
+
 /// The centre of a rectangle.
 pub fn centre((x, y, w, h): Rect) -> (f64, f64) {
     (x + w / 2.0, y + h / 2.0)

@@ -13,6 +13,7 @@
 // Board and hand code indexes several parallel arrays with one index.
 #![allow(clippy::needless_range_loop)]
 
+mod draw;
 mod eval;
 mod geometry;
 mod movegen;
@@ -394,6 +395,14 @@ impl Game for Hyperchess {
 
     fn display(&self) -> String {
         text::display(self)
+    }
+
+    fn svg(&self, opts: &crate::render::DrawOptions) -> String {
+        draw::svg(self, opts)
+    }
+
+    fn move_cells(&self, mv: Move) -> Vec<String> {
+        draw::move_cells(self, mv)
     }
 
     fn options(&self) -> &RuleOptions {
