@@ -182,6 +182,32 @@ impl Svg {
     }
 }
 
+/// A chess man drawn with the chess symbols (kind: 1 pawn, 2 knight, 3 bishop, 4 rook, 5 queen,
+/// 6 king) centred at `centre` in a square of side `size`: the solid symbol filled with `fill`,
+/// and, for a light `fill`, the outline symbol in black over it so it reads on light squares.
+pub fn chess_man(svg: &mut Svg, centre: (f64, f64), size: f64, kind: u8, fill: &str, light: bool) {
+    let (solid, outline) = match kind {
+        1 => ("\u{265F}", "\u{2659}"),
+        2 => ("\u{265E}", "\u{2658}"),
+        3 => ("\u{265D}", "\u{2657}"),
+        4 => ("\u{265C}", "\u{2656}"),
+        5 => ("\u{265B}", "\u{2655}"),
+        _ => ("\u{265A}", "\u{2654}"),
+    };
+    let glyph = |svg: &mut Svg, fill: &str, g: &str| {
+        svg.raw(&format!(
+            "<text x=\"{:.1}\" y=\"{:.1}\" font-size=\"{:.1}\" text-anchor=\"middle\" fill=\"{fill}\" font-family=\"DejaVu Sans, sans-serif\" pointer-events=\"none\">{g}</text>",
+            centre.0,
+            centre.1 + size * 0.3,
+            size * 0.82,
+        ))
+    };
+    glyph(svg, fill, solid);
+    if light {
+        glyph(svg, "#000", outline);
+    }
+}
+
 /// Checks a picture for the tests of every game's drawing and returns its `data-cell` names:
 /// the document is one `<svg>` element with balanced tags, no name is used twice, and every
 /// cell of `moves` (each move's `move_cells`) is one of them. Panics with the reason otherwise.

@@ -4,7 +4,7 @@
 
 use super::text::{roman, square_name};
 use super::*;
-use crate::render::{DrawOptions, Rect, Svg};
+use crate::render::{chess_man, DrawOptions, Rect, Svg};
 
 const CELL: f64 = 34.0;
 /// Space between boards, and the margins for labels.
@@ -28,29 +28,6 @@ fn square_rect(geo: &Geometry, sq: usize, flip: bool) -> Rect {
     let left = LEFT + w as f64 * board + x as f64 * CELL;
     let top = TOP + (geo.rows - 1 - z) as f64 * board + (7 - y) as f64 * CELL;
     (left, top, CELL, CELL)
-}
-
-/// The solid and the outline chess symbol of a piece type. A black piece is its solid symbol in
-/// black; a white one is the solid symbol in white under the outline symbol in black, so both
-/// read on both square colours. (The guard has no chess symbol: it is drawn as a G.)
-fn glyphs(kind: u8) -> (&'static str, &'static str) {
-    match kind {
-        PAWN => ("\u{265F}", "\u{2659}"),
-        KNIGHT => ("\u{265E}", "\u{2658}"),
-        BISHOP => ("\u{265D}", "\u{2657}"),
-        ROOK => ("\u{265C}", "\u{2656}"),
-        QUEEN => ("\u{265B}", "\u{2655}"),
-        _ => ("\u{265A}", "\u{2654}"),
-    }
-}
-
-/// One chess symbol centred on a square.
-fn symbol(svg: &mut Svg, (cx, cy): (f64, f64), fill: &str, glyph: &str) {
-    svg.raw(&format!(
-        "<text x=\"{cx:.1}\" y=\"{:.1}\" font-size=\"{:.1}\" text-anchor=\"middle\" fill=\"{fill}\" font-family=\"DejaVu Sans, sans-serif\" pointer-events=\"none\">{glyph}</text>",
-        cy + CELL * 0.3,
-        CELL * 0.82,
-    ));
 }
 
 pub(super) fn svg(g: &Hyperchess, opts: &DrawOptions) -> String {
@@ -115,12 +92,12 @@ pub(super) fn svg(g: &Hyperchess, opts: &DrawOptions) -> String {
             svg.circle(centre.0, centre.1, CELL * 0.36, fill, Some(("#111", 1.5)));
             svg.text(centre, 17.0, ink, "G");
         } else {
-            let (solid, outline) = glyphs(kind);
+            // The render's chess symbols number pawn 1 … queen 5, king 6.
+            let k = if kind == KING { 6 } else { kind };
             if black {
-                symbol(&mut svg, centre, "#000", solid);
+                chess_man(&mut svg, centre, CELL, k, "#000", false);
             } else {
-                symbol(&mut svg, centre, "#fff", solid);
-                symbol(&mut svg, centre, "#000", outline);
+                chess_man(&mut svg, centre, CELL, k, "#fff", true);
             }
         }
     }

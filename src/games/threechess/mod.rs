@@ -8,6 +8,7 @@
 //! turn procedure of the rules page for the next player (mate and stalemate noticed on the
 //! victim's turn, ghosts, deaths) and settles the game's status.
 
+mod draw;
 mod eval;
 mod movegen;
 mod text;
@@ -488,6 +489,14 @@ impl Game for Threechess {
 
     fn display(&self) -> String {
         text::display(self)
+    }
+
+    fn svg(&self, opts: &crate::render::DrawOptions) -> String {
+        draw::svg(self, opts)
+    }
+
+    fn move_cells(&self, mv: Move) -> Vec<String> {
+        draw::move_cells(mv)
     }
 
     fn options(&self) -> &RuleOptions {
