@@ -17,6 +17,7 @@ use crate::game::{Game, GameRng, OptionKind, OptionSpec, Outcome, RuleOptions, S
 use crate::zobrist;
 
 mod capture;
+mod draw;
 mod eval;
 mod movegen;
 mod setup;
@@ -78,8 +79,8 @@ pub(crate) const R_SM: usize = 6;
 pub(crate) const R_X: usize = 7;
 /// A side's full set, by reserve index.
 pub(crate) const FULL: [u8; 8] = [1, 2, 1, 1, 1, 2, 5, 2];
-const RES_LETTERS: [char; 8] = ['T', 'S', 'P', 'R', 'C', 'L', 's', 'X'];
-const MAN_LETTERS: [char; 6] = ['?', 'T', 'S', 'P', 'R', 'C'];
+pub(crate) const RES_LETTERS: [char; 8] = ['T', 'S', 'P', 'R', 'C', 'L', 's', 'X'];
+pub(crate) const MAN_LETTERS: [char; 6] = ['?', 'T', 'S', 'P', 'R', 'C'];
 
 // ---- move kinds ----
 pub(crate) const MK_MOVE: u8 = 0;
@@ -451,6 +452,14 @@ impl Game for Tesseract {
 
     fn display(&self) -> String {
         text::display(self)
+    }
+
+    fn svg(&self, opts: &crate::render::DrawOptions) -> String {
+        draw::svg(self, opts)
+    }
+
+    fn move_cells(&self, mv: Move) -> Vec<String> {
+        draw::move_cells(self, mv)
     }
 
     fn options(&self) -> &RuleOptions {

@@ -547,7 +547,7 @@ fn cell_text(c: u8) -> String {
 }
 
 /// The reserves, the phase, the ply and the result under the drawing.
-fn state_lines(g: &Tesseract, out: &mut String) {
+pub(super) fn state_lines(g: &Tesseract, out: &mut String) {
     for side in 0..2 {
         let mut r = String::new();
         for i in 0..8 {
