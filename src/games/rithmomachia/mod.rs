@@ -24,6 +24,7 @@ use crate::game::{Game, GameRng, OptionKind, OptionSpec, Outcome, RuleOptions, S
 use crate::zobrist;
 
 mod capture;
+mod draw;
 mod eval;
 mod layout;
 mod movegen;
@@ -625,6 +626,14 @@ impl Game for Rithmomachia {
 
     fn display(&self) -> String {
         text::display(self)
+    }
+
+    fn svg(&self, opts: &crate::render::DrawOptions) -> String {
+        draw::svg(self, opts)
+    }
+
+    fn move_cells(&self, mv: Move) -> Vec<String> {
+        draw::move_cells(mv)
     }
 
     fn options(&self) -> &RuleOptions {
