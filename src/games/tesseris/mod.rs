@@ -17,6 +17,7 @@ use crate::game::{Game, GameRng, OptionKind, OptionSpec, Outcome, RuleOptions, S
 use crate::zobrist;
 
 mod ai;
+mod draw;
 mod eval;
 mod hidden;
 mod movegen;
@@ -502,6 +503,14 @@ impl Game for Tesseris {
 
     fn display(&self) -> String {
         text::display(self)
+    }
+
+    fn svg(&self, opts: &crate::render::DrawOptions) -> String {
+        draw::svg(self, opts)
+    }
+
+    fn move_cells(&self, mv: TMove) -> Vec<String> {
+        draw::move_cells(self, mv)
     }
 
     fn options(&self) -> &RuleOptions {
