@@ -69,6 +69,8 @@ enum Cmd {
     /// Draw a position as an SVG picture (stdout, or --out FILE): the last of --moves highlighted,
     /// optionally an arrow for a move.
     Draw(DrawArgs),
+    /// Serve a board in the browser: play the engine, see its analysis, replay match files.
+    Serve(ServeArgs),
     /// Write an opening file for `match --openings`: distinct random openings, optionally balanced.
     Openings(OpeningsArgs),
     /// The results table of recorded games (`match --out` files; the shards of one match merge).
@@ -94,6 +96,16 @@ struct DrawArgs {
     /// Write the picture to this file instead of stdout.
     #[arg(long, value_name = "FILE")]
     out: Option<std::path::PathBuf>,
+}
+
+#[derive(Args)]
+struct ServeArgs {
+    /// Port to listen on (0: any free port; the address is printed).
+    #[arg(long, default_value_t = 8080)]
+    port: u16,
+    /// Address to listen on (localhost by default; 0.0.0.0 opens it to the network).
+    #[arg(long, default_value = "127.0.0.1")]
+    host: String,
 }
 
 #[derive(Args)]
@@ -405,6 +417,7 @@ fn main() -> ExitCode {
             }),
         Some(Cmd::Match(m)) => quatre::arena::run(cli.game.as_deref(), m),
         Some(Cmd::Draw(a)) => draw(&cli.game, a),
+        Some(Cmd::Serve(a)) => quatre::serve::run(&a.host, a.port),
         Some(Cmd::Openings(a)) => openings(&cli.game, a),
         Some(Cmd::Stats(a)) => quatre::arena::records::stats(&a.files, a.sprt.as_deref())
             .and_then(|t| emit(&t)),

@@ -43,7 +43,7 @@ pub(super) fn svg(g: &Rithmomachia, opts: &DrawOptions) -> String {
     }
     svg.decorate(opts, |c| {
         let b = c.as_bytes();
-        let f = b.first().filter(|x| (b'a'..=b'h').contains(x))?;
+        let f = b.first().filter(|x| (b'a'..=b'h').contains(*x))?;
         let r: usize = c.get(1..)?.parse().ok().filter(|r| (1..=16).contains(r))?;
         Some(square_rect((f - b'a') as usize + 8 * (r - 1), flip))
     });

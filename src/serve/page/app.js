@@ -1,0 +1,243 @@
+// The page only shows and clicks: the engine sends the picture, the legal moves and the cells
+// each move touches; a click on a cell narrows the legal moves to those whose next cell it is,
+// and plays the move once one is left (or completes it when the clicked cell ends it).
+"use strict";
+const $ = (id) => document.getElementById(id);
+let games = [];
+let game = null;      // the last state from the server
+let picked = [];      // cells clicked so far for the move being entered
+let replay = null;    // {id, games, game, ply, plies}
+let polling = null;
+
+async function api(method, path, body) {
+  const r = await fetch("/api/" + path, {
+    method,
+    headers: body ? { "Content-Type": "application/json" } : {},
+    body: body ? JSON.stringify(body) : undefined,
+  });
+  const data = await r.json();
+  if (!r.ok) throw new Error(data.error || ("HTTP " + r.status));
+  return data;
+}
+
+function say(text) { $("message").textContent = text || ""; }
+
+function optionInputs() {
+  const g = games.find((x) => x.name === $("game").value);
+  const box = $("options");
+  box.innerHTML = "";
+  for (const o of g.options) {
+    const label = document.createElement("label");
+    label.textContent = o.name + " ";
+    let input;
+    if (o.type === "check") {
+      input = document.createElement("input");
+      input.type = "checkbox";
+      input.checked = !!o.default;
+    } else if (o.type === "combo") {
+      input = document.createElement("select");
+      for (const c of o.choices) {
+        const opt = document.createElement("option");
+        opt.value = opt.textContent = c;
+        if (c === o.default) opt.selected = true;
+        input.appendChild(opt);
+      }
+    } else {
+      input = document.createElement("input");
+      input.size = 6;
+      input.value = o.default;
+    }
+    input.dataset.option = o.name;
+    input.dataset.kind = o.type;
+    label.appendChild(input);
+    box.appendChild(label);
+  }
+  const seat = $("seat");
+  seat.innerHTML = "";
+  for (let i = 1; i <= g.players; i++) {
+    const opt = document.createElement("option");
+    opt.value = i;
+    opt.textContent = "p" + i;
+    seat.appendChild(opt);
+  }
+}
+
+async function newGame(ev) {
+  if (ev) ev.preventDefault();
+  const options = {};
+  for (const el of $("options").querySelectorAll("[data-option]")) {
+    options[el.dataset.option] = el.dataset.kind === "check" ? String(el.checked) : el.value;
+  }
+  try {
+    show(await api("POST", "new", {
+      game: $("game").value, options, seat: Number($("seat").value),
+      algorithm: $("algorithm").value, movetime: Number($("movetime").value),
+    }));
+    say("");
+  } catch (e) { say(e.message); }
+}
+
+function show(state) {
+  game = state;
+  replay = null;
+  picked = [];
+  $("board").innerHTML = state.svg;
+  for (const cell of $("board").querySelectorAll("[data-cell]")) {
+    cell.addEventListener("click", () => clickCell(cell.getAttribute("data-cell")));
+  }
+  const legal = $("legal");
+  legal.innerHTML = "";
+  for (const m of state.legal) {
+    const b = document.createElement("button");
+    b.textContent = m.move;
+    b.className = "move";
+    b.addEventListener("click", () => play(m.move));
+    legal.appendChild(b);
+  }
+  const h = $("history");
+  h.innerHTML = "";
+  for (const m of state.moves) {
+    const li = document.createElement("li");
+    li.textContent = m;
+    h.appendChild(li);
+  }
+  $("position").value = state.position;
+  const a = state.analysis;
+  $("analysis").textContent = a && a.depth !== undefined
+    ? `seat ${a.seat}: ${a.score} at depth ${a.depth}, ${a.nodes} nodes — ${a.pv.join(" ")}`
+    : (a && a.error ? a.error : "—");
+  let status;
+  if (state.over) status = "Game over: " + state.over.reason + " (rewards " + state.over.rewards.join(" / ") + ")";
+  else if (state.yourTurn) status = `Your move (seat ${state.seat}): click a piece or card, then where it goes — or pick from the list.`;
+  else status = `Seat ${state.toMove} (engine) is thinking…`;
+  $("status").textContent = status;
+  if (!state.over && !state.yourTurn) engineTurn();
+}
+
+async function engineTurn() {
+  if (polling) return;
+  try {
+    let s = await api("POST", "engine", { id: game.id });
+    polling = setInterval(async () => {
+      try {
+        s = await api("GET", "state?id=" + game.id);
+        if (!s.thinking) { clearInterval(polling); polling = null; show(s); }
+        else {
+          const a = s.analysis;
+          if (a && a.depth !== undefined) $("analysis").textContent =
+            `seat ${a.seat}: ${a.score} at depth ${a.depth}, ${a.nodes} nodes — ${a.pv.join(" ")}`;
+        }
+      } catch (e) { clearInterval(polling); polling = null; say(e.message); }
+    }, 200);
+  } catch (e) { say(e.message); }
+}
+
+async function play(move) {
+  try { show(await api("POST", "move", { id: game.id, move })); say(""); }
+  catch (e) { say(e.message); }
+}
+
+function clickCell(name) {
+  if (!game || !game.yourTurn || replay) return;
+  const k = picked.length;
+  let cands = game.legal.filter((m) => picked.every((c, i) => m.cells[i] === c));
+  const next = cands.filter((m) => m.cells[k] === name);
+  // A click may also end a move early: its last cell (e.g. from, then straight to the target).
+  const ends = cands.filter((m) => m.cells.length > k && m.cells[m.cells.length - 1] === name);
+  if (next.length === 0 && ends.length === 0) {
+    picked = [];
+    const fresh = game.legal.filter((m) => m.cells[0] === name);
+    if (fresh.length === 0) { say("No legal move there."); mark(); return; }
+    picked = [name];
+    cands = fresh;
+  } else if (next.length > 0) {
+    picked.push(name);
+    cands = next;
+  } else {
+    cands = ends;
+    picked = [];
+  }
+  say("");
+  const done = cands.filter((m) => m.cells.length === picked.length || picked.length === 0);
+  if (cands.length === 1 && (done.length === 1 || picked.length === cands[0].cells.length)) return play(cands[0].move);
+  if (picked.length === 0 && cands.length > 1) {
+    say("Several moves: " + cands.map((m) => m.move).join(", ") + " — pick one from the list.");
+  }
+  if (picked.length > 0 && cands.every((m) => m.cells.length === picked.length)) {
+    if (cands.length === 1) return play(cands[0].move);
+    say("Several moves: " + cands.map((m) => m.move).join(", ") + " — pick one from the list.");
+  }
+  mark(cands);
+}
+
+function mark(cands) {
+  for (const el of $("board").querySelectorAll("[data-cell]")) {
+    el.classList.toggle("selected", picked.includes(el.getAttribute("data-cell")));
+    const c = el.getAttribute("data-cell");
+    el.classList.toggle("target", !!cands && picked.length > 0 && cands.some((m) => m.cells[picked.length] === c));
+  }
+}
+
+async function undo() {
+  try { show(await api("POST", "undo", { id: game.id })); say(""); } catch (e) { say(e.message); }
+}
+
+async function loadPosition() {
+  try { show(await api("POST", "position", { id: game.id, text: $("position").value })); say(""); }
+  catch (e) { say(e.message); }
+}
+
+async function loadReplay() {
+  const f = $("replay-file").files[0];
+  if (!f) return;
+  try {
+    const r = await api("POST", "replay", { text: await f.text() });
+    replay = { id: r.replay, games: r.games, game: r.games[0].number, ply: 0 };
+    const sel = $("replay-game");
+    sel.innerHTML = "";
+    for (const g of r.games) {
+      const o = document.createElement("option");
+      o.value = g.number;
+      o.textContent = `game ${g.number}: ${g.seats.join(" – ")} (${g.reason})`;
+      sel.appendChild(o);
+    }
+    say("");
+    step(0);
+  } catch (e) { say(e.message); }
+}
+
+async function step(ply) {
+  if (!replay) return;
+  try {
+    const s = await api("GET", `replay?replay=${replay.id}&game=${replay.game}&ply=${Math.max(0, ply)}`);
+    replay.ply = s.ply; replay.plies = s.plies;
+    $("board").innerHTML = s.svg;
+    $("replay-ply").textContent = `${s.ply} / ${s.plies}` + (s.ply > 0 ? ` (${s.moves[s.ply - 1]})` : "");
+    $("status").textContent = `Replay: ${s.seats.join(" – ")}; ${s.reason}`;
+    $("legal").innerHTML = "";
+  } catch (e) { say(e.message); }
+}
+
+async function main() {
+  games = (await api("GET", "games")).games;
+  for (const g of games) {
+    const o = document.createElement("option");
+    o.value = o.textContent = g.name;
+    $("game").appendChild(o);
+  }
+  const want = new URLSearchParams(location.search).get("game");
+  if (want && games.some((g) => g.name === want)) $("game").value = want;
+  optionInputs();
+  $("game").addEventListener("change", optionInputs);
+  $("setup").addEventListener("submit", newGame);
+  $("undo").addEventListener("click", undo);
+  $("load-position").addEventListener("click", loadPosition);
+  $("replay-file").addEventListener("change", loadReplay);
+  $("replay-game").addEventListener("change", () => { replay.game = Number($("replay-game").value); step(0); });
+  $("replay-start").addEventListener("click", () => step(0));
+  $("replay-back").addEventListener("click", () => replay && step(replay.ply - 1));
+  $("replay-next").addEventListener("click", () => replay && step(replay.ply + 1));
+  $("replay-end").addEventListener("click", () => replay && step(replay.plies));
+  await newGame();
+}
+main().catch((e) => say(e.message));
