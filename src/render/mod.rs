@@ -45,7 +45,9 @@ pub fn escape(text: &str) -> String {
 pub type Rect = (f64, f64, f64, f64);
 
 /// An SVG document under construction. Every game draws with these few shapes, so all pictures
-/// share one look (colours, fonts, highlight, arrow) and one escaping rule.
+/// share one look (colours, fonts, highlight, arrow) and one escaping rule. Only cells take
+/// clicks: every other shape is drawn with `pointer-events="none"`, so a click on a piece
+/// reaches the cell under it.
 pub struct Svg {
     buf: String,
 }
@@ -67,7 +69,7 @@ impl Svg {
     /// A filled rectangle, with an optional outline (colour, width).
     pub fn rect(&mut self, (x, y, w, h): Rect, fill: &str, stroke: Option<(&str, f64)>) {
         self.buf.push_str(&format!(
-            "<rect x=\"{x:.1}\" y=\"{y:.1}\" width=\"{w:.1}\" height=\"{h:.1}\" fill=\"{fill}\"{}/>",
+            "<rect x=\"{x:.1}\" y=\"{y:.1}\" width=\"{w:.1}\" height=\"{h:.1}\" fill=\"{fill}\"{} pointer-events=\"none\"/>",
             stroke_attr(stroke)
         ));
     }
@@ -84,7 +86,7 @@ impl Svg {
     /// A circle, with an optional outline.
     pub fn circle(&mut self, cx: f64, cy: f64, r: f64, fill: &str, stroke: Option<(&str, f64)>) {
         self.buf.push_str(&format!(
-            "<circle cx=\"{cx:.1}\" cy=\"{cy:.1}\" r=\"{r:.1}\" fill=\"{fill}\"{}/>",
+            "<circle cx=\"{cx:.1}\" cy=\"{cy:.1}\" r=\"{r:.1}\" fill=\"{fill}\"{} pointer-events=\"none\"/>",
             stroke_attr(stroke)
         ));
     }
@@ -93,7 +95,7 @@ impl Svg {
     pub fn polygon(&mut self, points: &[(f64, f64)], fill: &str, stroke: Option<(&str, f64)>) {
         let pts: Vec<String> = points.iter().map(|(x, y)| format!("{x:.1},{y:.1}")).collect();
         self.buf.push_str(&format!(
-            "<polygon points=\"{}\" fill=\"{fill}\"{}/>",
+            "<polygon points=\"{}\" fill=\"{fill}\"{} pointer-events=\"none\"/>",
             pts.join(" "),
             stroke_attr(stroke)
         ));
@@ -102,7 +104,7 @@ impl Svg {
     /// A straight line.
     pub fn line(&mut self, (x1, y1): (f64, f64), (x2, y2): (f64, f64), stroke: &str, width: f64) {
         self.buf.push_str(&format!(
-            "<line x1=\"{x1:.1}\" y1=\"{y1:.1}\" x2=\"{x2:.1}\" y2=\"{y2:.1}\" stroke=\"{stroke}\" stroke-width=\"{width:.1}\" stroke-linecap=\"round\"/>"
+            "<line x1=\"{x1:.1}\" y1=\"{y1:.1}\" x2=\"{x2:.1}\" y2=\"{y2:.1}\" stroke=\"{stroke}\" stroke-width=\"{width:.1}\" stroke-linecap=\"round\" pointer-events=\"none\"/>"
         ));
     }
 

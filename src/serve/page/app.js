@@ -68,10 +68,12 @@ async function newGame(ev) {
   for (const el of $("options").querySelectorAll("[data-option]")) {
     options[el.dataset.option] = el.dataset.kind === "check" ? String(el.checked) : el.value;
   }
+  // ?nodes=N (tests, reproducible play): the engine searches N nodes a move instead of a time.
+  const nodes = Number(new URLSearchParams(location.search).get("nodes")) || undefined;
   try {
     show(await api("POST", "new", {
       game: $("game").value, options, seat: Number($("seat").value),
-      algorithm: $("algorithm").value, movetime: Number($("movetime").value),
+      algorithm: $("algorithm").value, movetime: Number($("movetime").value), nodes,
     }));
     say("");
   } catch (e) { say(e.message); }
