@@ -242,6 +242,45 @@ pub fn check_picture(svg: &str, moves: &[Vec<String>]) -> std::collections::Hash
     names
 }
 
+/// For the drawing tests of every game: plays `games` seeded random games of up to `plies`
+/// plies from `start(seed)` and checks the picture of every position with [`check_picture`]
+/// (every legal move's cells drawn, balanced tags), drawn with the first move's cells
+/// highlighted, the last move's as an arrow and every third position flipped; when `cells` is
+/// given, the picture has exactly that many cells.
+#[cfg(test)]
+pub fn check_random_games<G: crate::game::Game>(
+    start: impl Fn(u64) -> G,
+    games: u64,
+    plies: usize,
+    cells: Option<usize>,
+) {
+    use rand::Rng;
+    for seed in 0..games {
+        let mut g = start(seed);
+        let mut rng = crate::game::rng_from_seed(seed);
+        for ply in 0..plies {
+            if g.status().is_over() {
+                break;
+            }
+            let mut moves = Vec::new();
+            g.legal_moves(&mut moves);
+            let all: Vec<Vec<String>> = moves.iter().map(|&m| g.move_cells(m)).collect();
+            let pic = g.svg(&DrawOptions {
+                highlight: all[0].clone(),
+                arrow: all[all.len() - 1].clone(),
+                flip: ply % 3 == 1,
+                ..DrawOptions::default()
+            });
+            let names = check_picture(&pic, &all);
+            if let Some(n) = cells {
+                assert_eq!(names.len(), n, "cells in the picture");
+            }
+            assert!(pic.contains("class=\"highlight\"") && pic.contains("class=\"arrow\""));
+            g.play(moves[rng.random_range(0..moves.len())]);
+        }
+    }
+}
+
 /// The centre of a rectangle.
 pub fn centre((x, y, w, h): Rect) -> (f64, f64) {
     (x + w / 2.0, y + h / 2.0)

@@ -479,13 +479,7 @@ impl<G: Game> Worker<'_, '_, G> {
     #[allow(clippy::too_many_arguments)]
     #[inline]
     fn store(&self, key: u64, best: i32, idx: u16, depth: i32, alpha0: i32, beta: i32, ply: usize) {
-        let bound = if best >= beta {
-            Bound::Lower
-        } else if best > alpha0 {
-            Bound::Exact
-        } else {
-            Bound::Upper
-        };
+        let bound = Bound::of(best, alpha0, beta);
         if ply > 0 || (self.root_excluded.is_empty() && self.root_only.is_none()) {
             self.sh.table.store(
                 key,

@@ -344,13 +344,7 @@ impl<G: Game> Searcher<'_, G> {
             }
         }
         if !qs && (ply > 0 || self.root_only.is_none()) {
-            let bound = if best >= beta {
-                Bound::Lower
-            } else if best > alpha0 {
-                Bound::Exact
-            } else {
-                Bound::Upper
-            };
+            let bound = Bound::of(best, alpha0, beta);
             self.table.store(Entry {
                 key,
                 score: to_tt(best, ply, WIN_BOUND),

@@ -14,6 +14,18 @@ pub enum Bound {
 }
 
 impl Bound {
+    /// The bound of a node's best score against the window it was searched with
+    /// (`alpha0` as it was on entry).
+    pub fn of(best: i32, alpha0: i32, beta: i32) -> Bound {
+        if best >= beta {
+            Bound::Lower
+        } else if best > alpha0 {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        }
+    }
+
     /// The bound stored as two bits (as `Bound as u64` packs it).
     pub fn from_bits(bits: u64) -> Bound {
         match bits & 3 {

@@ -120,14 +120,17 @@ fn id_of(body: &Value) -> Result<u64, String> {
         .ok_or_else(|| "'id' must be a number".into())
 }
 
-fn with(s: &Sessions, id: u64, f: impl FnOnce(u64, &mut Session) -> Result<Value, String>) -> Result<Value, String> {
-    let g = s
-        .games
+fn session(s: &Sessions, id: u64) -> Result<Arc<Mutex<Session>>, String> {
+    s.games
         .lock()
         .unwrap()
         .get(&id)
         .cloned()
-        .ok_or_else(|| format!("no game {} (start a new one)", id))?;
+        .ok_or_else(|| format!("no game {} (start a new one)", id))
+}
+
+fn with(s: &Sessions, id: u64, f: impl FnOnce(u64, &mut Session) -> Result<Value, String>) -> Result<Value, String> {
+    let g = session(s, id)?;
     let mut g = g.lock().unwrap();
     f(id, &mut g)
 }
@@ -304,13 +307,7 @@ fn score_text(score: Score) -> String {
 /// Starts the engine's search for the seat to move (not the person's); its move is played when
 /// it ends, and `state` shows its analysis meanwhile.
 fn engine_move(s: &Sessions, id: u64) -> Result<Value, String> {
-    let arc = s
-        .games
-        .lock()
-        .unwrap()
-        .get(&id)
-        .cloned()
-        .ok_or_else(|| format!("no game {} (start a new one)", id))?;
+    let arc = session(s, id)?;
     let mut g = arc.lock().unwrap();
     if g.thinking.is_some() {
         return Ok(state(id, &g));

@@ -118,37 +118,16 @@ pub(super) fn move_cells(g: &Hyperchess, mv: Move) -> Vec<String> {
 
 #[cfg(test)]
 mod tests {
-    use crate::game::{rng_from_seed, Game, RuleOptions};
+    use crate::game::{Game, RuleOptions};
     use crate::games::hyperchess::Hyperchess;
-    use crate::render::{check_picture, DrawOptions};
+    use crate::render::check_random_games;
 
     #[test]
     fn every_square_is_a_cell_and_every_move_names_two_of_them() {
-        for boards in ["3x3", "1x1", "2x4"] {
+        for (boards, squares) in [("3x3", 576), ("1x1", 64), ("2x4", 512)] {
             let mut opts = RuleOptions::of::<Hyperchess>();
             opts.set("Boards", boards).unwrap();
-            let mut g = Hyperchess::start(&opts).unwrap();
-            let mut rng = rng_from_seed(7);
-            for ply in 0..60 {
-                if g.status().is_over() {
-                    break;
-                }
-                let mut moves = Vec::new();
-                g.legal_moves(&mut moves);
-                let cells: Vec<Vec<String>> = moves.iter().map(|&m| g.move_cells(m)).collect();
-                let last = cells[ply % cells.len()].clone();
-                let pic = g.svg(&DrawOptions {
-                    highlight: last.clone(),
-                    arrow: last,
-                    flip: ply % 2 == 1,
-                    ..DrawOptions::default()
-                });
-                let names = check_picture(&pic, &cells);
-                assert_eq!(names.len(), g.geo.nsq, "{}", boards);
-                assert!(pic.contains("class=\"highlight\"") && pic.contains("class=\"arrow\""));
-                let m = moves[rand::Rng::random_range(&mut rng, 0..moves.len())];
-                g.play(m);
-            }
+            check_random_games(|_| Hyperchess::start(&opts).unwrap(), 2, 60, Some(squares));
         }
     }
 }

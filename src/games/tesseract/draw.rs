@@ -199,33 +199,13 @@ pub(super) fn move_cells(g: &Tesseract, mv: Move) -> Vec<String> {
 
 #[cfg(test)]
 mod tests {
-    use crate::game::{rng_from_seed, Game, RuleOptions};
+    use crate::game::{Game, RuleOptions};
     use crate::games::tesseract::Tesseract;
-    use crate::render::{check_picture, DrawOptions};
+    use crate::render::check_random_games;
 
     #[test]
     fn every_point_and_reserve_is_a_cell_and_every_move_names_them() {
         let opts = RuleOptions::of::<Tesseract>();
-        for seed in 0..6 {
-            let mut g = Tesseract::start(&opts).unwrap();
-            let mut rng = rng_from_seed(seed);
-            for ply in 0..90 {
-                if g.status().is_over() {
-                    break;
-                }
-                let mut moves = Vec::new();
-                g.legal_moves(&mut moves);
-                let cells: Vec<Vec<String>> = moves.iter().map(|&m| g.move_cells(m)).collect();
-                let pic = g.svg(&DrawOptions {
-                    highlight: cells[0].clone(),
-                    arrow: cells[cells.len() - 1].clone(),
-                    flip: ply % 4 == 1,
-                    ..DrawOptions::default()
-                });
-                assert_eq!(check_picture(&pic, &cells).len(), 15 * 15 + 16);
-                assert!(pic.contains("class=\"highlight\"") && pic.contains("class=\"arrow\""));
-                g.play(moves[rand::Rng::random_range(&mut rng, 0..moves.len())]);
-            }
-        }
+        check_random_games(|_| Tesseract::start(&opts).unwrap(), 6, 90, Some(15 * 15 + 16));
     }
 }

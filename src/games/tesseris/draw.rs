@@ -180,35 +180,16 @@ pub(super) fn move_cells(g: &Tesseris, mv: TMove) -> Vec<String> {
 
 #[cfg(test)]
 mod tests {
-    use crate::game::{rng_from_seed, Game, RuleOptions};
+    use crate::game::{Game, RuleOptions};
     use crate::games::tesseris::Tesseris;
-    use crate::render::{check_picture, DrawOptions};
+    use crate::render::{check_random_games, DrawOptions};
 
     #[test]
     fn every_turn_names_cells_of_the_movers_picture() {
         for players in ["2", "3", "4"] {
             let mut opts = RuleOptions::of::<Tesseris>();
             opts.set("Players", players).unwrap();
-            for seed in 0..4 {
-                let mut g = Tesseris::start_with_seed(&opts, seed).unwrap();
-                let mut rng = rng_from_seed(seed);
-                for _ in 0..60 {
-                    if g.status().is_over() {
-                        break;
-                    }
-                    let mut moves = Vec::new();
-                    g.legal_moves(&mut moves);
-                    let cells: Vec<Vec<String>> = moves.iter().map(|&m| g.move_cells(m)).collect();
-                    let pic = g.svg(&DrawOptions {
-                        highlight: cells[0].clone(),
-                        arrow: cells[0].clone(),
-                        ..DrawOptions::default()
-                    });
-                    check_picture(&pic, &cells);
-                    assert!(pic.contains("class=\"highlight\"") && pic.contains("class=\"arrow\""));
-                    g.play(moves[rand::Rng::random_range(&mut rng, 0..moves.len())]);
-                }
-            }
+            check_random_games(|seed| Tesseris::start_with_seed(&opts, seed).unwrap(), 4, 60, None);
         }
     }
 
