@@ -40,6 +40,17 @@ pub(super) struct Tally {
     games: usize,
 }
 
+/// The Elo of per-game scores counted in equal bins from 0 to 1.
+fn elo_of_bins(bins: &[f64]) -> Option<EloEstimate> {
+    let last = bins.len() - 1;
+    let hist: Vec<(f64, f64)> = bins
+        .iter()
+        .enumerate()
+        .map(|(i, &c)| (i as f64 / last as f64, c))
+        .collect();
+    stats::elo_estimate(&hist)
+}
+
 /// Score of the engine at `seat` against the other seats: mean of 1 / 0.5 / 0 comparisons.
 fn score_vs_field(result: &[f32], seat: usize) -> (f64, [usize; 3]) {
     let mut wdl = [0; 3];
@@ -152,14 +163,7 @@ impl Tally {
     }
 
     pub(super) fn elo(&self) -> Option<EloEstimate> {
-        let bins = self.game_bins.len() - 1;
-        let hist: Vec<(f64, f64)> = self
-            .game_bins
-            .iter()
-            .enumerate()
-            .map(|(i, &c)| (i as f64 / bins as f64, c))
-            .collect();
-        stats::elo_estimate(&hist)
+        elo_of_bins(&self.game_bins)
     }
 
     fn los(&self) -> f64 {
@@ -349,14 +353,7 @@ fn engine_rows(h: &Heading, t: &Tally) -> String {
             w = w
         );
         if elo_column {
-            let last = e.bins.len() - 1;
-            let hist: Vec<(f64, f64)> = e
-                .bins
-                .iter()
-                .enumerate()
-                .map(|(i, &c)| (i as f64 / last as f64, c))
-                .collect();
-            let text = match stats::elo_estimate(&hist) {
+            let text = match elo_of_bins(&e.bins) {
                 Some(x) if x.elo.is_finite() && x.error.is_finite() => {
                     format!("{} ± {:.0}", fmt_elo(x.elo), x.error)
                 }
