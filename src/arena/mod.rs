@@ -261,16 +261,7 @@ fn plan(mut def: GameDef, args: &MatchArgs) -> Result<Plan, String> {
         return Err("--sprt needs as many engines as seats (one pairing)".into());
     }
     let games = per_pairing * pairings.len();
-    let order = openings::Order::parse(&args.openings_order)?;
-    let book = match &args.openings {
-        Some(path) => {
-            if args.opening_plies.is_some_and(|k| k > 0) {
-                return Err("--openings and --opening-plies: give one of them".into());
-            }
-            Some((openings::load(path, &def)?, order))
-        }
-        None => None,
-    };
+    let book = opening_book(args, &def)?;
     let opening_plies = match book {
         Some(_) => 0,
         None => args.opening_plies.unwrap_or(if hidden { 0 } else { 4 }),
@@ -290,24 +281,13 @@ fn plan(mut def: GameDef, args: &MatchArgs) -> Result<Plan, String> {
         players,
         games: indices.len(),
         shard,
-        limits: {
-            let own: Vec<String> = engines
-                .iter()
-                .filter(|e| e.tc.is_some())
-                .map(|e| format!("{} {}", e.name, tc.for_engine(e).describe()))
-                .collect();
-            match (tc.describe(), own.is_empty()) {
-                (d, true) => d,
-                (d, false) if d.is_empty() => own.join("; "),
-                (d, false) => format!("{} (own clocks: {})", d, own.join("; ")),
-            }
-        },
+        limits: limits_text(&tc, &engines),
         opening: match (&args.openings, &book) {
             (Some(path), Some((lines, order))) => format!(
                 "openings {} ({} lines, {})",
                 path.display(),
                 lines.len(),
-                if *order == openings::Order::Random { "random" } else { "sequential" }
+                order.name()
             ),
             _ => format!("opening {} plies", opening_plies),
         },
@@ -375,6 +355,35 @@ fn pairings(engines: usize, seats: usize, format: Option<&str>) -> Result<Vec<Ve
             })
             .collect()),
         Some(f) => Err(format!("--tournament is round-robin or gauntlet, not '{}'", f)),
+    }
+}
+
+/// `--openings FILE` with its order, checked against the game; None for random openings.
+fn opening_book(
+    args: &MatchArgs,
+    def: &GameDef,
+) -> Result<Option<(Vec<openings::Opening>, openings::Order)>, String> {
+    let order = openings::Order::parse(&args.openings_order)?;
+    let Some(path) = &args.openings else {
+        return Ok(None);
+    };
+    if args.opening_plies.is_some_and(|k| k > 0) {
+        return Err("--openings and --opening-plies: give one of them".into());
+    }
+    Ok(Some((openings::load(path, def)?, order)))
+}
+
+/// The limits of a move for the table: the match's, and the engines' own clocks.
+fn limits_text(tc: &TimeControl, engines: &[EngineSpec]) -> String {
+    let own: Vec<String> = engines
+        .iter()
+        .filter(|e| e.tc.is_some())
+        .map(|e| format!("{} {}", e.name, tc.for_engine(e).describe()))
+        .collect();
+    match (tc.describe(), own.is_empty()) {
+        (d, true) => d,
+        (d, false) if d.is_empty() => own.join("; "),
+        (d, false) => format!("{} (own clocks: {})", d, own.join("; ")),
     }
 }
 

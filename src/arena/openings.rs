@@ -110,6 +110,14 @@ impl Order {
         }
     }
 
+    /// As `--openings-order` writes it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Order::Sequential => "sequential",
+            Order::Random => "random",
+        }
+    }
+
     /// The opening of rotation group `group`.
     pub fn pick(self, count: usize, group: usize, seed: u64) -> usize {
         match self {

@@ -404,19 +404,8 @@ pub fn play(
         let tc = &tcs[seat];
         let limits = seat_limits(&tcs, &clocks[..players], seat);
         let go = go_line(&limits, players);
-        let own_view;
-        let view: &dyn AnyGame = if state.hidden_information() {
-            own_view = def.from_text(&state.observation_text(seat)).map_err(|e| {
-                format!(
-                    "the observation of p{} does not parse back: {}",
-                    seat + 1,
-                    e
-                )
-            })?;
-            own_view.as_ref()
-        } else {
-            state.as_ref()
-        };
+        let own_view = seat_view(def, state.as_ref(), seat)?;
+        let view: &dyn AnyGame = own_view.as_deref().unwrap_or(state.as_ref());
         let req = Request {
             position: position_line(state.as_ref(), seat, job, &history),
             go,
@@ -468,6 +457,17 @@ pub fn play(
         record: rec,
         unstartable: None,
     })
+}
+
+/// What `seat` may see when the game hides information: its observation, loaded as a position
+/// (None when the game hides nothing: the seat sees the state itself).
+fn seat_view(def: &GameDef, state: &dyn AnyGame, seat: usize) -> Result<Option<Box<dyn AnyGame>>, String> {
+    if !state.hidden_information() {
+        return Ok(None);
+    }
+    def.from_text(&state.observation_text(seat))
+        .map(Some)
+        .map_err(|e| format!("the observation of p{} does not parse back: {}", seat + 1, e))
 }
 
 /// Starts every seat's player; on a fault, finishes those already started and says which seat
