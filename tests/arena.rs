@@ -1325,7 +1325,7 @@ fn an_engine_can_have_its_own_clock() {
         "--out", &fs, "--max-plies", "40",
     ]);
     assert!(ok, "{}", err);
-    assert!(table.contains("own clocks: builtin:alphabeta tc 60+1"), "{}", table);
+    assert!(table.contains("own limits: builtin:alphabeta tc 60+1"), "{}", table);
     let recs = records_of(&f);
     assert_eq!(recs[0].tc, "p1 tc 60+1, nodes 50; p2 tc 30+0.5, nodes 50");
     assert_eq!(recs[1].tc, "p1 tc 30+0.5, nodes 50; p2 tc 60+1, nodes 50");

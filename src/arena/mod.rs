@@ -37,7 +37,7 @@ pub struct MatchArgs {
     /// built-in player (`builtin:random`, `builtin:mcts`, `builtin:alphabeta`,
     /// `builtin:baseline`). `option.Name=Value` tokens become `setoption` lines (search
     /// parameters for built-ins), `name=N` names it, `proto=uci|ugi` picks the handshake,
-    /// `tc=BASE+INC` gives it its own clock. At least one per seat; more make a round-robin or
+    /// `tc=BASE+INC` gives it its own clock, `nodes=N` its own node limit. At least one per seat; more make a round-robin or
     /// a gauntlet (`--tournament`).
     #[arg(long = "engine", value_name = "COMMAND", required = true)]
     pub engines: Vec<String>,
@@ -231,7 +231,7 @@ fn plan(mut def: GameDef, args: &MatchArgs) -> Result<Plan, String> {
     let chance = def.start(Some(1))?.to_text() != def.start(Some(2))?.to_text();
 
     let engines = engine_specs(&def, &args.engines, players, probe.as_ref())?;
-    let tc = time_control(args, engines.iter().all(|e| e.tc.is_some()))?;
+    let tc = time_control(args, engines.iter().all(|e| e.tc.is_some() || e.nodes.is_some()))?;
     let proto = match args.proto.as_deref().map(|p| p.to_ascii_lowercase()) {
         None => {
             if players == 2 {
@@ -373,17 +373,17 @@ fn opening_book(
     Ok(Some((openings::load(path, def)?, order)))
 }
 
-/// The limits of a move for the table: the match's, and the engines' own clocks.
+/// The limits of a move for the table: the match's, and the engines' own (tc=, nodes=).
 fn limits_text(tc: &TimeControl, engines: &[EngineSpec]) -> String {
     let own: Vec<String> = engines
         .iter()
-        .filter(|e| e.tc.is_some())
+        .filter(|e| e.tc.is_some() || e.nodes.is_some())
         .map(|e| format!("{} {}", e.name, tc.for_engine(e).describe()))
         .collect();
     match (tc.describe(), own.is_empty()) {
         (d, true) => d,
         (d, false) if d.is_empty() => own.join("; "),
-        (d, false) => format!("{} (own clocks: {})", d, own.join("; ")),
+        (d, false) => format!("{} (own limits: {})", d, own.join("; ")),
     }
 }
 

@@ -67,6 +67,8 @@ pub struct EngineSpec {
     pub proto: Option<Proto>,
     /// `tc=BASE+INC`: this engine's own clock (base, increment in ms); None = the match's.
     pub tc: Option<(u64, u64)>,
+    /// `nodes=N`: this engine's own node limit per move, in place of `--nodes`.
+    pub nodes: Option<u64>,
 }
 
 /// Splits a command line into words: whitespace separates, single and double quotes group,
@@ -119,6 +121,7 @@ impl EngineSpec {
         let mut name = None;
         let mut proto = None;
         let mut tc = None;
+        let mut nodes = None;
         let mut rest = Vec::new();
         for w in words {
             if let Some(o) = w.strip_prefix("option.") {
@@ -131,6 +134,10 @@ impl EngineSpec {
                 options.push((k.trim().to_string(), v.trim().to_string()));
             } else if let Some(n) = w.strip_prefix("name=") {
                 name = Some(n.to_string());
+            } else if let Some(n) = w.strip_prefix("nodes=") {
+                nodes = Some(n.parse::<u64>().ok().filter(|&n| n > 0).ok_or_else(|| {
+                    format!("--engine '{}': nodes= takes a number of nodes from 1, not '{}'", text, n)
+                })?);
             } else if let Some(t) = w.strip_prefix("tc=") {
                 tc = Some(
                     super::referee::TimeControl::parse_tc(t)
@@ -157,7 +164,7 @@ impl EngineSpec {
         let kind = if let Some(b) = first.strip_prefix("builtin:") {
             if rest.len() > 1 {
                 return Err(format!(
-                    "--engine '{}': a builtin player takes only option.X=Y, name= tokens, not '{}'",
+                    "--engine '{}': a builtin player takes only option.X=Y, name=, tc=, nodes= and proto= tokens, not '{}'",
                     text,
                     rest[1..].join(" ")
                 ));
@@ -193,6 +200,7 @@ impl EngineSpec {
             options,
             proto,
             tc,
+            nodes,
         };
         if let EngineKind::Builtin(_) = spec.kind {
             spec.builtin_params()?;

@@ -135,14 +135,15 @@ impl TimeControl {
 
     /// The limits of an engine: its own `tc=` clock in place of the match's, if it has one.
     pub fn for_engine(&self, spec: &EngineSpec) -> TimeControl {
-        match spec.tc {
-            Some((base, inc)) => TimeControl {
-                base_ms: Some(base),
-                inc_ms: inc,
-                ..self.clone()
-            },
-            None => self.clone(),
+        let mut tc = self.clone();
+        if let Some((base, inc)) = spec.tc {
+            tc.base_ms = Some(base);
+            tc.inc_ms = inc;
         }
+        if spec.nodes.is_some() {
+            tc.nodes = spec.nodes;
+        }
+        tc
     }
 
     /// The search limits of one move for `players` seats with these clocks: what a built-in
