@@ -148,6 +148,9 @@ struct ReplayArgs {
     /// The game to replay, by its number in the match (1-based; default: the file's first).
     #[arg(long = "number", value_name = "N")]
     number: Option<usize>,
+    /// Also write the picture of every position to this folder (ply-000.svg, ply-001.svg…).
+    #[arg(long, value_name = "DIR")]
+    svg: Option<std::path::PathBuf>,
 }
 
 #[derive(Args)]
@@ -422,7 +425,7 @@ fn main() -> ExitCode {
         Some(Cmd::Stats(a)) => quatre::arena::records::stats(&a.files, a.sprt.as_deref())
             .and_then(|t| emit(&t)),
         Some(Cmd::Replay(a)) => {
-            quatre::arena::records::replay(&a.file, a.number).and_then(|t| emit(&t))
+            quatre::arena::records::replay(&a.file, a.number, a.svg.as_deref()).and_then(|t| emit(&t))
         }
     };
     match r {

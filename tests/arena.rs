@@ -1169,6 +1169,15 @@ fn replay_prints_every_move_with_its_diagram() {
         let last = out.rsplit(&format!("\n{}. p", plies)).next().unwrap();
         assert!(last.contains(&end), "{}: the last diagram is not the end position\n{}", game, out);
         assert!(out.contains("Result: "), "{}", out);
+        // --svg: a picture per position, the start and after each move.
+        let dir = temp(&format!("replay-svg-{}", game));
+        let _ = std::fs::remove_dir_all(&dir);
+        let (ok, _, err) = cli(&["replay", &fs, "--number", "2", "--svg", dir.to_str().unwrap()]);
+        assert!(ok, "{}", err);
+        assert_eq!(std::fs::read_dir(&dir).unwrap().count(), plies + 1);
+        let last = std::fs::read_to_string(dir.join(format!("ply-{:03}.svg", plies))).unwrap();
+        assert!(last.starts_with("<svg ") && last.contains("class=\"highlight\""));
+        let _ = std::fs::remove_dir_all(&dir);
         let (ok, _, err) = cli(&["replay", &fs, "--number", "9"]);
         assert!(!ok && err.contains("has no game 9"), "{}", err);
         let _ = std::fs::remove_file(&f);

@@ -169,7 +169,10 @@ pub fn stats(paths: &[PathBuf], sprt: Option<&str>) -> Result<String, String> {
 /// `quatre replay`: game `number` (1-based; the first when None) of a game file, move by move,
 /// each position as the protocol's `d` diagram, replayed through the rules (a move the rules
 /// refuse is reported where it occurs).
-pub fn replay(path: &Path, number: Option<usize>) -> Result<String, String> {
+///
+/// With `svg_dir`, also writes the picture of every position there: `ply-000.svg` (the start),
+/// `ply-001.svg`… each with its move highlighted.
+pub fn replay(path: &Path, number: Option<usize>, svg_dir: Option<&Path>) -> Result<String, String> {
     let records = read(path)?;
     let rec = match number {
         None => records.first(),
@@ -209,6 +212,19 @@ pub fn replay(path: &Path, number: Option<usize>) -> Result<String, String> {
             .join(", ")
     );
     out += &format!("Limits: {}\n\n{}\n", rec.tc, state.display());
+    let picture = |state: &dyn crate::games::AnyGame, ply: usize, cells: Vec<String>| -> Result<(), String> {
+        let Some(dir) = svg_dir else { return Ok(()) };
+        let file = dir.join(format!("ply-{:03}.svg", ply));
+        let svg = state.svg(&crate::render::DrawOptions {
+            highlight: cells,
+            ..Default::default()
+        });
+        std::fs::write(&file, svg).map_err(|e| format!("cannot write {}: {}", file.display(), e))
+    };
+    if let Some(dir) = svg_dir {
+        std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {}", dir.display(), e))?;
+    }
+    picture(state.as_ref(), 0, Vec::new())?;
     let moves = rec.opening.iter().map(|m| (m, "opening", None)).chain(
         rec.moves
             .iter()
@@ -224,11 +240,13 @@ pub fn replay(path: &Path, number: Option<usize>) -> Result<String, String> {
         };
         let time = ms.map(|t| format!(", {} ms", t)).unwrap_or_default();
         out += &format!("{}. p{} {} ({}{})\n", ply + 1, seat + 1, mv, who, time);
+        let cells = state.move_cells(mv).unwrap_or_default();
         if let Err(e) = state.play_text(mv) {
             out += &format!("   refused by the rules: {}\n", e);
             break;
         }
         out += &format!("{}\n", state.display());
+        picture(state.as_ref(), ply + 1, cells)?;
     }
     let result: Vec<String> = rec.result.iter().map(|r| format!("{}", r)).collect();
     out += &format!(
