@@ -110,7 +110,7 @@ pub fn run(
             print(&it.line());
             items.push(it);
             let stop = AtomicBool::new(false);
-            let sink = |_: crate::search::Event | {};
+            let sink = |_: crate::search::Event| {};
             let mut params = SearchParams {
                 threads,
                 seed: 1,
@@ -183,7 +183,7 @@ pub fn scaling(
     for e in entries {
         let g = e.start(&e.default_options(), Some(1))?;
         let stop = AtomicBool::new(false);
-        let sink = |_: crate::search::Event | {};
+        let sink = |_: crate::search::Event| {};
         let mut rates = Vec::new();
         for t in [1, threads.max(2)] {
             let params = SearchParams {

@@ -238,7 +238,9 @@ fn emit(text: &str) -> Result<(), String> {
     use std::io::Write;
     let mut out = std::io::stdout().lock();
     match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
-        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(format!("cannot write the output: {}", e)),
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
+            Err(format!("cannot write the output: {}", e))
+        }
         _ => Ok(()),
     }
 }
@@ -247,16 +249,14 @@ fn draw(game: &Option<String>, a: &DrawArgs) -> Result<(), String> {
     let (g, highlight) = load_with_last(game, &a.position)?;
     let seat = match a.seat {
         Some(s) if s as usize > g.players() => {
-            return Err(format!(
-                "--seat {}: this game has {} seats",
-                s,
-                g.players()
-            ))
+            return Err(format!("--seat {}: this game has {} seats", s, g.players()))
         }
         s => s.map(|s| s as usize - 1),
     };
     let arrow = match &a.arrow {
-        Some(m) => g.move_cells(m).map_err(|e| format!("--arrow {}: {}", m, e))?,
+        Some(m) => g
+            .move_cells(m)
+            .map_err(|e| format!("--arrow {}: {}", m, e))?,
         None => Vec::new(),
     };
     let picture = g.svg(&quatre::render::DrawOptions {
@@ -266,7 +266,9 @@ fn draw(game: &Option<String>, a: &DrawArgs) -> Result<(), String> {
         flip: a.flip,
     });
     match &a.out {
-        Some(p) => std::fs::write(p, picture).map_err(|e| format!("cannot write {}: {}", p.display(), e)),
+        Some(p) => {
+            std::fs::write(p, picture).map_err(|e| format!("cannot write {}: {}", p.display(), e))
+        }
         None => emit(&picture),
     }
 }
@@ -348,7 +350,8 @@ fn analyse(game: &Option<String>, a: &AnalyseArgs) -> Result<(), String> {
     // The same table, checks and defaults as the protocol's setoption.
     let mut params = SearchParams::default();
     let mut set = |name: &str, value: String| {
-        params::set(&mut params, name, &value).map_err(|e| format!("--{}: {}", name.to_ascii_lowercase(), e))
+        params::set(&mut params, name, &value)
+            .map_err(|e| format!("--{}: {}", name.to_ascii_lowercase(), e))
     };
     set("Algorithm", a.algorithm.clone())?;
     if let Some(t) = a.threads {
@@ -422,11 +425,11 @@ fn main() -> ExitCode {
         Some(Cmd::Draw(a)) => draw(&cli.game, a),
         Some(Cmd::Serve(a)) => quatre::serve::run(&a.host, a.port),
         Some(Cmd::Openings(a)) => openings(&cli.game, a),
-        Some(Cmd::Stats(a)) => quatre::arena::records::stats(&a.files, a.sprt.as_deref())
-            .and_then(|t| emit(&t)),
-        Some(Cmd::Replay(a)) => {
-            quatre::arena::records::replay(&a.file, a.number, a.svg.as_deref()).and_then(|t| emit(&t))
+        Some(Cmd::Stats(a)) => {
+            quatre::arena::records::stats(&a.files, a.sprt.as_deref()).and_then(|t| emit(&t))
         }
+        Some(Cmd::Replay(a)) => quatre::arena::records::replay(&a.file, a.number, a.svg.as_deref())
+            .and_then(|t| emit(&t)),
     };
     match r {
         Ok(()) => ExitCode::SUCCESS,

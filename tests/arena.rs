@@ -1078,9 +1078,24 @@ fn records_of(path: &std::path::Path) -> Vec<GameRecord> {
 fn shards_together_play_the_unsharded_match_and_stats_merges_them() {
     // Three seats (rotation groups of 3) and 14 games: the last group is incomplete.
     let base = [
-        "match", "--game", "threechess", "--engine", "builtin:random", "--engine",
-        "builtin:mcts", "--engine", "builtin:random", "--nodes", "60", "--games", "14",
-        "--seed", "11", "--max-plies", "40", "--quiet",
+        "match",
+        "--game",
+        "threechess",
+        "--engine",
+        "builtin:random",
+        "--engine",
+        "builtin:mcts",
+        "--engine",
+        "builtin:random",
+        "--nodes",
+        "60",
+        "--games",
+        "14",
+        "--seed",
+        "11",
+        "--max-plies",
+        "40",
+        "--quiet",
     ];
     let all = temp("shard-all.jsonl");
     let mut args: Vec<&str> = base.to_vec();
@@ -1108,17 +1123,25 @@ fn shards_together_play_the_unsharded_match_and_stats_merges_them() {
         .collect();
     union.sort();
     assert_eq!(whole.len(), 14);
-    assert_eq!(union.iter().map(|(_, r)| r.clone()).collect::<Vec<_>>(), whole);
+    assert_eq!(
+        union.iter().map(|(_, r)| r.clone()).collect::<Vec<_>>(),
+        whole
+    );
     // A shard holds whole rotation groups.
     for f in &shard_files {
         for r in records_of(f) {
-            let k: usize = f.to_str().unwrap().rsplit('-').next().unwrap()[..1].parse().unwrap();
+            let k: usize = f.to_str().unwrap().rsplit('-').next().unwrap()[..1]
+                .parse()
+                .unwrap();
             assert_eq!(r.group % 4, k - 1);
         }
     }
     // stats on the shards gives the unsharded table (below its first line) and verdict.
     let mut a = vec!["stats", "--sprt", "elo0=0,elo1=10"];
-    let names: Vec<String> = shard_files.iter().map(|f| f.to_str().unwrap().to_string()).collect();
+    let names: Vec<String> = shard_files
+        .iter()
+        .map(|f| f.to_str().unwrap().to_string())
+        .collect();
     a.extend(names.iter().map(|s| s.as_str()));
     let (ok, merged, err) = cli(&a);
     assert!(ok, "{}", err);
@@ -1131,9 +1154,21 @@ fn shards_together_play_the_unsharded_match_and_stats_merges_them() {
     std::fs::write(&shard_files[3], "{\"not\": \"a record\"}\n").unwrap();
     let (ok, _, err) = cli(&["stats", &names[3]]);
     assert!(!ok && err.contains(":1: not a game record"), "{}", err);
-    let (ok, _, err) = cli(&["match", "--game", "threechess", "--engine", "builtin:random",
-        "--engine", "builtin:random", "--engine", "builtin:random", "--nodes", "10",
-        "--shard", "5/4"]);
+    let (ok, _, err) = cli(&[
+        "match",
+        "--game",
+        "threechess",
+        "--engine",
+        "builtin:random",
+        "--engine",
+        "builtin:random",
+        "--engine",
+        "builtin:random",
+        "--nodes",
+        "10",
+        "--shard",
+        "5/4",
+    ]);
     assert!(!ok && err.contains("--shard takes I/N"), "{}", err);
     for f in shard_files.iter().chain([&all]) {
         let _ = std::fs::remove_file(f);
@@ -1148,9 +1183,24 @@ fn replay_prints_every_move_with_its_diagram() {
         let f = temp(&format!("replay-{}.jsonl", game));
         let fs = f.to_str().unwrap().to_string();
         let (ok, _, err) = cli(&[
-            "match", "--game", game, "--engine", "builtin:random", "--engine", "builtin:random",
-            "--nodes", "10", "--games", "2", "--seed", "5", "--max-plies", "12", "--quiet",
-            "--out", &fs,
+            "match",
+            "--game",
+            game,
+            "--engine",
+            "builtin:random",
+            "--engine",
+            "builtin:random",
+            "--nodes",
+            "10",
+            "--games",
+            "2",
+            "--seed",
+            "5",
+            "--max-plies",
+            "12",
+            "--quiet",
+            "--out",
+            &fs,
         ]);
         assert!(ok, "{}: {}", game, err);
         let rec = records_of(&f).pop().unwrap();
@@ -1159,7 +1209,12 @@ fn replay_prints_every_move_with_its_diagram() {
         assert!(out.starts_with("Game 2 of "), "{}", out);
         let plies = rec.opening.len() + rec.moves.len();
         // Each ply is numbered, and the last one's diagram is the recorded end position's.
-        assert!(out.contains(&format!("\n{}. p", plies)), "{}: {}", game, out);
+        assert!(
+            out.contains(&format!("\n{}. p", plies)),
+            "{}: {}",
+            game,
+            out
+        );
         assert!(!out.contains("refused by the rules"), "{}", out);
         let mut def = GameDef::from_entry(quatre::games::resolve(Some(game)).unwrap());
         for (k, v) in &rec.options {
@@ -1167,12 +1222,24 @@ fn replay_prints_every_move_with_its_diagram() {
         }
         let end = def.from_text(&rec.end).unwrap().display();
         let last = out.rsplit(&format!("\n{}. p", plies)).next().unwrap();
-        assert!(last.contains(&end), "{}: the last diagram is not the end position\n{}", game, out);
+        assert!(
+            last.contains(&end),
+            "{}: the last diagram is not the end position\n{}",
+            game,
+            out
+        );
         assert!(out.contains("Result: "), "{}", out);
         // --svg: a picture per position, the start and after each move.
         let dir = temp(&format!("replay-svg-{}", game));
         let _ = std::fs::remove_dir_all(&dir);
-        let (ok, _, err) = cli(&["replay", &fs, "--number", "2", "--svg", dir.to_str().unwrap()]);
+        let (ok, _, err) = cli(&[
+            "replay",
+            &fs,
+            "--number",
+            "2",
+            "--svg",
+            dir.to_str().unwrap(),
+        ]);
         assert!(ok, "{}", err);
         assert_eq!(std::fs::read_dir(&dir).unwrap().count(), plies + 1);
         let last = std::fs::read_to_string(dir.join(format!("ply-{:03}.svg", plies))).unwrap();
@@ -1189,13 +1256,35 @@ fn replay_prints_every_move_with_its_diagram() {
 #[test]
 fn opening_files_are_generated_reproducibly_and_played_by_whole_groups() {
     let (ok, book, err) = cli(&[
-        "openings", "--game", "tesseract", "--plies", "16", "--count", "4", "--seed", "9",
-        "--balanced", "300", "--depth", "1",
+        "openings",
+        "--game",
+        "tesseract",
+        "--plies",
+        "16",
+        "--count",
+        "4",
+        "--seed",
+        "9",
+        "--balanced",
+        "300",
+        "--depth",
+        "1",
     ]);
     assert!(ok, "{}", err);
     let (_, again, _) = cli(&[
-        "openings", "--game", "tesseract", "--plies", "16", "--count", "4", "--seed", "9",
-        "--balanced", "300", "--depth", "1",
+        "openings",
+        "--game",
+        "tesseract",
+        "--plies",
+        "16",
+        "--count",
+        "4",
+        "--seed",
+        "9",
+        "--balanced",
+        "300",
+        "--depth",
+        "1",
     ]);
     assert_eq!(book, again, "the same seed gives the same file");
     let lines: Vec<&str> = book.lines().filter(|l| !l.starts_with('#')).collect();
@@ -1203,14 +1292,36 @@ fn opening_files_are_generated_reproducibly_and_played_by_whole_groups() {
     let f = temp("openings.txt");
     std::fs::write(&f, &book).unwrap();
     let out = temp("openings-games.jsonl");
-    let (fs, os) = (f.to_str().unwrap().to_string(), out.to_str().unwrap().to_string());
+    let (fs, os) = (
+        f.to_str().unwrap().to_string(),
+        out.to_str().unwrap().to_string(),
+    );
     let (ok, table, err) = cli(&[
-        "match", "--game", "tesseract", "--engine", "builtin:random", "--engine",
-        "builtin:random", "--nodes", "10", "--games", "8", "--seed", "2", "--openings", &fs,
-        "--quiet", "--out", &os,
+        "match",
+        "--game",
+        "tesseract",
+        "--engine",
+        "builtin:random",
+        "--engine",
+        "builtin:random",
+        "--nodes",
+        "10",
+        "--games",
+        "8",
+        "--seed",
+        "2",
+        "--openings",
+        &fs,
+        "--quiet",
+        "--out",
+        &os,
     ]);
     assert!(ok, "{}", err);
-    assert!(table.contains("openings ") && table.contains("(4 lines, sequential)"), "{}", table);
+    assert!(
+        table.contains("openings ") && table.contains("(4 lines, sequential)"),
+        "{}",
+        table
+    );
     // Sequential: group g plays line g, both games of the pair from the same moves.
     for r in records_of(&out) {
         let want: Vec<String> = lines[r.group]
@@ -1222,17 +1333,45 @@ fn opening_files_are_generated_reproducibly_and_played_by_whole_groups() {
     }
     let _ = std::fs::remove_file(&out);
     // A line the rules refuse is refused with its line number.
-    std::fs::write(&f, "# header\nstartpos moves P@f3\nstartpos moves nonsense\n").unwrap();
+    std::fs::write(
+        &f,
+        "# header\nstartpos moves P@f3\nstartpos moves nonsense\n",
+    )
+    .unwrap();
     let (ok, _, err) = cli(&[
-        "match", "--game", "tesseract", "--engine", "builtin:random", "--engine",
-        "builtin:random", "--nodes", "10", "--openings", &fs,
+        "match",
+        "--game",
+        "tesseract",
+        "--engine",
+        "builtin:random",
+        "--engine",
+        "builtin:random",
+        "--nodes",
+        "10",
+        "--openings",
+        &fs,
     ]);
     assert!(!ok && err.contains(":3: move nonsense"), "{}", err);
     let (ok, _, err) = cli(&[
-        "match", "--game", "tesseract", "--engine", "builtin:random", "--engine",
-        "builtin:random", "--nodes", "10", "--openings", &fs, "--openings-order", "shuffled",
+        "match",
+        "--game",
+        "tesseract",
+        "--engine",
+        "builtin:random",
+        "--engine",
+        "builtin:random",
+        "--nodes",
+        "10",
+        "--openings",
+        &fs,
+        "--openings-order",
+        "shuffled",
     ]);
-    assert!(!ok && err.contains("--openings-order is sequential or random"), "{}", err);
+    assert!(
+        !ok && err.contains("--openings-order is sequential or random"),
+        "{}",
+        err
+    );
     let _ = std::fs::remove_file(&f);
 }
 
@@ -1249,13 +1388,35 @@ fn an_opening_line_can_be_a_whole_position() {
     let out = temp("fen-openings.jsonl");
     let os = out.to_str().unwrap().to_string();
     let (ok, _, err) = cli(&[
-        "match", "--game", "hyperchess", "--option", "Boards=1x1", "--engine", "builtin:random",
-        "--engine", "builtin:random", "--nodes", "10", "--games", "2", "--openings", &fs,
-        "--quiet", "--out", &os, "--max-plies", "10",
+        "match",
+        "--game",
+        "hyperchess",
+        "--option",
+        "Boards=1x1",
+        "--engine",
+        "builtin:random",
+        "--engine",
+        "builtin:random",
+        "--nodes",
+        "10",
+        "--games",
+        "2",
+        "--openings",
+        &fs,
+        "--quiet",
+        "--out",
+        &os,
+        "--max-plies",
+        "10",
     ]);
     assert!(ok, "{}", err);
     for r in records_of(&out) {
-        assert!(r.start.starts_with("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b"), "{}", r.start);
+        assert!(
+            r.start
+                .starts_with("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b"),
+            "{}",
+            r.start
+        );
         assert_eq!(r.opening, vec!["e7e5".to_string()]);
     }
     let _ = std::fs::remove_file(&out);
@@ -1269,9 +1430,26 @@ fn more_engines_than_seats_play_a_round_robin_or_a_gauntlet() {
     let rr = temp("rr.jsonl");
     let rs = rr.to_str().unwrap().to_string();
     let (ok, table, err) = cli(&[
-        "match", "--game", "tesseract", "--engine", "builtin:random", "--engine", "builtin:mcts",
-        "--engine", "builtin:alphabeta", "--nodes", "50", "--games", "2", "--seed", "3",
-        "--quiet", "--out", &rs, "--max-plies", "60",
+        "match",
+        "--game",
+        "tesseract",
+        "--engine",
+        "builtin:random",
+        "--engine",
+        "builtin:mcts",
+        "--engine",
+        "builtin:alphabeta",
+        "--nodes",
+        "50",
+        "--games",
+        "2",
+        "--seed",
+        "3",
+        "--quiet",
+        "--out",
+        &rs,
+        "--max-plies",
+        "60",
     ]);
     assert!(ok, "{}", err);
     assert!(table.contains("Weng-Lin rating"), "{}", table);
@@ -1290,17 +1468,38 @@ fn more_engines_than_seats_play_a_round_robin_or_a_gauntlet() {
     pairs.dedup();
     assert_eq!(pairs, vec![vec![0, 1], vec![0, 2], vec![1, 2]]);
     for pair in recs.chunks(2) {
-        assert_eq!(pair[0].engines, vec![pair[1].engines[1], pair[1].engines[0]]);
+        assert_eq!(
+            pair[0].engines,
+            vec![pair[1].engines[1], pair[1].engines[0]]
+        );
         assert_eq!(pair[0].opening, recs[0].opening);
     }
     // Gauntlet on three seats: engine 1 in every game, with each pair of the three others.
     let g = temp("gauntlet.jsonl");
     let gs = g.to_str().unwrap().to_string();
     let (ok, _, err) = cli(&[
-        "match", "--game", "threechess", "--engine", "builtin:alphabeta", "--engine",
-        "builtin:random", "--engine", "builtin:mcts", "--engine", "builtin:random", "--nodes",
-        "30", "--seed", "3", "--quiet", "--out", &gs, "--tournament", "gauntlet",
-        "--max-plies", "30",
+        "match",
+        "--game",
+        "threechess",
+        "--engine",
+        "builtin:alphabeta",
+        "--engine",
+        "builtin:random",
+        "--engine",
+        "builtin:mcts",
+        "--engine",
+        "builtin:random",
+        "--nodes",
+        "30",
+        "--seed",
+        "3",
+        "--quiet",
+        "--out",
+        &gs,
+        "--tournament",
+        "gauntlet",
+        "--max-plies",
+        "30",
     ]);
     assert!(ok, "{}", err);
     let recs = records_of(&g);
@@ -1308,17 +1507,34 @@ fn more_engines_than_seats_play_a_round_robin_or_a_gauntlet() {
     assert!(recs.iter().all(|r| r.engines.contains(&0)));
     // Refusals: an unknown format, an SPRT over several pairings.
     let base = [
-        "match", "--game", "tesseract", "--engine", "builtin:random", "--engine", "builtin:mcts",
-        "--engine", "builtin:random", "--nodes", "10",
+        "match",
+        "--game",
+        "tesseract",
+        "--engine",
+        "builtin:random",
+        "--engine",
+        "builtin:mcts",
+        "--engine",
+        "builtin:random",
+        "--nodes",
+        "10",
     ];
     let mut a = base.to_vec();
     a.extend(["--tournament", "swiss"]);
     let (ok, _, err) = cli(&a);
-    assert!(!ok && err.contains("--tournament is round-robin or gauntlet"), "{}", err);
+    assert!(
+        !ok && err.contains("--tournament is round-robin or gauntlet"),
+        "{}",
+        err
+    );
     let mut a = base.to_vec();
     a.extend(["--sprt", "elo0=0,elo1=10"]);
     let (ok, _, err) = cli(&a);
-    assert!(!ok && err.contains("--sprt needs as many engines as seats"), "{}", err);
+    assert!(
+        !ok && err.contains("--sprt needs as many engines as seats"),
+        "{}",
+        err
+    );
     let _ = std::fs::remove_file(&rr);
     let _ = std::fs::remove_file(&g);
 }
@@ -1329,25 +1545,56 @@ fn an_engine_can_have_its_own_clock() {
     let fs = f.to_str().unwrap().to_string();
     // Nodes bound every move, so no move can be late however busy the machine is.
     let (ok, table, err) = cli(&[
-        "match", "--game", "tesseract", "--engine", "builtin:alphabeta tc=60+1", "--engine",
-        "builtin:mcts tc=30+0.5", "--nodes", "50", "--games", "2", "--seed", "4", "--quiet",
-        "--out", &fs, "--max-plies", "40",
+        "match",
+        "--game",
+        "tesseract",
+        "--engine",
+        "builtin:alphabeta tc=60+1",
+        "--engine",
+        "builtin:mcts tc=30+0.5",
+        "--nodes",
+        "50",
+        "--games",
+        "2",
+        "--seed",
+        "4",
+        "--quiet",
+        "--out",
+        &fs,
+        "--max-plies",
+        "40",
     ]);
     assert!(ok, "{}", err);
-    assert!(table.contains("own limits: builtin:alphabeta tc 60+1"), "{}", table);
+    assert!(
+        table.contains("own limits: builtin:alphabeta tc 60+1"),
+        "{}",
+        table
+    );
     let recs = records_of(&f);
     assert_eq!(recs[0].tc, "p1 tc 60+1, nodes 50; p2 tc 30+0.5, nodes 50");
     assert_eq!(recs[1].tc, "p1 tc 30+0.5, nodes 50; p2 tc 60+1, nodes 50");
     assert!(recs.iter().all(|r| r.offender.is_none()), "{:?}", recs);
     // Without a match-wide limit every engine needs its own; a bad tc= is refused at once.
     let (ok, _, err) = cli(&[
-        "match", "--game", "tesseract", "--engine", "builtin:alphabeta tc=60+1", "--engine",
+        "match",
+        "--game",
+        "tesseract",
+        "--engine",
+        "builtin:alphabeta tc=60+1",
+        "--engine",
         "builtin:mcts",
     ]);
     assert!(!ok && err.contains("give a limit per move"), "{}", err);
     let (ok, _, err) = cli(&[
-        "match", "--game", "tesseract", "--engine", "builtin:alphabeta tc=fast", "--engine",
-        "builtin:mcts", "--nodes", "10",
+        "match",
+        "--game",
+        "tesseract",
+        "--engine",
+        "builtin:alphabeta tc=fast",
+        "--engine",
+        "builtin:mcts",
+        "--nodes",
+        "10",
     ]);
     assert!(!ok && err.contains("tc= takes BASE+INC"), "{}", err);
     let _ = std::fs::remove_file(&f);
@@ -1360,28 +1607,74 @@ fn adjudication_ends_games_the_engines_agree_on() {
     let fs = f.to_str().unwrap().to_string();
     let me = format!("{} option.Threads=1", quatre());
     let (ok, table, err) = cli(&[
-        "match", "--game", "rithmomachia", "--engine", &me, "--engine", &me, "--nodes", "2000",
-        "--games", "2", "--seed", "2", "--adjudicate", "draw=30/6/20", "--quiet", "--out", &fs,
+        "match",
+        "--game",
+        "rithmomachia",
+        "--engine",
+        &me,
+        "--engine",
+        &me,
+        "--nodes",
+        "2000",
+        "--games",
+        "2",
+        "--seed",
+        "2",
+        "--adjudicate",
+        "draw=30/6/20",
+        "--quiet",
+        "--out",
+        &fs,
     ]);
     assert!(ok, "{}", err);
     assert!(table.contains("adjudication"), "{}", table);
     for r in records_of(&f) {
         assert_eq!(r.termination, "adjudication", "{:?}", r);
-        assert!(r.reason.contains("within ±30 cp for 6 moves"), "{}", r.reason);
+        assert!(
+            r.reason.contains("within ±30 cp for 6 moves"),
+            "{}",
+            r.reason
+        );
         assert!(r.opening.len() + r.moves.len() >= 20);
         assert_eq!(r.result, vec![0.5, 0.5]);
     }
     // A player that gives no score (random) never agrees: no adjudication.
     let (ok, _, err) = cli(&[
-        "match", "--game", "tesseract", "--engine", "builtin:alphabeta", "--engine",
-        "builtin:random", "--nodes", "300", "--games", "2", "--seed", "2", "--adjudicate",
-        "win=100/1,draw=100000/1", "--quiet", "--out", &fs,
+        "match",
+        "--game",
+        "tesseract",
+        "--engine",
+        "builtin:alphabeta",
+        "--engine",
+        "builtin:random",
+        "--nodes",
+        "300",
+        "--games",
+        "2",
+        "--seed",
+        "2",
+        "--adjudicate",
+        "win=100/1,draw=100000/1",
+        "--quiet",
+        "--out",
+        &fs,
     ]);
     assert!(ok, "{}", err);
-    assert!(records_of(&f).iter().all(|r| r.termination != "adjudication"));
+    assert!(records_of(&f)
+        .iter()
+        .all(|r| r.termination != "adjudication"));
     let (ok, _, err) = cli(&[
-        "match", "--game", "tesseract", "--engine", "builtin:alphabeta", "--engine",
-        "builtin:random", "--nodes", "10", "--adjudicate", "draw=ten/8",
+        "match",
+        "--game",
+        "tesseract",
+        "--engine",
+        "builtin:alphabeta",
+        "--engine",
+        "builtin:random",
+        "--nodes",
+        "10",
+        "--adjudicate",
+        "draw=ten/8",
     ]);
     assert!(!ok && err.contains("--adjudicate takes"), "{}", err);
     let _ = std::fs::remove_file(&f);

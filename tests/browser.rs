@@ -90,7 +90,11 @@ impl Browser {
             eprintln!("browser test skipped: {:?} not installed (apt-get install chromium chromium-driver)", missing);
             return None;
         }
-        let port = TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+        let port = TcpListener::bind("127.0.0.1:0")
+            .unwrap()
+            .local_addr()
+            .unwrap()
+            .port();
         let child = Command::new("/usr/bin/chromedriver")
             .arg(format!("--port={}", port))
             .stdout(Stdio::null())
@@ -102,10 +106,14 @@ impl Browser {
         while TcpStream::connect(&driver).is_err()
             || http(&driver, "GET", "/status", None)["value"]["ready"] != json!(true)
         {
-            assert!(t0.elapsed() < Duration::from_secs(30), "chromedriver did not start");
+            assert!(
+                t0.elapsed() < Duration::from_secs(30),
+                "chromedriver did not start"
+            );
             std::thread::sleep(Duration::from_millis(100));
         }
-        let profile = std::env::temp_dir().join(format!("quatre-chromium-{}-{}", std::process::id(), port));
+        let profile =
+            std::env::temp_dir().join(format!("quatre-chromium-{}-{}", std::process::id(), port));
         let caps = json!({"capabilities": {"alwaysMatch": {
             "browserName": "chrome",
             "goog:chromeOptions": {
@@ -142,7 +150,10 @@ impl Browser {
             body.as_ref(),
         );
         if let Some(e) = r["value"].get("error").filter(|e| *e != allowed) {
-            panic!("WebDriver {} {}: {} {}", method, path, e, r["value"]["message"]);
+            panic!(
+                "WebDriver {} {}: {} {}",
+                method, path, e, r["value"]["message"]
+            );
         }
         r["value"].clone()
     }
@@ -152,11 +163,19 @@ impl Browser {
     }
 
     fn js(&self, script: &str) -> Value {
-        self.call("POST", "/execute/sync", Some(json!({"script": script, "args": []})))
+        self.call(
+            "POST",
+            "/execute/sync",
+            Some(json!({"script": script, "args": []})),
+        )
     }
 
     fn click(&self, css: &str) {
-        let el = self.call("POST", "/element", Some(json!({"using": "css selector", "value": css})));
+        let el = self.call(
+            "POST",
+            "/element",
+            Some(json!({"using": "css selector", "value": css})),
+        );
         let id = el
             .as_object()
             .and_then(|o| o.values().next())
@@ -165,14 +184,23 @@ impl Browser {
             .to_string();
         // A click that completes a move redraws the board at once: chromedriver may then find
         // the element it clicked gone, which is what the click was for.
-        self.call_allowing("POST", &format!("/element/{}/click", id), Some(json!({})), "stale element reference");
+        self.call_allowing(
+            "POST",
+            &format!("/element/{}/click", id),
+            Some(json!({})),
+            "stale element reference",
+        );
     }
 
     /// Waits until `script` (a JS expression) is true.
     fn wait(&self, script: &str, what: &str) {
         let t0 = Instant::now();
         while self.js(&format!("return !!({})", script)) != json!(true) {
-            assert!(t0.elapsed() < Duration::from_secs(120), "timed out waiting for {}", what);
+            assert!(
+                t0.elapsed() < Duration::from_secs(120),
+                "timed out waiting for {}",
+                what
+            );
             std::thread::sleep(Duration::from_millis(50));
         }
     }
@@ -185,7 +213,12 @@ impl Browser {
 
 impl Drop for Browser {
     fn drop(&mut self) {
-        let _ = http(&self.driver, "DELETE", &format!("/session/{}", self.session), None);
+        let _ = http(
+            &self.driver,
+            "DELETE",
+            &format!("/session/{}", self.session),
+            None,
+        );
     }
 }
 
@@ -199,7 +232,10 @@ fn base64_decode(s: &str) -> Vec<u8> {
             _ => 63,
         }
     };
-    let bytes: Vec<u8> = s.bytes().filter(|c| !c.is_ascii_whitespace() && *c != b'=').collect();
+    let bytes: Vec<u8> = s
+        .bytes()
+        .filter(|c| !c.is_ascii_whitespace() && *c != b'=')
+        .collect();
     let mut out = Vec::with_capacity(bytes.len() * 3 / 4);
     for chunk in bytes.chunks(4) {
         let mut n = 0u32;
@@ -224,8 +260,13 @@ fn serve() -> (Proc, String) {
         .spawn()
         .unwrap();
     let mut line = String::new();
-    BufReader::new(child.stdout.take().unwrap()).read_line(&mut line).unwrap();
-    let url = line.trim().trim_start_matches("quatre serve: listening on ").to_string();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    let url = line
+        .trim()
+        .trim_start_matches("quatre serve: listening on ")
+        .to_string();
     (Proc(child), url)
 }
 
@@ -235,9 +276,18 @@ fn games_are_played_by_clicking_in_chromium() {
     let (_server, url) = serve();
     let shots = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/screenshots");
     std::fs::create_dir_all(&shots).unwrap();
-    for game in ["hyperchess", "rithmomachia", "tesseract", "tesseris", "threechess"] {
+    for game in [
+        "hyperchess",
+        "rithmomachia",
+        "tesseract",
+        "tesseris",
+        "threechess",
+    ] {
         b.open(&format!("{}?game={}&nodes=400", url, game));
-        b.wait("typeof game === 'object' && game && game.yourTurn", "the person's first turn");
+        b.wait(
+            "typeof game === 'object' && game && game.yourTurn",
+            "the person's first turn",
+        );
         assert_eq!(b.js("return game.game"), json!(game));
         for turn in 0..2 {
             let before = b.js("return game.moves.length").as_u64().unwrap();
@@ -256,50 +306,120 @@ fn games_are_played_by_clicking_in_chromium() {
             for c in &cells {
                 b.click(&format!("#board [data-cell=\"{}\"]", c));
             }
-            b.wait(&format!("game.moves.length > {}", before), "the clicked move");
+            b.wait(
+                &format!("game.moves.length > {}", before),
+                "the clicked move",
+            );
             // The engine answers; the board is the person's again (or the game is over).
             b.wait("game.over || game.yourTurn", "the engine's answer");
             let after = b.js("return game.moves.length").as_u64().unwrap();
-            assert!(after >= before + 2 || b.js("return !!game.over") == json!(true), "{}", game);
-            assert_eq!(b.js("return document.getElementById('message').textContent"), json!(""));
+            assert!(
+                after >= before + 2 || b.js("return !!game.over") == json!(true),
+                "{}",
+                game
+            );
+            assert_eq!(
+                b.js("return document.getElementById('message').textContent"),
+                json!("")
+            );
         }
         let analysis = b.js("return document.getElementById('analysis').textContent");
-        assert!(analysis.as_str().unwrap().contains("depth"), "{}: {}", game, analysis);
+        assert!(
+            analysis.as_str().unwrap().contains("depth"),
+            "{}: {}",
+            game,
+            analysis
+        );
         b.screenshot(&shots.join(format!("{}.png", game)));
     }
     // An illegal click gets a message on the page.
     b.open(&format!("{}?game=hyperchess&nodes=200", url));
-    b.wait("typeof game === 'object' && game && game.yourTurn", "a new game");
+    b.wait(
+        "typeof game === 'object' && game && game.yourTurn",
+        "a new game",
+    );
     b.click("#board [data-cell=\"AeII5\"]");
-    b.wait("document.getElementById('message').textContent.includes('No legal move')", "the message");
+    b.wait(
+        "document.getElementById('message').textContent.includes('No legal move')",
+        "the message",
+    );
 }
 
 #[test]
 fn a_match_file_is_replayed_in_chromium() {
     let Some(b) = Browser::start() else { return };
     let (_server, url) = serve();
-    let file = std::env::temp_dir().join(format!("quatre-browser-replay-{}.jsonl", std::process::id()));
+    let file = std::env::temp_dir().join(format!(
+        "quatre-browser-replay-{}.jsonl",
+        std::process::id()
+    ));
     let o = Command::new(env!("CARGO_BIN_EXE_quatre"))
         .args([
-            "match", "--game", "rithmomachia", "--engine", "builtin:random", "--engine", "builtin:random",
-            "--nodes", "10", "--games", "2", "--seed", "8", "--max-plies", "20", "--quiet", "--out",
+            "match",
+            "--game",
+            "rithmomachia",
+            "--engine",
+            "builtin:random",
+            "--engine",
+            "builtin:random",
+            "--nodes",
+            "10",
+            "--games",
+            "2",
+            "--seed",
+            "8",
+            "--max-plies",
+            "20",
+            "--quiet",
+            "--out",
             file.to_str().unwrap(),
         ])
         .output()
         .unwrap();
     assert!(o.status.success());
     b.open(&format!("{}?game=rithmomachia&nodes=100", url));
-    b.wait("typeof game === 'object' && game && game.yourTurn", "the page");
+    b.wait(
+        "typeof game === 'object' && game && game.yourTurn",
+        "the page",
+    );
     // The file input takes a path from WebDriver.
-    let el = b.call("POST", "/element", Some(json!({"using": "css selector", "value": "#replay-file"})));
-    let id = el.as_object().unwrap().values().next().unwrap().as_str().unwrap().to_string();
-    b.call("POST", &format!("/element/{}/value", id), Some(json!({"text": file.to_str().unwrap()})));
-    b.wait("document.getElementById('replay-ply').textContent.startsWith('0 / 20')", "the replay");
+    let el = b.call(
+        "POST",
+        "/element",
+        Some(json!({"using": "css selector", "value": "#replay-file"})),
+    );
+    let id = el
+        .as_object()
+        .unwrap()
+        .values()
+        .next()
+        .unwrap()
+        .as_str()
+        .unwrap()
+        .to_string();
+    b.call(
+        "POST",
+        &format!("/element/{}/value", id),
+        Some(json!({"text": file.to_str().unwrap()})),
+    );
+    b.wait(
+        "document.getElementById('replay-ply').textContent.startsWith('0 / 20')",
+        "the replay",
+    );
     for k in 1..=3 {
         b.click("#replay-next");
-        b.wait(&format!("document.getElementById('replay-ply').textContent.startsWith('{} / 20')", k), "a step");
+        b.wait(
+            &format!(
+                "document.getElementById('replay-ply').textContent.startsWith('{} / 20')",
+                k
+            ),
+            "a step",
+        );
     }
     b.click("#replay-end");
-    b.wait("document.getElementById('replay-ply').textContent.startsWith('20 / 20')", "the end");
+    b.wait(
+        "document.getElementById('replay-ply').textContent.startsWith('20 / 20')",
+        "the end",
+    );
     let _ = std::fs::remove_file(&file);
 }

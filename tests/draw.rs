@@ -17,10 +17,20 @@ fn quatre(args: &[&str]) -> (i32, String, String) {
 
 #[test]
 fn every_game_draws_its_start_position() {
-    for game in ["hyperchess", "rithmomachia", "tesseract", "tesseris", "threechess"] {
+    for game in [
+        "hyperchess",
+        "rithmomachia",
+        "tesseract",
+        "tesseris",
+        "threechess",
+    ] {
         let (code, out, err) = quatre(&["draw", "--game", game]);
         assert_eq!(code, 0, "{}: {}", game, err);
-        assert!(out.starts_with("<svg ") && out.trim_end().ends_with("</svg>"), "{}", game);
+        assert!(
+            out.starts_with("<svg ") && out.trim_end().ends_with("</svg>"),
+            "{}",
+            game
+        );
     }
 }
 
@@ -29,8 +39,17 @@ fn the_last_move_is_highlighted_and_the_arrow_drawn() {
     let file = std::env::temp_dir().join(format!("quatre-draw-{}.svg", std::process::id()));
     let f = file.to_str().unwrap();
     let (code, out, err) = quatre(&[
-        "draw", "--game", "hyperchess", "--option", "Boards=1x1", "--moves", "e2e4", "--arrow",
-        "e7e5", "--out", f,
+        "draw",
+        "--game",
+        "hyperchess",
+        "--option",
+        "Boards=1x1",
+        "--moves",
+        "e2e4",
+        "--arrow",
+        "e7e5",
+        "--out",
+        f,
     ]);
     assert_eq!(code, 0, "{}", err);
     assert!(out.is_empty());
@@ -45,15 +64,32 @@ fn the_last_move_is_highlighted_and_the_arrow_drawn() {
 fn bad_input_is_one_line_and_exit_code_2() {
     for (args, want) in [
         (vec!["draw", "--game", "nosuchgame"], "unknown game"),
-        (vec!["draw", "--game", "hyperchess", "--fen", "nonsense"], "bad position"),
-        (vec!["draw", "--game", "tesseract", "--moves", "Q@z99"], "Q@z99"),
-        (vec!["draw", "--game", "hyperchess", "--arrow", "AaI1AaI5"], "--arrow AaI1AaI5"),
-        (vec!["draw", "--game", "hyperchess", "--seat", "3"], "this game has 2 seats"),
+        (
+            vec!["draw", "--game", "hyperchess", "--fen", "nonsense"],
+            "bad position",
+        ),
+        (
+            vec!["draw", "--game", "tesseract", "--moves", "Q@z99"],
+            "Q@z99",
+        ),
+        (
+            vec!["draw", "--game", "hyperchess", "--arrow", "AaI1AaI5"],
+            "--arrow AaI1AaI5",
+        ),
+        (
+            vec!["draw", "--game", "hyperchess", "--seat", "3"],
+            "this game has 2 seats",
+        ),
     ] {
         let (code, out, err) = quatre(&args);
         assert_eq!(code, 2, "{:?}", args);
         assert!(out.is_empty(), "{:?}", args);
         assert_eq!(err.lines().count(), 1, "{:?}: {}", args, err);
-        assert!(err.starts_with("error: ") && err.contains(want), "{:?}: {}", args, err);
+        assert!(
+            err.starts_with("error: ") && err.contains(want),
+            "{:?}: {}",
+            args,
+            err
+        );
     }
 }

@@ -215,17 +215,33 @@ fn a_refused_position_leaves_no_position() {
         assert!(out[0].starts_with("info string error: "), "{:?}", out);
         let t0 = Instant::now();
         let out = e.ask("go movetime 5000", |l| l.starts_with("bestmove"));
-        assert!(t0.elapsed() < Duration::from_secs(2), "it searched: {:?}", out);
+        assert!(
+            t0.elapsed() < Duration::from_secs(2),
+            "it searched: {:?}",
+            out
+        );
         assert_eq!(out.len(), 2, "{:?}", out);
-        assert!(out[0].starts_with("info string error: no position"), "{:?}", out);
+        assert!(
+            out[0].starts_with("info string error: no position"),
+            "{:?}",
+            out
+        );
         assert_eq!(out[1], "bestmove 0000");
         for cmd in ["d", "moves", "perft 1", "eval"] {
             let out = e.exchange(cmd);
             assert_eq!(out.len(), 1, "{} gave {:?}", cmd, out);
-            assert!(out[0].starts_with("info string error: no position"), "{:?}", out);
+            assert!(
+                out[0].starts_with("info string error: no position"),
+                "{:?}",
+                out
+            );
         }
         let out = e.exchange("query gameover");
-        assert!(out[0].starts_with("info string error: no position"), "{:?}", out);
+        assert!(
+            out[0].starts_with("info string error: no position"),
+            "{:?}",
+            out
+        );
         assert_eq!(out[1], "response none");
     }
     // The next good position is searched as usual.
@@ -644,14 +660,13 @@ fn go_mate_finds_the_mate_and_stops() {
         let best = out.last().unwrap();
         assert!(best != "bestmove 0000", "{:?}", out);
         if algo == "alphabeta" {
-            assert!(
-                out.iter().any(|l| l.contains("score mate 2 ")),
-                "{:?}",
-                out
-            );
+            assert!(out.iter().any(|l| l.contains("score mate 2 ")), "{:?}", out);
             // It plays a mating move: the reply has one answer and then mate in 1.
             let mv = best.split_whitespace().nth(1).unwrap();
-            e.exchange(&format!("position fen k7/8/2K5/8/8/8/8/7R w - - 0 1 moves {}", mv));
+            e.exchange(&format!(
+                "position fen k7/8/2K5/8/8/8/8/7R w - - 0 1 moves {}",
+                mv
+            ));
             let out = go(&mut e, "go depth 3", 30);
             assert!(
                 out.iter().any(|l| l.contains("score mate -1 ")),
@@ -672,7 +687,11 @@ fn searchmoves_limits_the_root_and_reports_illegal_moves() {
     e.exchange("position startpos");
     for algo in ["alphabeta", "mcts"] {
         e.exchange(&format!("setoption name Algorithm value {}", algo));
-        let out = go(&mut e, "go nodes 3000 searchmoves a2a3 h2h4 e2e5 depth 3", 30);
+        let out = go(
+            &mut e,
+            "go nodes 3000 searchmoves a2a3 h2h4 e2e5 depth 3",
+            30,
+        );
         assert!(
             out[0].starts_with("info string error: go searchmoves: ") && out[0].contains("e2e5"),
             "{:?}",
@@ -766,14 +785,17 @@ fn move_lists_past_automatic_draws_are_followed() {
     let out = go(&mut e, "go depth 2", 30);
     assert!(out.last().unwrap() != "bestmove 0000", "{:?}", out);
     // The sent position is searched: Black to move after d2d4.
-    assert!(d.iter().any(|l| l.starts_with("Game: hyperchess; p2 to move")));
+    assert!(d
+        .iter()
+        .any(|l| l.starts_with("Game: hyperchess; p2 to move")));
 
     // 104 reversible plies of knight shuffles: threefold repetitions (played on each time), then
     // the 100-ply rule.
     let pos_now = format!("position startpos moves e2e4 e7e5 {}", shuffle.repeat(26));
     let out = e.exchange(&pos_now);
     assert!(
-        out.iter().all(|l| l.starts_with("info string the rules drew this game")),
+        out.iter()
+            .all(|l| l.starts_with("info string the rules drew this game")),
         "{:?}",
         out
     );
@@ -822,7 +844,15 @@ fn rule_options_are_accepted_in_any_order() {
             }
         }
     }
-    for name in ["Layout", "Captures", "CrossesFirst", "Players", "Boards", "Ponder", "UCI_ShowWDL"] {
+    for name in [
+        "Layout",
+        "Captures",
+        "CrossesFirst",
+        "Players",
+        "Boards",
+        "Ponder",
+        "UCI_ShowWDL",
+    ] {
         assert_eq!(
             l1.iter()
                 .filter(|l| l.starts_with(&format!("option name {} type", name)))
@@ -848,7 +878,8 @@ fn tiny_node_budgets_with_threads_still_search() {
             for _ in 0..3 {
                 let out = go(&mut e, &format!("go nodes {}", nodes), 60);
                 assert!(
-                    out.iter().any(|l| l.starts_with("info depth") && l.contains(" score ")),
+                    out.iter()
+                        .any(|l| l.starts_with("info depth") && l.contains(" score ")),
                     "{} nodes {}: {:?}",
                     game,
                     nodes,
@@ -897,7 +928,11 @@ fn mutated_positions_never_get_a_move_for_another_position() {
             .map(|s| s.to_string())
             .collect();
         for _ in 0..80 {
-            let mut line = format!("position fen {} moves {}", text, moves[next() as usize % moves.len()]);
+            let mut line = format!(
+                "position fen {} moves {}",
+                text,
+                moves[next() as usize % moves.len()]
+            );
             // None to two mutations: delete, duplicate or replace a character.
             for _ in 0..next() % 3 {
                 let chars: Vec<char> = line.chars().collect();
@@ -919,7 +954,13 @@ fn mutated_positions_never_get_a_move_for_another_position() {
                 .any(|l| l.starts_with("info string error: "));
             let legal = e.exchange("moves");
             let out = go(&mut e, "go depth 1", 60);
-            let best = out.last().unwrap().split_whitespace().nth(1).unwrap().to_string();
+            let best = out
+                .last()
+                .unwrap()
+                .split_whitespace()
+                .nth(1)
+                .unwrap()
+                .to_string();
             counts[refused as usize] += 1;
             if refused {
                 assert_eq!(best, "0000", "{} was refused but got {:?}", line, out);

@@ -19,7 +19,10 @@ fn python_chess_plays_and_analyses_through_the_uci_client() {
         eprintln!("python-chess is not installed: skipped (pip install chess)");
         return;
     }
-    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/clients/python_chess_client.py");
+    let script = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/clients/python_chess_client.py"
+    );
     let out = Command::new("python3")
         .args([script, env!("CARGO_BIN_EXE_quatre")])
         .output()

@@ -65,8 +65,16 @@ pub fn http(addr: &str, method: &str, path: &str, body: Option<&str>) -> (u16, S
 
 fn api(addr: &str, method: &str, path: &str, body: Value) -> (u16, Value) {
     let b = body.to_string();
-    let (code, text) = http(addr, method, &format!("/api/{}", path), (method == "POST").then_some(b.as_str()));
-    (code, serde_json::from_str(&text).unwrap_or_else(|_| panic!("not JSON: {}", text)))
+    let (code, text) = http(
+        addr,
+        method,
+        &format!("/api/{}", path),
+        (method == "POST").then_some(b.as_str()),
+    );
+    (
+        code,
+        serde_json::from_str(&text).unwrap_or_else(|_| panic!("not JSON: {}", text)),
+    )
 }
 
 fn ok(addr: &str, method: &str, path: &str, body: Value) -> Value {
@@ -83,7 +91,10 @@ fn wait_engine(addr: &str, id: u64) -> Value {
         if !s["thinking"].as_bool().unwrap() {
             return s;
         }
-        assert!(t0.elapsed() < Duration::from_secs(120), "the engine never moved");
+        assert!(
+            t0.elapsed() < Duration::from_secs(120),
+            "the engine never moved"
+        );
         std::thread::sleep(Duration::from_millis(20));
     }
 }
@@ -99,15 +110,40 @@ fn the_page_and_its_files_are_served() {
     }
     assert_eq!(http(&srv.addr, "GET", "/nothing", None).0, 404);
     let games = ok(&srv.addr, "GET", "games", Value::Null);
-    let names: Vec<&str> = games["games"].as_array().unwrap().iter().map(|g| g["name"].as_str().unwrap()).collect();
-    assert_eq!(names, ["hyperchess", "rithmomachia", "tesseract", "tesseris", "threechess"]);
+    let names: Vec<&str> = games["games"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|g| g["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        names,
+        [
+            "hyperchess",
+            "rithmomachia",
+            "tesseract",
+            "tesseris",
+            "threechess"
+        ]
+    );
 }
 
 #[test]
 fn a_game_of_each_ruleset_against_the_engine() {
     let srv = start();
-    for game in ["hyperchess", "rithmomachia", "tesseract", "tesseris", "threechess"] {
-        let s = ok(&srv.addr, "POST", "new", json!({"game": game, "seat": 1, "nodes": 300, "deal": 7}));
+    for game in [
+        "hyperchess",
+        "rithmomachia",
+        "tesseract",
+        "tesseris",
+        "threechess",
+    ] {
+        let s = ok(
+            &srv.addr,
+            "POST",
+            "new",
+            json!({"game": game, "seat": 1, "nodes": 300, "deal": 7}),
+        );
         let id = s["id"].as_u64().unwrap();
         for turn in 0..3 {
             let s = ok(&srv.addr, "GET", &format!("state?id={}", id), Value::Null);
@@ -121,24 +157,44 @@ fn a_game_of_each_ruleset_against_the_engine() {
             for m in legal {
                 for c in m["cells"].as_array().unwrap() {
                     let want = format!("data-cell=\"{}\"", c.as_str().unwrap());
-                    assert!(s["svg"].as_str().unwrap().contains(&want), "{}: {} not drawn", game, want);
+                    assert!(
+                        s["svg"].as_str().unwrap().contains(&want),
+                        "{}: {} not drawn",
+                        game,
+                        want
+                    );
                 }
             }
-            let mv = legal[turn % legal.len()]["move"].as_str().unwrap().to_string();
+            let mv = legal[turn % legal.len()]["move"]
+                .as_str()
+                .unwrap()
+                .to_string();
             let after = ok(&srv.addr, "POST", "move", json!({"id": id, "move": mv}));
-            assert_eq!(after["moves"].as_array().unwrap().last().unwrap(), &json!(mv));
+            assert_eq!(
+                after["moves"].as_array().unwrap().last().unwrap(),
+                &json!(mv)
+            );
             // The engine plays every other seat, one move per call.
             let mut st = after;
             while st["over"].is_null() && !st["yourTurn"].as_bool().unwrap() {
                 ok(&srv.addr, "POST", "engine", json!({"id": id}));
                 st = wait_engine(&srv.addr, id);
-                assert!(st["analysis"]["depth"].as_u64().is_some() || st["over"].is_object(), "{}: {}", game, st["analysis"]);
+                assert!(
+                    st["analysis"]["depth"].as_u64().is_some() || st["over"].is_object(),
+                    "{}: {}",
+                    game,
+                    st["analysis"]
+                );
             }
         }
         let s = ok(&srv.addr, "GET", &format!("state?id={}", id), Value::Null);
         if game == "tesseris" {
             // Only the person's observation leaves the server.
-            assert!(s["position"].as_str().unwrap().starts_with("obs seat=1"), "{}", s["position"]);
+            assert!(
+                s["position"].as_str().unwrap().starts_with("obs seat=1"),
+                "{}",
+                s["position"]
+            );
         }
         // Take back: the person's last move and the engine's answers.
         let n = s["moves"].as_array().unwrap().len();
@@ -151,15 +207,28 @@ fn a_game_of_each_ruleset_against_the_engine() {
 #[test]
 fn bad_input_gets_a_message_and_the_server_goes_on() {
     let srv = start();
-    let s = ok(&srv.addr, "POST", "new", json!({"game": "hyperchess", "options": {"Boards": "1x1"}, "nodes": 100}));
+    let s = ok(
+        &srv.addr,
+        "POST",
+        "new",
+        json!({"game": "hyperchess", "options": {"Boards": "1x1"}, "nodes": 100}),
+    );
     let id = s["id"].as_u64().unwrap();
     for (path, body, want) in [
         ("move", json!({"id": id, "move": "e2e5"}), "illegal"),
         ("move", json!({"id": id, "move": "zz"}), "bad move"),
         ("new", json!({"game": "chess960"}), "unknown game"),
-        ("new", json!({"game": "hyperchess", "options": {"Boards": "9x9"}}), "Boards"),
+        (
+            "new",
+            json!({"game": "hyperchess", "options": {"Boards": "9x9"}}),
+            "Boards",
+        ),
         ("new", json!({"game": "hyperchess", "seat": 3}), "seat"),
-        ("position", json!({"id": id, "text": "not a position"}), "bad position"),
+        (
+            "position",
+            json!({"id": id, "text": "not a position"}),
+            "bad position",
+        ),
         ("move", json!({"id": 999, "move": "e2e4"}), "no game 999"),
         ("replay", json!({"text": "{\"x\": 1}"}), "line 1"),
     ] {
@@ -180,18 +249,38 @@ fn bad_input_gets_a_message_and_the_server_goes_on() {
         "position",
         json!({"id": id, "text": "4k3/8/8/8/8/8/8/4K2R w - - 0 1"}),
     );
-    assert!(pasted["position"].as_str().unwrap().starts_with("4k3/8/8/8/8/8/8/4K2R w"));
+    assert!(pasted["position"]
+        .as_str()
+        .unwrap()
+        .starts_with("4k3/8/8/8/8/8/8/4K2R w"));
 }
 
 #[test]
 fn a_match_file_is_replayed_move_by_move() {
     let srv = start();
-    let file = std::env::temp_dir().join(format!("quatre-serve-replay-{}.jsonl", std::process::id()));
+    let file =
+        std::env::temp_dir().join(format!("quatre-serve-replay-{}.jsonl", std::process::id()));
     let f = file.to_str().unwrap();
     let o = Command::new(env!("CARGO_BIN_EXE_quatre"))
         .args([
-            "match", "--game", "tesseract", "--engine", "builtin:random", "--engine", "builtin:random",
-            "--nodes", "10", "--games", "2", "--seed", "3", "--max-plies", "30", "--quiet", "--out", f,
+            "match",
+            "--game",
+            "tesseract",
+            "--engine",
+            "builtin:random",
+            "--engine",
+            "builtin:random",
+            "--nodes",
+            "10",
+            "--games",
+            "2",
+            "--seed",
+            "3",
+            "--max-plies",
+            "30",
+            "--quiet",
+            "--out",
+            f,
         ])
         .output()
         .unwrap();
@@ -200,18 +289,33 @@ fn a_match_file_is_replayed_move_by_move() {
     let r = ok(&srv.addr, "POST", "replay", json!({"text": text}));
     let rid = r["replay"].as_u64().unwrap();
     assert_eq!(r["games"].as_array().unwrap().len(), 2);
-    let start = ok(&srv.addr, "GET", &format!("replay?replay={}&game=2&ply=0", rid), Value::Null);
+    let start = ok(
+        &srv.addr,
+        "GET",
+        &format!("replay?replay={}&game=2&ply=0", rid),
+        Value::Null,
+    );
     let plies = start["plies"].as_u64().unwrap();
     assert_eq!(plies, 30);
     let mut last = start["svg"].as_str().unwrap().to_string();
     for ply in 1..=plies {
-        let s = ok(&srv.addr, "GET", &format!("replay?replay={}&game=2&ply={}", rid, ply), Value::Null);
+        let s = ok(
+            &srv.addr,
+            "GET",
+            &format!("replay?replay={}&game=2&ply={}", rid, ply),
+            Value::Null,
+        );
         assert_eq!(s["ply"].as_u64().unwrap(), ply);
         let svg = s["svg"].as_str().unwrap().to_string();
         assert_ne!(svg, last, "ply {} changed nothing", ply);
         last = svg;
     }
-    let (code, v) = api(&srv.addr, "GET", &format!("replay?replay={}&game=9&ply=0", rid), Value::Null);
+    let (code, v) = api(
+        &srv.addr,
+        "GET",
+        &format!("replay?replay={}&game=9&ply=0", rid),
+        Value::Null,
+    );
     assert_eq!(code, 400);
     assert!(v["error"].as_str().unwrap().contains("no game 9"));
     let _ = std::fs::remove_file(&file);

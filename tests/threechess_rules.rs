@@ -57,7 +57,10 @@ fn moves(g: &Threechess) -> Vec<String> {
 }
 
 fn moves_from(g: &Threechess, from: &str) -> Vec<String> {
-    moves(g).into_iter().filter(|m| m.starts_with(from)).collect()
+    moves(g)
+        .into_iter()
+        .filter(|m| m.starts_with(from))
+        .collect()
 }
 
 fn is_legal(g: &Threechess, m: &str) -> bool {
@@ -68,7 +71,13 @@ fn play(g: &mut Threechess, m: &str) {
     let mv = g.parse_move(m).unwrap_or_else(|e| panic!("{}", e));
     let mut v = Vec::new();
     g.legal_moves(&mut v);
-    assert!(v.contains(&mv), "{} should be legal in {}\n{}", m, g.to_text(), g.display());
+    assert!(
+        v.contains(&mv),
+        "{} should be legal in {}\n{}",
+        m,
+        g.to_text(),
+        g.display()
+    );
     g.play(mv);
     assert_eq!(g.hash(), g.full_hash());
 }
@@ -130,7 +139,13 @@ fn start_position_is_the_documented_layout() {
         let g = load(&t);
         for m in moves(&g) {
             let to = sq(&m[2..4]);
-            assert_eq!(g.man_at(to), 0, "{} takes at the start ({} to move)", m, side);
+            assert_eq!(
+                g.man_at(to),
+                0,
+                "{} takes at the start ({} to move)",
+                m,
+                side
+            );
         }
     }
     let d = g.display();
@@ -165,7 +180,12 @@ fn white_first_moves_are_the_eleven_of_the_page() {
 
 #[test]
 fn position_text_round_trips_and_merges_empty_squares() {
-    let t = text(&[("e1", "wK"), ("a8", "bK"), ("h8", "rK"), ("c3", "bP")], "b", "aaa", 7);
+    let t = text(
+        &[("e1", "wK"), ("a8", "bK"), ("h8", "rK"), ("c3", "bP")],
+        "b",
+        "aaa",
+        7,
+    );
     let g = load(&t);
     let out = g.to_text();
     assert_eq!(out, "bK,6,rK/8/8/8/8/2,bP,5/8/4,wK,3 b aaa 7 1");
@@ -214,7 +234,13 @@ fn pawn_steps_orthogonally_and_takes_diagonally_in_every_direction() {
     );
     // Steps need an empty square: no orthogonal capture.
     let g = pos(
-        &[("d4", "wP"), ("d5", "bN"), ("h1", "wK"), ("a8", "bK"), ("h8", "rK")],
+        &[
+            ("d4", "wP"),
+            ("d5", "bN"),
+            ("h1", "wK"),
+            ("a8", "bK"),
+            ("h8", "rK"),
+        ],
         "w",
         "aaa",
     );
@@ -225,14 +251,24 @@ fn pawn_steps_orthogonally_and_takes_diagonally_in_every_direction() {
 #[test]
 fn a_pawn_may_step_back_onto_its_start_row() {
     let g = pos(
-        &[("d2", "wP"), ("h3", "wK"), ("a8", "bK"), ("h8", "rK"), ("b4", "bP")],
+        &[
+            ("d2", "wP"),
+            ("h3", "wK"),
+            ("a8", "bK"),
+            ("h8", "rK"),
+            ("b4", "bP"),
+        ],
         "w",
         "aaa",
     );
     assert!(is_legal(&g, "d2d1"));
     let mut g2 = g.clone();
     play(&mut g2, "d2d1");
-    assert_eq!(g2.man_at(sq("d1")), PAWN, "nothing happens on the start row");
+    assert_eq!(
+        g2.man_at(sq("d1")),
+        PAWN,
+        "nothing happens on the start row"
+    );
     // A black pawn steps back to file a.
     let mut g3 = pos(
         &[("b4", "bP"), ("h3", "wK"), ("a8", "bK"), ("h8", "rK")],
@@ -270,7 +306,10 @@ fn promotion_rows_by_colour_and_compulsory() {
         promos(&b, "g5h5"),
         sorted(&["g5h5q", "g5h5r", "g5h5b", "g5h5n"])
     );
-    assert!(promos(&b, "g5g6").iter().all(|m| m == "g5g6"), "rank 8 is not Black's row");
+    assert!(
+        promos(&b, "g5g6").iter().all(|m| m == "g5g6"),
+        "rank 8 is not Black's row"
+    );
     let r = pos(&men, "r", "aaa");
     assert_eq!(
         promos(&r, "b3a3"),
@@ -281,7 +320,13 @@ fn promotion_rows_by_colour_and_compulsory() {
     assert_eq!(r2.man_at(sq("a3")), 4 | 2 << 3, "a red rook");
     // Promotion by a capture.
     let g = pos(
-        &[("d7", "wP"), ("e8", "rN"), ("e1", "wK"), ("a8", "bK"), ("h6", "rK")],
+        &[
+            ("d7", "wP"),
+            ("e8", "rN"),
+            ("e1", "wK"),
+            ("a8", "bK"),
+            ("h6", "rK"),
+        ],
         "w",
         "aaa",
     );
@@ -310,12 +355,22 @@ fn pieces_move_as_in_chess_and_never_take_a_king() {
     assert_eq!(m.len(), 2 + 3 + 3 + 2);
     // A knight's eight jumps, a bishop's diagonals, a king's eight steps.
     let g = pos(
-        &[("d5", "wN"), ("a1", "wB"), ("h1", "wK"), ("a8", "bK"), ("h8", "rK")],
+        &[
+            ("d5", "wN"),
+            ("a1", "wB"),
+            ("h1", "wK"),
+            ("a8", "bK"),
+            ("h8", "rK"),
+        ],
         "w",
         "aaa",
     );
     assert_eq!(moves_from(&g, "d5").len(), 8);
-    assert_eq!(moves_from(&g, "a1").len(), 6, "a1 bishop stops before h8's king");
+    assert_eq!(
+        moves_from(&g, "a1").len(),
+        6,
+        "a1 bishop stops before h8's king"
+    );
     assert_eq!(moves_from(&g, "h1").len(), 3);
 }
 
@@ -340,11 +395,7 @@ fn no_move_may_leave_the_own_king_attacked_by_either_player() {
     assert!(is_legal(&g, "e1d2"));
     assert!(is_legal(&g, "e1f1"));
     // Kings never stand side by side: a king attacks its neighbours.
-    let g = pos(
-        &[("e1", "wK"), ("e3", "bK"), ("h8", "rK")],
-        "w",
-        "aaa",
-    );
+    let g = pos(&[("e1", "wK"), ("e3", "bK"), ("h8", "rK")], "w", "aaa");
     assert_eq!(moves_from(&g, "e1"), sorted(&["e1d1", "e1f1"]));
 }
 
@@ -370,7 +421,13 @@ fn a_king_may_be_left_in_check_by_another_players_move_and_only_its_owner_answer
     assert!(is_legal(&g, "a8a7"));
     // A loaded position where the black king stands in check while Red is to move: Red cannot take it.
     let g = pos(
-        &[("a7", "wR"), ("h1", "wK"), ("a8", "bK"), ("h8", "rK"), ("c8", "rR")],
+        &[
+            ("a7", "wR"),
+            ("h1", "wK"),
+            ("a8", "bK"),
+            ("h8", "rK"),
+            ("c8", "rR"),
+        ],
         "r",
         "aaa",
     );
@@ -410,7 +467,11 @@ fn mate_while_all_alive_makes_a_ghost_that_moves_at_once() {
     play(&mut g, "b1b7");
     assert_eq!(states(&g), "aga");
     assert_eq!(g.to_move(), 1);
-    assert_eq!(g.ply_clock(), 0, "a change of state resets the 150-ply count");
+    assert_eq!(
+        g.ply_clock(),
+        0,
+        "a change of state resets the 150-ply count"
+    );
     assert!(g.to_text().contains(" b aga 0 1"), "{}", g.to_text());
 }
 
@@ -579,12 +640,7 @@ fn a_ghost_may_make_any_move_of_its_men() {
 fn a_ghost_pawn_arriving_must_recover_the_king_on_an_unattacked_man() {
     // Black ghost: pawn g5 reaches h5 (file h); rook a3 unattacked.
     let g = pos(
-        &[
-            ("g5", "bP"),
-            ("a3", "bR"),
-            ("e1", "wK"),
-            ("c8", "rK"),
-        ],
+        &[("g5", "bP"), ("a3", "bR"), ("e1", "wK"), ("c8", "rK")],
         "b",
         "aga",
     );
@@ -603,7 +659,11 @@ fn a_ghost_pawn_arriving_must_recover_the_king_on_an_unattacked_man() {
     play(&mut b, "g5h5qka3");
     assert_eq!(states(&b), "aaa");
     assert_eq!(b.man_at(sq("a3")), KING | 1 << 3);
-    assert_eq!(b.man_at(sq("h5")), 5 | 1 << 3, "the arriving pawn is promoted");
+    assert_eq!(
+        b.man_at(sq("h5")),
+        5 | 1 << 3,
+        "the arriving pawn is promoted"
+    );
     assert_eq!(b.to_move(), 2);
 }
 
@@ -875,13 +935,19 @@ fn threefold_repetition_counts_placement_turn_and_states() {
         }
     }
     let third = 1.0 / 3.0;
-    assert_eq!(outcome(&g), Some(([third, third, third], "threefold repetition")));
+    assert_eq!(
+        outcome(&g),
+        Some(([third, third, third], "threefold repetition"))
+    );
 }
 
 #[test]
 fn max_plies_ends_the_game_counted_from_the_position_given() {
     let o = opts().with("MaxPlies", "4");
-    let mut g = load_with(&text(&[("g1", "wK"), ("f4", "rK"), ("c3", "bP")], "w", "aga", 60), &o);
+    let mut g = load_with(
+        &text(&[("g1", "wK"), ("f4", "rK"), ("c3", "bP")], "w", "aga", 60),
+        &o,
+    );
     for m in ["g1h1", "c3c4", "f4f5"] {
         play(&mut g, m);
         assert_eq!(g.status(), Status::Ongoing);
@@ -923,7 +989,13 @@ fn bad_position_texts_are_refused_with_a_reason() {
         match Threechess::from_text(&t, &opts()) {
             Ok(_) => panic!("accepted {}", t),
             Err(e) => {
-                assert!(e.contains(want), "'{}' does not say '{}' for {}", e, want, t);
+                assert!(
+                    e.contains(want),
+                    "'{}' does not say '{}' for {}",
+                    e,
+                    want,
+                    t
+                );
                 assert!(!e.contains('\n'));
             }
         }
@@ -935,11 +1007,31 @@ fn bad_position_texts_are_refused_with_a_reason() {
     bad(&two, "w", "aaa", "Black is alive with 2 kings");
     // A ghost or dead player with a king; a dead player with men; a ghost with no pawn.
     bad(&ok, "w", "aga", "Black is a ghost but has a king");
-    bad(&ok, "w", "ada", "Black is dead but still has men on the board (2)");
-    bad(&[("e1", "wK"), ("h8", "rK"), ("c3", "bP")], "w", "ada", "Black is dead but still has men on the board (1)");
-    bad(&[("e1", "wK"), ("h8", "rK"), ("c3", "bN")], "w", "aga", "ghost with no pawn");
+    bad(
+        &ok,
+        "w",
+        "ada",
+        "Black is dead but still has men on the board (2)",
+    );
+    bad(
+        &[("e1", "wK"), ("h8", "rK"), ("c3", "bP")],
+        "w",
+        "ada",
+        "Black is dead but still has men on the board (1)",
+    );
+    bad(
+        &[("e1", "wK"), ("h8", "rK"), ("c3", "bN")],
+        "w",
+        "aga",
+        "ghost with no pawn",
+    );
     // Two players not alive.
-    bad(&[("e1", "wK"), ("c3", "bP")], "w", "agd", "two players are not alive");
+    bad(
+        &[("e1", "wK"), ("c3", "bP")],
+        "w",
+        "agd",
+        "two players are not alive",
+    );
     // A pawn on its own arrival row, for each colour.
     let mut p = ok.to_vec();
     p.push(("d8", "wP"));
@@ -951,7 +1043,12 @@ fn bad_position_texts_are_refused_with_a_reason() {
     p.push(("a3", "rP"));
     bad(&p, "w", "aaa", "red pawn stands on a3");
     // The player to move is dead.
-    bad(&[("e1", "wK"), ("h8", "rK")], "b", "ada", "Black is to move but is dead");
+    bad(
+        &[("e1", "wK"), ("h8", "rK")],
+        "b",
+        "ada",
+        "Black is to move but is dead",
+    );
     // Pawns on other colours' arrival rows are fine.
     let mut p = ok.to_vec();
     p.push(("d8", "bP"));
@@ -991,12 +1088,7 @@ fn malformed_position_texts_are_refused_with_a_reason() {
 #[test]
 fn malformed_moves_are_refused_with_a_reason() {
     let g = pos(
-        &[
-            ("g5", "bP"),
-            ("a3", "bR"),
-            ("e1", "wK"),
-            ("c8", "rK"),
-        ],
+        &[("g5", "bP"), ("a3", "bR"), ("e1", "wK"), ("c8", "rK")],
         "b",
         "aga",
     );
@@ -1058,7 +1150,12 @@ fn mutated_texts_and_random_move_strings_never_panic() {
         }
         let n = rng.random_range(0..9);
         let m: String = (0..n)
-            .map(|_| "abcdefghk12345678qrbnz9 "[rng.random_range(0..24)..].chars().next().unwrap())
+            .map(|_| {
+                "abcdefghk12345678qrbnz9 "[rng.random_range(0..24)..]
+                    .chars()
+                    .next()
+                    .unwrap()
+            })
             .collect();
         if let Err(e) = g.parse_move(&m) {
             assert!(!e.is_empty());
@@ -1100,7 +1197,11 @@ fn random_rule_games(games: usize, seed: u64) -> std::collections::BTreeMap<&'st
             // States: at most one player not alive; kings match states; a ghost has a pawn; the
             // dead have no men; the player to move is not dead.
             let st: Vec<u8> = (0..3).map(|s| g.seat_state(s)).collect();
-            assert!(st.iter().filter(|&&s| s != ALIVE).count() <= 1, "{}", g.to_text());
+            assert!(
+                st.iter().filter(|&&s| s != ALIVE).count() <= 1,
+                "{}",
+                g.to_text()
+            );
             for (c, &s) in st.iter().enumerate() {
                 let men: Vec<u8> = (0..64)
                     .map(|q| g.man_at(q))
@@ -1144,7 +1245,12 @@ fn random_games_reach_ghosts_deaths_and_every_ending_keeping_the_states_consiste
         "150-ply rule",
         "threefold repetition",
     ] {
-        assert!(seen.get(k).copied().unwrap_or(0) > 0, "{} never seen: {:?}", k, seen);
+        assert!(
+            seen.get(k).copied().unwrap_or(0) > 0,
+            "{} never seen: {:?}",
+            k,
+            seen
+        );
     }
 }
 
@@ -1243,7 +1349,10 @@ fn ref_moves(t: &str) -> Vec<String> {
                 after.insert(b, (c, k));
                 if let Some((tc, 'P')) = target {
                     let ghost_victim = st[tc] == 'g';
-                    let pawns_left = after.values().filter(|&&(cc, kk)| cc == tc && kk == 'P').count();
+                    let pawns_left = after
+                        .values()
+                        .filter(|&&(cc, kk)| cc == tc && kk == 'P')
+                        .count();
                     if ghost_victim && pawns_left == 0 {
                         after.retain(|_, v| v.0 != tc);
                     }
@@ -1303,12 +1412,25 @@ fn the_naive_reference_agrees_on_the_start_and_the_hand_built_positions() {
     for (men, side, st) in [
         (black_mated_men(), "b", "aaa"),
         (
-            vec![("g5", "bP"), ("a3", "bR"), ("h1", "wR"), ("e1", "wK"), ("c8", "rK")],
+            vec![
+                ("g5", "bP"),
+                ("a3", "bR"),
+                ("h1", "wR"),
+                ("e1", "wK"),
+                ("c8", "rK"),
+            ],
             "b",
             "aga",
         ),
         (
-            vec![("c3", "bP"), ("e4", "bN"), ("e8", "rR"), ("c1", "wR"), ("e1", "wK"), ("h5", "rK")],
+            vec![
+                ("c3", "bP"),
+                ("e4", "bN"),
+                ("e8", "rR"),
+                ("c1", "wR"),
+                ("e1", "wK"),
+                ("h5", "rK"),
+            ],
             "w",
             "aga",
         ),
@@ -1338,7 +1460,13 @@ fn the_naive_reference_agrees_along_random_games() {
             g.play(v[rng.random_range(0..v.len())]);
         }
     }
-    assert!(ghost_positions > 100 && arrivals > 10, "{} {} {}", positions, ghost_positions, arrivals);
+    assert!(
+        ghost_positions > 100 && arrivals > 10,
+        "{} {} {}",
+        positions,
+        ghost_positions,
+        arrivals
+    );
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1356,7 +1484,13 @@ fn evaluation_sees_material_ghosts_progress_and_the_dead() {
     assert!(noq.evaluate(2) > start.evaluate(2) + 200);
     // The same men, Black a ghost rather than alive (its king on a8 gone): worse for Black.
     let alive = pos(
-        &[("e1", "wK"), ("a8", "bK"), ("h8", "rK"), ("c3", "bP"), ("c6", "bR")],
+        &[
+            ("e1", "wK"),
+            ("a8", "bK"),
+            ("h8", "rK"),
+            ("c3", "bP"),
+            ("c6", "bR"),
+        ],
         "w",
         "aaa",
     );
@@ -1376,7 +1510,13 @@ fn evaluation_sees_material_ghosts_progress_and_the_dead() {
     assert!(dead.evaluate(2) > dead.evaluate(0) + 800);
     // A finished game: the winner's value is the win, the losers' far below.
     let won = pos(
-        &[("a1", "wK"), ("b2", "rQ"), ("e5", "rB"), ("h8", "rK"), ("d7", "bP")],
+        &[
+            ("a1", "wK"),
+            ("b2", "rQ"),
+            ("e5", "rB"),
+            ("h8", "rK"),
+            ("d7", "bP"),
+        ],
         "w",
         "aga",
     );
@@ -1437,7 +1577,13 @@ fn random_moves_are_legal_and_uniform_even_in_check() {
     assert_eq!(keys, legal);
     let mean = n as f64 / legal.len() as f64;
     for (m, &c) in &count {
-        assert!((c as f64 - mean).abs() < 0.1 * mean, "{} drawn {} times, mean {}", m, c, mean);
+        assert!(
+            (c as f64 - mean).abs() < 0.1 * mean,
+            "{} drawn {} times, mean {}",
+            m,
+            c,
+            mean
+        );
     }
 }
 
@@ -1473,19 +1619,29 @@ fn session(script: &str) -> String {
 #[test]
 fn protocol_results_and_refusals() {
     // Stalemate with Black a ghost: White and Red share.
-    let out = session("position fen 7,rK/8/8/8/8/8/2,rQ,1,bP,3/wK,7 w aga\nquery gameover\nquery result\n");
-    assert!(out.contains("response true") && out.contains("response shared p1 p3"), "{}", out);
+    let out = session(
+        "position fen 7,rK/8/8/8/8/8/2,rQ,1,bP,3/wK,7 w aga\nquery gameover\nquery result\n",
+    );
+    assert!(
+        out.contains("response true") && out.contains("response shared p1 p3"),
+        "{}",
+        out
+    );
     // Red mates White by a move of the list; a move past the end is refused.
     let mate = "7,rK/8/8/1,rQ,6/4,rB,3/8/8/wK,7 r aga";
     let mate = mate.replace("4,rB,3/8/8/wK", "8/2,rB,5/3,bP,4/wK");
     let out = session(&format!("position fen {} moves b5b2\nquery result\n", mate));
     assert!(out.contains("response p3win"), "{}", out);
-    let out = session(&format!("position fen {} moves b5b2 a1a2\nquery result\n", mate));
+    let out = session(&format!(
+        "position fen {} moves b5b2 a1a2\nquery result\n",
+        mate
+    ));
     assert!(out.contains("after the end of the game"), "{}", out);
     // A bad position text is refused with its reason on one line.
     let out = session("position fen 7,rK/8/8/8/8/8/8/wK,7 w aga\n");
     assert!(out.contains("Black is a ghost with no pawn"), "{}", out);
     // Three seats' clocks and a search at fixed nodes.
-    let out = session("position startpos\ngo nodes 3000 p1time 100000 p2time 100000 p3time 100000\n");
+    let out =
+        session("position startpos\ngo nodes 3000 p1time 100000 p2time 100000 p3time 100000\n");
     assert!(out.lines().any(|l| l.starts_with("bestmove ")), "{}", out);
 }

@@ -134,7 +134,11 @@ fn brs_takes_a_free_queen_and_keeps_its_own() {
     );
     let m = best(&g, Algorithm::AlphaBeta, depth(2), 0).unwrap();
     assert!(m.starts_with("d4"), "{}", m);
-    assert!(!["d4d6", "d4f6", "d4f4", "d4a5", "d4c5", "d4a7", "d4c7"].contains(&&m[..4]), "{}", m);
+    assert!(
+        !["d4d6", "d4f6", "d4f4", "d4a5", "d4c5", "d4a7", "d4c7"].contains(&&m[..4]),
+        "{}",
+        m
+    );
 }
 
 #[test]
@@ -236,7 +240,12 @@ fn match_up(a: Player, b: Player, openings: u64, max_plies: u32, both: bool) -> 
             one += r[seat];
             n1 += 1;
             if !both {
-                println!("opening {} seat {}: a alone {:.2}", op, seat, one / n1 as f32);
+                println!(
+                    "opening {} seat {}: a alone {:.2}",
+                    op,
+                    seat,
+                    one / n1 as f32
+                );
                 continue;
             }
             let mut p = [a; 3];
@@ -246,7 +255,10 @@ fn match_up(a: Player, b: Player, openings: u64, max_plies: u32, both: bool) -> 
             n2 += 1;
             println!(
                 "opening {} seat {}: a alone {:.2}, a twice {:.2}",
-                op, seat, one / n1 as f32, two / n2 as f32
+                op,
+                seat,
+                one / n1 as f32,
+                two / n2 as f32
             );
         }
     }
@@ -263,7 +275,10 @@ fn measure_brs_against_mcts_at_equal_nodes() {
         300,
         true,
     );
-    println!("BRS 5000 vs MCTS 5000: BRS alone {:.3} (1/3 even), BRS twice {:.3} (2/3 even)", one, two);
+    println!(
+        "BRS 5000 vs MCTS 5000: BRS alone {:.3} (1/3 even), BRS twice {:.3} (2/3 even)",
+        one, two
+    );
 }
 
 #[test]
@@ -271,6 +286,9 @@ fn measure_brs_against_mcts_at_equal_nodes() {
 fn measure_against_two_random_movers() {
     for a in [Algorithm::AlphaBeta, Algorithm::Mcts] {
         let (one, _) = match_up(Player::Search(a, 5000), Player::Random, 4, 300, false);
-        println!("{:?} 5000 nodes vs two random movers: share {:.3} (1/3 even)", a, one);
+        println!(
+            "{:?} 5000 nodes vs two random movers: share {:.3} (1/3 even)",
+            a, one
+        );
     }
 }

@@ -22,7 +22,8 @@ struct Engine {
 impl Engine {
     fn start() -> Self {
         // QUATRE_BIN measures another build (e.g. the previous one) with the same harness.
-        let bin = std::env::var("QUATRE_BIN").unwrap_or_else(|_| env!("CARGO_BIN_EXE_quatre").into());
+        let bin =
+            std::env::var("QUATRE_BIN").unwrap_or_else(|_| env!("CARGO_BIN_EXE_quatre").into());
         let mut child = Command::new(bin)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
@@ -183,7 +184,13 @@ fn clocked_games_at_three_seconds_do_not_lose_on_time_under_load() {
             min_left = min_left.min(clock[side]);
             if clock[side] < 0.0 {
                 losses += 1;
-                println!("game {} ({}): p{} lost on time at ply {}", k, game, side + 1, ply);
+                println!(
+                    "game {} ({}): p{} lost on time at ply {}",
+                    k,
+                    game,
+                    side + 1,
+                    ply
+                );
                 break;
             }
             clock[side] += 30.0;

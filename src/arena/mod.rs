@@ -231,7 +231,10 @@ fn plan(mut def: GameDef, args: &MatchArgs) -> Result<Plan, String> {
     let chance = def.start(Some(1))?.to_text() != def.start(Some(2))?.to_text();
 
     let engines = engine_specs(&def, &args.engines, players, probe.as_ref())?;
-    let tc = time_control(args, engines.iter().all(|e| e.tc.is_some() || e.nodes.is_some()))?;
+    let tc = time_control(
+        args,
+        engines.iter().all(|e| e.tc.is_some() || e.nodes.is_some()),
+    )?;
     let proto = match args.proto.as_deref().map(|p| p.to_ascii_lowercase()) {
         None => {
             if players == 2 {
@@ -269,14 +272,19 @@ fn plan(mut def: GameDef, args: &MatchArgs) -> Result<Plan, String> {
     let shard = args.shard.as_deref().map(parse_shard).transpose()?;
     let indices: Vec<usize> = (0..games)
         .filter(|i| {
-            let group = (i / per_pairing) * per_pairing.div_ceil(players) + (i % per_pairing) / players;
+            let group =
+                (i / per_pairing) * per_pairing.div_ceil(players) + (i % per_pairing) / players;
             shard.is_none_or(|(k, n)| group % n == k - 1)
         })
         .collect();
     let heading = Heading {
         title: "Match",
         game: def.name.clone(),
-        options: def.given_options.iter().map(|(k, v)| format!("{}={}", k, v)).collect(),
+        options: def
+            .given_options
+            .iter()
+            .map(|(k, v)| format!("{}={}", k, v))
+            .collect(),
         engines: engines.iter().map(|e| e.name.clone()).collect(),
         players,
         games: indices.len(),
@@ -354,7 +362,10 @@ fn pairings(engines: usize, seats: usize, format: Option<&str>) -> Result<Vec<Ve
                 s
             })
             .collect()),
-        Some(f) => Err(format!("--tournament is round-robin or gauntlet, not '{}'", f)),
+        Some(f) => Err(format!(
+            "--tournament is round-robin or gauntlet, not '{}'",
+            f
+        )),
     }
 }
 
@@ -389,7 +400,12 @@ fn limits_text(tc: &TimeControl, engines: &[EngineSpec]) -> String {
 
 /// `--shard I/N`: 1 ≤ I ≤ N.
 fn parse_shard(text: &str) -> Result<(usize, usize), String> {
-    let bad = || format!("--shard takes I/N with 1 ≤ I ≤ N (e.g. 2/8), not '{}'", text);
+    let bad = || {
+        format!(
+            "--shard takes I/N with 1 ≤ I ≤ N (e.g. 2/8), not '{}'",
+            text
+        )
+    };
     let (i, n) = text.split_once('/').ok_or_else(bad)?;
     let (i, n) = (
         i.trim().parse::<usize>().map_err(|_| bad())?,
@@ -519,7 +535,12 @@ impl Plan {
             }
             None => {
                 let plies = self.opening_plies;
-                let moves = opening(&self.def, deal_seed, plies, mix(self.seed, 2 * local as u64 + 2))?;
+                let moves = opening(
+                    &self.def,
+                    deal_seed,
+                    plies,
+                    mix(self.seed, 2 * local as u64 + 2),
+                )?;
                 (None, moves)
             }
         };
@@ -614,7 +635,14 @@ pub fn run_match(def: GameDef, args: &MatchArgs) -> Result<MatchReport, String> 
         let games = records.iter().map(|r| (&r.engines[..], &r.result[..]));
         stats::weng_lin(plan.engines.len(), games)
     });
-    let text = summary(&plan.heading, &tally, llr, verdict, ratings.as_deref(), started.elapsed());
+    let text = summary(
+        &plan.heading,
+        &tally,
+        llr,
+        verdict,
+        ratings.as_deref(),
+        started.elapsed(),
+    );
     Ok(MatchReport {
         records,
         engines: plan.engines.iter().map(|e| e.name.clone()).collect(),
@@ -681,7 +709,8 @@ impl GameFile {
     fn create(path: Option<&std::path::Path>, order: Vec<usize>) -> Result<GameFile, String> {
         let out = match path {
             Some(p) => Some(std::io::BufWriter::new(
-                std::fs::File::create(p).map_err(|e| format!("cannot write {}: {}", p.display(), e))?,
+                std::fs::File::create(p)
+                    .map_err(|e| format!("cannot write {}: {}", p.display(), e))?,
             )),
             None => None,
         };
@@ -708,7 +737,11 @@ impl GameFile {
     /// A finished game: written with every following one already in.
     fn add(&mut self, rec: GameRecord) -> Result<(), String> {
         self.pending.insert(rec.game, rec);
-        while let Some(rec) = self.order.get(self.next).and_then(|g| self.pending.remove(g)) {
+        while let Some(rec) = self
+            .order
+            .get(self.next)
+            .and_then(|g| self.pending.remove(g))
+        {
             self.write(rec)?;
             self.next += 1;
         }

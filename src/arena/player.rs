@@ -136,13 +136,16 @@ impl EngineSpec {
                 name = Some(n.to_string());
             } else if let Some(n) = w.strip_prefix("nodes=") {
                 nodes = Some(n.parse::<u64>().ok().filter(|&n| n > 0).ok_or_else(|| {
-                    format!("--engine '{}': nodes= takes a number of nodes from 1, not '{}'", text, n)
+                    format!(
+                        "--engine '{}': nodes= takes a number of nodes from 1, not '{}'",
+                        text, n
+                    )
                 })?);
             } else if let Some(t) = w.strip_prefix("tc=") {
-                tc = Some(
-                    super::referee::TimeControl::parse_tc(t)
-                        .map_err(|e| format!("--engine '{}': {}", text, e.replace("--tc", "tc=")))?,
-                );
+                tc =
+                    Some(super::referee::TimeControl::parse_tc(t).map_err(|e| {
+                        format!("--engine '{}': {}", text, e.replace("--tc", "tc="))
+                    })?);
             } else if let Some(p) = w.strip_prefix("proto=") {
                 proto = Some(match p.to_ascii_lowercase().as_str() {
                     "uci" => Proto::Uci,
@@ -357,11 +360,14 @@ impl Player for Builtin {
                     let stop = &stop;
                     s.spawn(move || {
                         let r = state.search(params, limits, stop, &|_| {});
-                        let score = r.report.as_ref().and_then(|r| r.lines.first()).map(|l| match l.score {
-                            Score::Cp(c) => c,
-                            Score::Mate(m) if m > 0 => super::adjudicate::MATE_CP - m,
-                            Score::Mate(m) => -super::adjudicate::MATE_CP - m,
-                        });
+                        let score =
+                            r.report.as_ref().and_then(|r| r.lines.first()).map(|l| {
+                                match l.score {
+                                    Score::Cp(c) => c,
+                                    Score::Mate(m) if m > 0 => super::adjudicate::MATE_CP - m,
+                                    Score::Mate(m) => -super::adjudicate::MATE_CP - m,
+                                }
+                            });
                         let _ = tx.send((r.best, score));
                     });
                     match rx.recv_timeout(req.wait) {

@@ -172,7 +172,11 @@ pub fn stats(paths: &[PathBuf], sprt: Option<&str>) -> Result<String, String> {
 ///
 /// With `svg_dir`, also writes the picture of every position there: `ply-000.svg` (the start),
 /// `ply-001.svg`… each with its move highlighted.
-pub fn replay(path: &Path, number: Option<usize>, svg_dir: Option<&Path>) -> Result<String, String> {
+pub fn replay(
+    path: &Path,
+    number: Option<usize>,
+    svg_dir: Option<&Path>,
+) -> Result<String, String> {
     let records = read(path)?;
     let rec = match number {
         None => records.first(),
@@ -212,17 +216,20 @@ pub fn replay(path: &Path, number: Option<usize>, svg_dir: Option<&Path>) -> Res
             .join(", ")
     );
     out += &format!("Limits: {}\n\n{}\n", rec.tc, state.display());
-    let picture = |state: &dyn crate::games::AnyGame, ply: usize, cells: Vec<String>| -> Result<(), String> {
-        let Some(dir) = svg_dir else { return Ok(()) };
-        let file = dir.join(format!("ply-{:03}.svg", ply));
-        let svg = state.svg(&crate::render::DrawOptions {
-            highlight: cells,
-            ..Default::default()
-        });
-        std::fs::write(&file, svg).map_err(|e| format!("cannot write {}: {}", file.display(), e))
-    };
+    let picture =
+        |state: &dyn crate::games::AnyGame, ply: usize, cells: Vec<String>| -> Result<(), String> {
+            let Some(dir) = svg_dir else { return Ok(()) };
+            let file = dir.join(format!("ply-{:03}.svg", ply));
+            let svg = state.svg(&crate::render::DrawOptions {
+                highlight: cells,
+                ..Default::default()
+            });
+            std::fs::write(&file, svg)
+                .map_err(|e| format!("cannot write {}: {}", file.display(), e))
+        };
     if let Some(dir) = svg_dir {
-        std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {}", dir.display(), e))?;
+        std::fs::create_dir_all(dir)
+            .map_err(|e| format!("cannot create {}: {}", dir.display(), e))?;
     }
     picture(state.as_ref(), 0, Vec::new())?;
     let moves = rec.opening.iter().map(|m| (m, "opening", None)).chain(

@@ -304,12 +304,7 @@ pub fn forfeit_rewards(players: usize, offender: usize) -> Vec<f32> {
 }
 
 /// The `position` line for `seat` (the seat's observation in hidden-information games).
-pub fn position_line(
-    state: &dyn AnyGame,
-    seat: usize,
-    job: &Job,
-    moves: &[String],
-) -> String {
+pub fn position_line(state: &dyn AnyGame, seat: usize, job: &Job, moves: &[String]) -> String {
     if state.hidden_information() {
         return format!("position fen {}", state.observation_text(seat));
     }
@@ -395,7 +390,10 @@ pub fn play(
     // Each seat's score of each of its moves, for --adjudicate.
     let mut scores: Vec<Vec<Option<i32>>> = vec![Vec::new(); players];
     while !rec.ended_by_rules_or_cap(state.as_ref(), history.len(), cfg.max_plies) {
-        if let Some((result, reason)) = cfg.adjudicate.and_then(|a| a.verdict(&scores, history.len())) {
+        if let Some((result, reason)) = cfg
+            .adjudicate
+            .and_then(|a| a.verdict(&scores, history.len()))
+        {
             rec.result = result;
             rec.termination = termination::ADJUDICATION.into();
             rec.reason = reason;
@@ -462,13 +460,23 @@ pub fn play(
 
 /// What `seat` may see when the game hides information: its observation, loaded as a position
 /// (None when the game hides nothing: the seat sees the state itself).
-fn seat_view(def: &GameDef, state: &dyn AnyGame, seat: usize) -> Result<Option<Box<dyn AnyGame>>, String> {
+fn seat_view(
+    def: &GameDef,
+    state: &dyn AnyGame,
+    seat: usize,
+) -> Result<Option<Box<dyn AnyGame>>, String> {
     if !state.hidden_information() {
         return Ok(None);
     }
     def.from_text(&state.observation_text(seat))
         .map(Some)
-        .map_err(|e| format!("the observation of p{} does not parse back: {}", seat + 1, e))
+        .map_err(|e| {
+            format!(
+                "the observation of p{} does not parse back: {}",
+                seat + 1,
+                e
+            )
+        })
 }
 
 /// Starts every seat's player; on a fault, finishes those already started and says which seat
@@ -544,9 +552,11 @@ impl GameRecord {
             termination: String::new(),
             reason: String::new(),
             offender: None,
-            tc: describe_seats(&(0..job.seats.len())
-                .map(|s| cfg.tc.for_engine(&engines[job.seats[s]]))
-                .collect::<Vec<_>>()),
+            tc: describe_seats(
+                &(0..job.seats.len())
+                    .map(|s| cfg.tc.for_engine(&engines[job.seats[s]]))
+                    .collect::<Vec<_>>(),
+            ),
             end: String::new(),
         }
     }
@@ -561,7 +571,12 @@ impl GameRecord {
 
     /// Whether the game is over by the rules or by `--max-plies` after `plies` plies (the
     /// result and reason are then recorded).
-    fn ended_by_rules_or_cap(&mut self, state: &dyn AnyGame, plies: usize, cap: Option<usize>) -> bool {
+    fn ended_by_rules_or_cap(
+        &mut self,
+        state: &dyn AnyGame,
+        plies: usize,
+        cap: Option<usize>,
+    ) -> bool {
         let players = self.seats.len();
         if let Status::Over(o) = state.status() {
             self.result = o.rewards[..players].to_vec();

@@ -630,11 +630,21 @@ mod tests {
             games.push((s, rewards));
         }
         let r = weng_lin(3, games.iter().map(|(s, w)| (&s[..], &w[..])));
-        assert!(r[0].mu > 30.0 && r[1].mu < 25.0 && r[2].mu < 25.0, "{:?}", r);
+        assert!(
+            r[0].mu > 30.0 && r[1].mu < 25.0 && r[2].mu < 25.0,
+            "{:?}",
+            r
+        );
         assert!((r[1].mu - r[2].mu).abs() < 1.0, "{:?}", r);
         assert!(r.iter().all(|x| x.sigma < 25.0 / 3.0));
         // No games: the prior.
         let none = weng_lin(2, std::iter::empty());
-        assert_eq!(none[0], MultiRating { mu: 25.0, sigma: 25.0 / 3.0 });
+        assert_eq!(
+            none[0],
+            MultiRating {
+                mu: 25.0,
+                sigma: 25.0 / 3.0
+            }
+        );
     }
 }

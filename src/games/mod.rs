@@ -298,10 +298,12 @@ pub fn find(name: &str) -> Option<Entry> {
 /// error that lists the games.
 pub fn resolve(name: Option<&str>) -> Result<Entry, String> {
     match name {
-        Some(n) => find(n.trim()).ok_or_else(|| {
-            format!("unknown game '{}'; games: {}", n.trim(), names().join(", "))
-        }),
-        None => all().first().copied().ok_or_else(|| "no game is compiled in".into()),
+        Some(n) => find(n.trim())
+            .ok_or_else(|| format!("unknown game '{}'; games: {}", n.trim(), names().join(", "))),
+        None => all()
+            .first()
+            .copied()
+            .ok_or_else(|| "no game is compiled in".into()),
     }
 }
 

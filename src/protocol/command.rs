@@ -204,7 +204,7 @@ pub fn parse_go(rest: &[&str]) -> Command {
             match parsed {
                 None => {
                     warnings.push(format!("'{} {}': not an integer", key, truncate(v)));
-                    }
+                }
                 Some(n) => match key.as_str() {
                     "wtime" => limits.time[0] = Some(n),
                     "btime" => limits.time[1] = Some(n),
@@ -217,7 +217,7 @@ pub fn parse_go(rest: &[&str]) -> Command {
                     "mate" if n >= 1 => limits.mate = Some(n.min(63) as u32),
                     "mate" => {
                         warnings.push(format!("'mate {}': a mate takes at least 1 move", v));
-                            }
+                    }
                     _ => match seat_field(&key) {
                         Some((seat, true)) => limits.inc[seat] = Some(n),
                         Some((seat, false)) => limits.time[seat] = Some(n),
@@ -375,9 +375,30 @@ mod tests {
     #[test]
     fn no_random_go_line_searches_for_ever_unasked() {
         let words = [
-            "wtime", "btime", "winc", "binc", "movestogo", "movetime", "depth", "nodes", "mate",
-            "infinite", "ponder", "searchmoves", "p3time", "p2inc", "e2e4", "abc", "-5", "0", "7",
-            "99999999999999999999999", "", "banana", "1e3", "d2d4",
+            "wtime",
+            "btime",
+            "winc",
+            "binc",
+            "movestogo",
+            "movetime",
+            "depth",
+            "nodes",
+            "mate",
+            "infinite",
+            "ponder",
+            "searchmoves",
+            "p3time",
+            "p2inc",
+            "e2e4",
+            "abc",
+            "-5",
+            "0",
+            "7",
+            "99999999999999999999999",
+            "",
+            "banana",
+            "1e3",
+            "d2d4",
         ];
         let mut seed = 7u64;
         let mut next = || {

@@ -3,8 +3,8 @@
 //! keeps it from stopping at its hard limit; `ponderhit`, `stop` and the end of a job.
 
 use super::{info, panic_text, Engine, Output};
-use crate::games::{AnyGame, SearchSummary};
 use crate::game::Status;
+use crate::games::{AnyGame, SearchSummary};
 use crate::search::time::{self, Ponder};
 use crate::search::{self, BestSoFar, Control, Limits, SearchParams};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -120,7 +120,9 @@ impl Engine {
                     Ok(())
                 }
                 Some(_) => Err("'ponderhit' came twice for this search".into()),
-                None => Err("'ponderhit' but the search is not pondering (send 'go ponder …')".into()),
+                None => {
+                    Err("'ponderhit' but the search is not pondering (send 'go ponder …')".into())
+                }
             },
             _ => Err("'ponderhit' but no search is running".into()),
         }
@@ -185,7 +187,6 @@ impl Engine {
             self.wait_search();
         }
     }
-
 }
 
 /// The most the engine keeps in hand for measured lag, on top of `MoveOverhead`.
@@ -217,12 +218,8 @@ impl Answer {
     /// Marks the job done and prints its last line, the first time only; an empty line is not
     /// printed.
     fn finish(&self, s: &str) {
-        self.out.write_if(
-            || {
-                !self.done.swap(true, Ordering::AcqRel)
-            },
-            s,
-        );
+        self.out
+            .write_if(|| !self.done.swap(true, Ordering::AcqRel), s);
     }
 }
 

@@ -25,7 +25,10 @@ pub fn lines(e: &Event) -> Vec<String> {
 /// The report's elapsed milliseconds and nodes per second.
 pub fn time_and_nps(r: &Report) -> (u64, u64) {
     let ms = r.elapsed.as_millis() as u64;
-    (ms, (r.nodes * 1000).checked_div(ms).unwrap_or(r.nodes * 1000))
+    (
+        ms,
+        (r.nodes * 1000).checked_div(ms).unwrap_or(r.nodes * 1000),
+    )
 }
 
 /// The `info` lines of a report, one per multipv slot.
@@ -117,7 +120,10 @@ mod tests {
             vec!["info string error: no threads"]
         );
         assert_eq!(
-            lines(&Event::Unscored { report: &r, mv: "a2a3" }),
+            lines(&Event::Unscored {
+                report: &r,
+                mv: "a2a3"
+            }),
             vec!["info depth 3 nodes 5000 nps 20000 time 250 pv a2a3"]
         );
     }

@@ -58,7 +58,6 @@ impl Output {
     }
 }
 
-
 /// Where a client's move list played on past a draw the rules declare by themselves.
 #[derive(Clone, Debug)]
 struct PlayedThrough {
@@ -196,7 +195,6 @@ impl Engine {
         self.position = self.game.start(self.rule_opts(), None);
         self.played_through = None;
     }
-
 
     fn execute(&mut self, c: Command, received: Instant) -> Result<(), String> {
         match c {

@@ -93,7 +93,10 @@ impl Svg {
 
     /// A closed polygon through `points`, with an optional outline.
     pub fn polygon(&mut self, points: &[(f64, f64)], fill: &str, stroke: Option<(&str, f64)>) {
-        let pts: Vec<String> = points.iter().map(|(x, y)| format!("{x:.1},{y:.1}")).collect();
+        let pts: Vec<String> = points
+            .iter()
+            .map(|(x, y)| format!("{x:.1},{y:.1}"))
+            .collect();
         self.buf.push_str(&format!(
             "<polygon points=\"{}\" fill=\"{fill}\"{} pointer-events=\"none\"/>",
             pts.join(" "),
@@ -170,7 +173,10 @@ impl Svg {
                 self.highlight(r);
             }
         }
-        let ends = (opts.arrow.first().and_then(|c| locate(c)), opts.arrow.last().and_then(|c| locate(c)));
+        let ends = (
+            opts.arrow.first().and_then(|c| locate(c)),
+            opts.arrow.last().and_then(|c| locate(c)),
+        );
         if let (Some(a), Some(b)) = ends {
             let width = (a.2.min(a.3) * 0.18).max(3.0);
             self.arrow(centre(a), centre(b), width);
@@ -214,7 +220,10 @@ pub fn chess_man(svg: &mut Svg, centre: (f64, f64), size: f64, kind: u8, fill: &
 /// the document is one `<svg>` element with balanced tags, no name is used twice, and every
 /// cell of `moves` (each move's `move_cells`) is one of them. Panics with the reason otherwise.
 pub fn check_picture(svg: &str, moves: &[Vec<String>]) -> std::collections::HashSet<String> {
-    assert!(svg.starts_with("<svg ") && svg.trim_end().ends_with("</svg>"), "not an SVG document");
+    assert!(
+        svg.starts_with("<svg ") && svg.trim_end().ends_with("</svg>"),
+        "not an SVG document"
+    );
     let mut stack: Vec<&str> = Vec::new();
     let mut rest = svg;
     while let Some(i) = rest.find('<') {
@@ -231,12 +240,20 @@ pub fn check_picture(svg: &str, moves: &[Vec<String>]) -> std::collections::Hash
     let mut names = std::collections::HashSet::new();
     for part in svg.split("data-cell=\"").skip(1) {
         let name = part.split('"').next().unwrap_or("").to_string();
-        assert!(names.insert(name.clone()), "data-cell '{}' appears twice", name);
+        assert!(
+            names.insert(name.clone()),
+            "data-cell '{}' appears twice",
+            name
+        );
     }
     for cells in moves {
         assert!(!cells.is_empty(), "a move with no cells");
         for c in cells {
-            assert!(names.contains(&escape(c)), "move cell '{}' is not in the picture", c);
+            assert!(
+                names.contains(&escape(c)),
+                "move cell '{}' is not in the picture",
+                c
+            );
         }
     }
     names
@@ -297,7 +314,12 @@ fn stroke_attr(stroke: Option<(&str, f64)>) -> String {
 /// drawing of its own yet; it has no clickable cells.
 pub fn text_picture(diagram: &str) -> String {
     let lines: Vec<&str> = diagram.lines().collect();
-    let cols = lines.iter().map(|l| l.chars().count()).max().unwrap_or(0).max(1);
+    let cols = lines
+        .iter()
+        .map(|l| l.chars().count())
+        .max()
+        .unwrap_or(0)
+        .max(1);
     let (cw, lh, pad) = (8.4, 16.0, 12.0);
     let w = cols as f64 * cw + 2.0 * pad;
     let h = lines.len().max(1) as f64 * lh + 2.0 * pad;

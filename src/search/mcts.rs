@@ -354,11 +354,15 @@ fn worker<G: Game>(sh: &Shared<G>, index: usize) {
                 sh.done.store(true, Ordering::Relaxed);
                 break;
             }
-            if index == 0 && sh.ctx.wants_best() && now.duration_since(last_publish).as_millis() >= 2 {
+            if index == 0
+                && sh.ctx.wants_best()
+                && now.duration_since(last_publish).as_millis() >= 2
+            {
                 last_publish = now;
-                if let Some(m) = sh.win.or_else(|| {
-                    best_child(&sh.tree).and_then(|c| sh.tree.node(c).mv())
-                }) {
+                if let Some(m) = sh
+                    .win
+                    .or_else(|| best_child(&sh.tree).and_then(|c| sh.tree.node(c).mv()))
+                {
                     sh.ctx.publish(sh.root.format_move(m));
                 }
             }

@@ -284,7 +284,11 @@ pub fn search<G: Game>(root: &G, ctx: &Context) -> Outcome<G::Move> {
             report: None,
         };
     }
-    let chosen = Chosen::of(ctx.params.algorithm, root.players(), G::hidden_information());
+    let chosen = Chosen::of(
+        ctx.params.algorithm,
+        root.players(),
+        G::hidden_information(),
+    );
     match chosen {
         Chosen::AlphaBeta => alphabeta::search(root, ctx, &moves),
         Chosen::Brs => brs::search(root, ctx, &moves),

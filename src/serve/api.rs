@@ -44,7 +44,8 @@ struct Thinking {
 }
 
 fn field<'a>(body: &'a Value, name: &str) -> Result<&'a Value, String> {
-    body.get(name).ok_or_else(|| format!("the request needs '{}'", name))
+    body.get(name)
+        .ok_or_else(|| format!("the request needs '{}'", name))
 }
 
 fn text_field<'a>(body: &'a Value, name: &str) -> Result<&'a str, String> {
@@ -63,7 +64,13 @@ fn query_num(query: &str, name: &str) -> Result<u64, String> {
 }
 
 /// Answers one API call: `name` is the path after `/api/`.
-pub fn route(s: &Sessions, method: &str, name: &str, query: &str, body: &str) -> Result<Value, String> {
+pub fn route(
+    s: &Sessions,
+    method: &str,
+    name: &str,
+    query: &str,
+    body: &str,
+) -> Result<Value, String> {
     let body: Value = if body.trim().is_empty() {
         Value::Null
     } else {
@@ -80,7 +87,10 @@ pub fn route(s: &Sessions, method: &str, name: &str, query: &str, body: &str) ->
             }
             let seat = g.current().to_move();
             if seat != g.human {
-                return Err(format!("it is seat {}'s turn (the engine's), not yours", seat + 1));
+                return Err(format!(
+                    "it is seat {}'s turn (the engine's), not yours",
+                    seat + 1
+                ));
             }
             g.play(mv)?;
             Ok(state(id, g))
@@ -101,7 +111,10 @@ pub fn route(s: &Sessions, method: &str, name: &str, query: &str, body: &str) ->
         ("POST", "position") => with(s, id_of(&body)?, |id, g| {
             let text = text_field(&body, "text")?;
             let opts = g.current().options().clone();
-            let pos = g.entry.from_text(text.trim(), &opts).map_err(|e| format!("bad position: {}", e))?;
+            let pos = g
+                .entry
+                .from_text(text.trim(), &opts)
+                .map_err(|e| format!("bad position: {}", e))?;
             g.stop();
             g.states = vec![pos];
             g.moves.clear();
@@ -129,7 +142,11 @@ fn session(s: &Sessions, id: u64) -> Result<Arc<Mutex<Session>>, String> {
         .ok_or_else(|| format!("no game {} (start a new one)", id))
 }
 
-fn with(s: &Sessions, id: u64, f: impl FnOnce(u64, &mut Session) -> Result<Value, String>) -> Result<Value, String> {
+fn with(
+    s: &Sessions,
+    id: u64,
+    f: impl FnOnce(u64, &mut Session) -> Result<Value, String>,
+) -> Result<Value, String> {
     let g = session(s, id)?;
     let mut g = g.lock().unwrap();
     f(id, &mut g)
@@ -176,7 +193,12 @@ fn new_game(s: &Sessions, body: &Value) -> Result<Value, String> {
     }
     let deal = body.get("deal").and_then(|d| d.as_u64()).or_else(|| {
         // A fresh deal each game where the start is dealt.
-        Some(std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_nanos() as u64).unwrap_or(1))
+        Some(
+            std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map(|d| d.as_nanos() as u64)
+                .unwrap_or(1),
+        )
     });
     let start = entry.start(&opts, deal)?;
     let players = start.players();
@@ -185,11 +207,17 @@ fn new_game(s: &Sessions, body: &Value) -> Result<Value, String> {
         return Err(format!("'seat' is 1 to {} in this game", players));
     }
     let mut p = SearchParams::default();
-    let algorithm = body.get("algorithm").and_then(|a| a.as_str()).unwrap_or("auto");
+    let algorithm = body
+        .get("algorithm")
+        .and_then(|a| a.as_str())
+        .unwrap_or("auto");
     params::set(&mut p, "Algorithm", algorithm).map_err(|e| format!("algorithm: {}", e))?;
     params::set(&mut p, "Threads", "1").map_err(|e| e.to_string())?;
     let mut limits = Limits::default();
-    match (body.get("nodes").and_then(|n| n.as_u64()), body.get("movetime").and_then(|n| n.as_u64())) {
+    match (
+        body.get("nodes").and_then(|n| n.as_u64()),
+        body.get("movetime").and_then(|n| n.as_u64()),
+    ) {
         (Some(n), _) if n > 0 => limits.nodes = Some(n),
         (_, Some(ms)) if (10..=600_000).contains(&ms) => limits.movetime = Some(ms),
         (_, Some(ms)) => return Err(format!("'movetime' is 10 to 600000 ms, not {}", ms)),
@@ -208,7 +236,10 @@ fn new_game(s: &Sessions, body: &Value) -> Result<Value, String> {
     };
     let id = s.next.fetch_add(1, Ordering::Relaxed) + 1;
     let st = state(id, &session);
-    s.games.lock().unwrap().insert(id, Arc::new(Mutex::new(session)));
+    s.games
+        .lock()
+        .unwrap()
+        .insert(id, Arc::new(Mutex::new(session)));
     Ok(st)
 }
 
@@ -353,7 +384,10 @@ fn engine_move(s: &Sessions, id: u64) -> Result<Value, String> {
         };
         let result = view.search(&params, &limits, &thinking.stop, &events);
         let mut g = session.lock().unwrap();
-        let current = g.thinking.as_ref().is_some_and(|t| Arc::ptr_eq(t, &thinking));
+        let current = g
+            .thinking
+            .as_ref()
+            .is_some_and(|t| Arc::ptr_eq(t, &thinking));
         if !current || thinking.stop.load(Ordering::Relaxed) || g.moves.len() != thinking.at {
             return; // taken back or replaced meanwhile
         }
@@ -361,7 +395,8 @@ fn engine_move(s: &Sessions, id: u64) -> Result<Value, String> {
         g.thinking = None;
         if let Some(mv) = result.best {
             if let Err(e) = g.play(&mv) {
-                g.analysis = json!({"error": format!("the engine's move {} was refused: {}", mv, e)});
+                g.analysis =
+                    json!({"error": format!("the engine's move {} was refused: {}", mv, e)});
             }
         }
     });
@@ -426,7 +461,8 @@ fn replay_step(s: &Sessions, query: &str) -> Result<Value, String> {
     let mut last = Vec::new();
     for m in &all[..ply] {
         last = g.move_cells(m).unwrap_or_default();
-        g.play_text(m).map_err(|e| format!("move {} of the file is refused: {}", m, e))?;
+        g.play_text(m)
+            .map_err(|e| format!("move {} of the file is refused: {}", m, e))?;
     }
     let svg = g.svg(&DrawOptions {
         highlight: last,

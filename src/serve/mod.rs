@@ -53,8 +53,12 @@ fn handle(state: &api::Sessions, mut request: tiny_http::Request) {
         (tiny_http::Method::Get, "/") | (tiny_http::Method::Get, "/index.html") => {
             (200, "text/html; charset=utf-8", INDEX.to_string())
         }
-        (tiny_http::Method::Get, "/app.js") => (200, "text/javascript; charset=utf-8", APP.to_string()),
-        (tiny_http::Method::Get, "/style.css") => (200, "text/css; charset=utf-8", STYLE.to_string()),
+        (tiny_http::Method::Get, "/app.js") => {
+            (200, "text/javascript; charset=utf-8", APP.to_string())
+        }
+        (tiny_http::Method::Get, "/style.css") => {
+            (200, "text/css; charset=utf-8", STYLE.to_string())
+        }
         (_, p) if p.starts_with("/api/") => {
             let mut body = String::new();
             let read = request
@@ -67,12 +71,21 @@ fn handle(state: &api::Sessions, mut request: tiny_http::Request) {
             };
             match result {
                 Ok(v) => (200, "application/json", v.to_string()),
-                Err(e) => (400, "application/json", serde_json::json!({ "error": e }).to_string()),
+                Err(e) => (
+                    400,
+                    "application/json",
+                    serde_json::json!({ "error": e }).to_string(),
+                ),
             }
         }
-        _ => (404, "text/plain; charset=utf-8", format!("no page {}", path)),
+        _ => (
+            404,
+            "text/plain; charset=utf-8",
+            format!("no page {}", path),
+        ),
     };
-    let header = tiny_http::Header::from_bytes(&b"Content-Type"[..], kind.as_bytes()).expect("a valid header");
+    let header = tiny_http::Header::from_bytes(&b"Content-Type"[..], kind.as_bytes())
+        .expect("a valid header");
     let response = tiny_http::Response::from_string(body)
         .with_status_code(status)
         .with_header(header);

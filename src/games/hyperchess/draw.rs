@@ -43,7 +43,12 @@ pub(super) fn svg(g: &Hyperchess, opts: &DrawOptions) -> String {
         let shown = if flip { geo.cols - 1 - w } else { w };
         if !plain {
             let cx = LEFT + shown as f64 * board + 4.0 * CELL;
-            svg.text((cx, TOP - 22.0), 16.0, "#333", &((b'A' + w as u8) as char).to_string());
+            svg.text(
+                (cx, TOP - 22.0),
+                16.0,
+                "#333",
+                &((b'A' + w as u8) as char).to_string(),
+            );
         }
     }
     for z in 0..geo.rows {
@@ -59,7 +64,12 @@ pub(super) fn svg(g: &Hyperchess, opts: &DrawOptions) -> String {
             for i in 0..8 {
                 let rank = if flip { i + 1 } else { 8 - i };
                 let file = if flip { 7 - i } else { i };
-                svg.text((left - 9.0, top + (i as f64 + 0.5) * CELL), 10.0, "#666", &rank.to_string());
+                svg.text(
+                    (left - 9.0, top + (i as f64 + 0.5) * CELL),
+                    10.0,
+                    "#666",
+                    &rank.to_string(),
+                );
                 svg.text(
                     (left + (i as f64 + 0.5) * CELL, top + 8.0 * CELL + 10.0),
                     10.0,
@@ -72,7 +82,11 @@ pub(super) fn svg(g: &Hyperchess, opts: &DrawOptions) -> String {
     for sq in 0..geo.nsq {
         let [x, y, _, _] = geo.coord[sq];
         let light = (x + y) % 2 == 1;
-        svg.cell(&square_name(geo, sq), square_rect(geo, sq, flip), if light { LIGHT } else { DARK });
+        svg.cell(
+            &square_name(geo, sq),
+            square_rect(geo, sq, flip),
+            if light { LIGHT } else { DARK },
+        );
     }
     svg.decorate(opts, |c| {
         let (sq, used) = text::parse_square(geo, c).ok()?;
@@ -88,7 +102,11 @@ pub(super) fn svg(g: &Hyperchess, opts: &DrawOptions) -> String {
         let kind = p & 7;
         let centre = (x + CELL / 2.0, y + CELL / 2.0);
         if kind == GUARD {
-            let (fill, ink) = if black { ("#111", "#fff") } else { ("#fff", "#111") };
+            let (fill, ink) = if black {
+                ("#111", "#fff")
+            } else {
+                ("#fff", "#111")
+            };
             svg.circle(centre.0, centre.1, CELL * 0.36, fill, Some(("#111", 1.5)));
             svg.text(centre, 17.0, ink, "G");
         } else {
@@ -107,7 +125,12 @@ pub(super) fn svg(g: &Hyperchess, opts: &DrawOptions) -> String {
         Status::Ongoing if g.in_check => format!("{} to move, in check", mover),
         Status::Ongoing => format!("{} to move", mover),
     };
-    svg.text_left((LEFT, height - 16.0), 15.0, "#222", &format!("{} — move {}", state, g.fullmove));
+    svg.text_left(
+        (LEFT, height - 16.0),
+        15.0,
+        "#222",
+        &format!("{} — move {}", state, g.fullmove),
+    );
     svg.finish()
 }
 

@@ -19,7 +19,12 @@ fn square_rect(sq: usize, flip: bool) -> Rect {
         f = 7 - f;
         r = 15 - r;
     }
-    (LEFT + f as f64 * CELL, TOP + (15 - r) as f64 * CELL, CELL, CELL)
+    (
+        LEFT + f as f64 * CELL,
+        TOP + (15 - r) as f64 * CELL,
+        CELL,
+        CELL,
+    )
 }
 
 pub(super) fn svg(g: &Rithmomachia, opts: &DrawOptions) -> String {
@@ -27,19 +32,33 @@ pub(super) fn svg(g: &Rithmomachia, opts: &DrawOptions) -> String {
     let mut svg = Svg::new(PANEL + 330.0, TOP + 16.0 * CELL + 40.0, "#fbfaf5");
     for sq in 0..128 {
         let light = (sq % 8 + sq / 8) % 2 == 1;
-        svg.cell(&square_name(sq), square_rect(sq, flip), if light { "#f2e6c9" } else { "#d9c39a" });
+        svg.cell(
+            &square_name(sq),
+            square_rect(sq, flip),
+            if light { "#f2e6c9" } else { "#d9c39a" },
+        );
     }
     // The line between the two halves, and the labels.
     let mid = TOP + 8.0 * CELL;
     svg.line((LEFT, mid), (LEFT + 8.0 * CELL, mid), "#7a5c2e", 2.0);
     for i in 0..16 {
         let rank = if flip { i + 1 } else { 16 - i };
-        svg.text((LEFT - 16.0, TOP + (i as f64 + 0.5) * CELL), 12.0, "#555", &rank.to_string());
+        svg.text(
+            (LEFT - 16.0, TOP + (i as f64 + 0.5) * CELL),
+            12.0,
+            "#555",
+            &rank.to_string(),
+        );
     }
     for i in 0..8 {
         let file = if flip { 7 - i } else { i };
         let label = ((b'a' + file as u8) as char).to_string();
-        svg.text((LEFT + (i as f64 + 0.5) * CELL, TOP + 16.0 * CELL + 14.0), 12.0, "#555", &label);
+        svg.text(
+            (LEFT + (i as f64 + 0.5) * CELL, TOP + 16.0 * CELL + 14.0),
+            12.0,
+            "#555",
+            &label,
+        );
     }
     svg.decorate(opts, |c| {
         let b = c.as_bytes();
@@ -54,24 +73,45 @@ pub(super) fn svg(g: &Rithmomachia, opts: &DrawOptions) -> String {
     let text = display(g);
     let mut y = TOP + 16.0;
     for line in text.lines().filter(|l| {
-        l.starts_with("pyramid on") || l.contains(" has captured ") || l.contains(" to move") || l.starts_with("Game over") || l.contains("wins")
+        l.starts_with("pyramid on")
+            || l.contains(" has captured ")
+            || l.contains(" to move")
+            || l.starts_with("Game over")
+            || l.contains("wins")
     }) {
         svg.text_left((PANEL, y), 13.0, "#222", line);
         y += 22.0;
     }
-    svg.text_left((PANEL, y + 10.0), 12.0, "#666", "light pieces: White (Evens), dark: Black (Odds)");
+    svg.text_left(
+        (PANEL, y + 10.0),
+        12.0,
+        "#666",
+        "light pieces: White (Evens), dark: Black (Odds)",
+    );
     svg.finish()
 }
 
 fn draw_piece(svg: &mut Svg, p: &PieceSpec, (x, y, w, h): Rect) {
     let (cx, cy) = (x + w / 2.0, y + h / 2.0);
-    let (fill, ink) = if p.side == WHITE { ("#fffdf7", "#222") } else { ("#2b2b2b", "#fff") };
+    let (fill, ink) = if p.side == WHITE {
+        ("#fffdf7", "#222")
+    } else {
+        ("#2b2b2b", "#fff")
+    };
     let stroke = Some(("#111", 1.5));
     let r = w * 0.42;
     match p.shape {
         CIRCLE => svg.circle(cx, cy, r, fill, stroke),
-        TRIANGLE => svg.polygon(&[(cx, cy - r), (cx + r, cy + r * 0.8), (cx - r, cy + r * 0.8)], fill, stroke),
-        SQUARE => svg.rect((cx - r * 0.85, cy - r * 0.85, r * 1.7, r * 1.7), fill, stroke),
+        TRIANGLE => svg.polygon(
+            &[(cx, cy - r), (cx + r, cy + r * 0.8), (cx - r, cy + r * 0.8)],
+            fill,
+            stroke,
+        ),
+        SQUARE => svg.rect(
+            (cx - r * 0.85, cy - r * 0.85, r * 1.7, r * 1.7),
+            fill,
+            stroke,
+        ),
         _ => {
             // A pyramid: a stepped triangle, one band per layer still on it.
             let n = p.layers.len().max(1);
@@ -86,7 +126,11 @@ fn draw_piece(svg: &mut Svg, p: &PieceSpec, (x, y, w, h): Rect) {
     }
     let label = p.val.to_string();
     let size = if label.len() >= 3 { 10.5 } else { 12.5 };
-    let ty = if matches!(p.shape, TRIANGLE | PYRAMID) { cy + 5.0 } else { cy };
+    let ty = if matches!(p.shape, TRIANGLE | PYRAMID) {
+        cy + 5.0
+    } else {
+        cy
+    };
     svg.text((cx, ty), size, ink, &label);
 }
 

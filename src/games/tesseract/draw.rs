@@ -32,11 +32,21 @@ fn point_rect(p: usize, flip: bool) -> Rect {
         f = W - 1 - f;
         r = W - 1 - r;
     }
-    (LEFT + f as f64 * CELL, TOP + (W - 1 - r) as f64 * CELL, CELL, CELL)
+    (
+        LEFT + f as f64 * CELL,
+        TOP + (W - 1 - r) as f64 * CELL,
+        CELL,
+        CELL,
+    )
 }
 
 fn reserve_rect(side: usize, i: usize) -> Rect {
-    (PANEL + side as f64 * 120.0, TOP + 40.0 + i as f64 * 34.0, 110.0, 28.0)
+    (
+        PANEL + side as f64 * 120.0,
+        TOP + 40.0 + i as f64 * 34.0,
+        110.0,
+        28.0,
+    )
 }
 
 /// The `data-cell` name of a reserve kind.
@@ -69,20 +79,49 @@ pub(super) fn svg(g: &Tesseract, opts: &DrawOptions) -> String {
     for i in 0..W {
         let c = LEFT + (i as f64 + 0.5) * CELL;
         let t = TOP + (i as f64 + 0.5) * CELL;
-        svg.line((c, TOP + CELL / 2.0), (c, TOP + size - CELL / 2.0), "#c9c2ad", 1.0);
-        svg.line((LEFT + CELL / 2.0, t), (LEFT + size - CELL / 2.0, t), "#c9c2ad", 1.0);
+        svg.line(
+            (c, TOP + CELL / 2.0),
+            (c, TOP + size - CELL / 2.0),
+            "#c9c2ad",
+            1.0,
+        );
+        svg.line(
+            (LEFT + CELL / 2.0, t),
+            (LEFT + size - CELL / 2.0, t),
+            "#c9c2ad",
+            1.0,
+        );
         let (file, rank) = if flip { (W - 1 - i, i + 1) } else { (i, W - i) };
-        svg.text((c, TOP + size + 14.0), 12.0, "#555", &((b'a' + file as u8) as char).to_string());
+        svg.text(
+            (c, TOP + size + 14.0),
+            12.0,
+            "#555",
+            &((b'a' + file as u8) as char).to_string(),
+        );
         svg.text((LEFT - 16.0, t), 12.0, "#555", &rank.to_string());
     }
     for side in 0..2 {
-        svg.text_left((PANEL + side as f64 * 120.0, TOP + 24.0), 15.0, "#222", &format!("{} reserve", SIDE_NAMES[side]));
+        svg.text_left(
+            (PANEL + side as f64 * 120.0, TOP + 24.0),
+            15.0,
+            "#222",
+            &format!("{} reserve", SIDE_NAMES[side]),
+        );
         for i in 0..8 {
             let r = reserve_rect(side, i);
             let n = g.reserve[side][i];
-            svg.cell(&reserve_cell(side, i), r, if n > 0 { "#ece6d3" } else { "#f7f5ef" });
+            svg.cell(
+                &reserve_cell(side, i),
+                r,
+                if n > 0 { "#ece6d3" } else { "#f7f5ef" },
+            );
             let label = format!("{} {} ×{}", RES_LETTERS[i], RESERVE_NAMES[i], n);
-            svg.text_left((r.0 + 6.0, r.1 + 19.0), 12.0, if n > 0 { "#222" } else { "#aaa" }, &label);
+            svg.text_left(
+                (r.0 + 6.0, r.1 + 19.0),
+                12.0,
+                if n > 0 { "#222" } else { "#aaa" },
+                &label,
+            );
         }
     }
     svg.decorate(opts, |c| {
@@ -101,12 +140,20 @@ pub(super) fn svg(g: &Tesseract, opts: &DrawOptions) -> String {
     }
     let mut state = String::new();
     state_lines(g, &mut state);
-    let phase = state.lines().find(|l| l.starts_with("Phase:")).unwrap_or("");
+    let phase = state
+        .lines()
+        .find(|l| l.starts_with("Phase:"))
+        .unwrap_or("");
     let over = match g.status {
         Status::Over(o) => format!("game over: {} — ", o.reason),
         _ => String::new(),
     };
-    svg.text_left((LEFT, TOP + size + 44.0), 13.0, "#222", &format!("{}{}", over, phase.trim_start_matches("Phase: ")));
+    svg.text_left(
+        (LEFT, TOP + size + 44.0),
+        13.0,
+        "#222",
+        &format!("{}{}", over, phase.trim_start_matches("Phase: ")),
+    );
     svg.finish()
 }
 
@@ -206,6 +253,11 @@ mod tests {
     #[test]
     fn every_point_and_reserve_is_a_cell_and_every_move_names_them() {
         let opts = RuleOptions::of::<Tesseract>();
-        check_random_games(|_| Tesseract::start(&opts).unwrap(), 6, 90, Some(15 * 15 + 16));
+        check_random_games(
+            |_| Tesseract::start(&opts).unwrap(),
+            6,
+            90,
+            Some(15 * 15 + 16),
+        );
     }
 }

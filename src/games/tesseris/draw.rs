@@ -43,11 +43,21 @@ fn seat_row(v: &Tesseris, seat: usize, me: usize) -> f64 {
     let n = v.n as usize;
     let others: Vec<usize> = (0..n).filter(|&t| t != me).collect();
     let k = others.iter().position(|&t| t == seat).unwrap_or(n - 1);
-    30.0 + ROW * if seat == me { (n - 1) as f64 + 1.3 } else { k as f64 }
+    30.0 + ROW
+        * if seat == me {
+            (n - 1) as f64 + 1.3
+        } else {
+            k as f64
+        }
 }
 
 fn hand_rect(slot: usize, y: f64) -> Rect {
-    (LEFT + 150.0 + slot as f64 * (CARD_W + 8.0), y, CARD_W, CARD_H)
+    (
+        LEFT + 150.0 + slot as f64 * (CARD_W + 8.0),
+        y,
+        CARD_W,
+        CARD_H,
+    )
 }
 
 fn obj_rect(i: usize, y: f64) -> Rect {
@@ -59,14 +69,27 @@ fn pile_rect(p: usize, y: f64) -> Rect {
 }
 
 fn card(svg: &mut Svg, name: Option<&str>, r: Rect, c: u8, faded: bool) {
-    let fill = if c == UNKNOWN { "#5b6b7c" } else { card_fill(c) };
+    let fill = if c == UNKNOWN {
+        "#5b6b7c"
+    } else {
+        card_fill(c)
+    };
     match name {
         Some(n) => svg.cell(n, r, fill),
         None => svg.rect(r, fill, None),
     }
     svg.rect(r, "none", Some(("#333", 1.2)));
-    let label = if c == UNKNOWN { String::new() } else { card_name(c) };
-    svg.text((r.0 + r.2 / 2.0, r.1 + r.3 / 2.0), 17.0, if faded { "#999" } else { "#111" }, &label);
+    let label = if c == UNKNOWN {
+        String::new()
+    } else {
+        card_name(c)
+    };
+    svg.text(
+        (r.0 + r.2 / 2.0, r.1 + r.3 / 2.0),
+        17.0,
+        if faded { "#999" } else { "#111" },
+        &label,
+    );
 }
 
 pub(super) fn svg(g: &Tesseris, opts: &DrawOptions) -> String {
@@ -86,12 +109,23 @@ pub(super) fn svg(g: &Tesseris, opts: &DrawOptions) -> String {
             if turn { " ◀" } else { "" }
         );
         svg.text_left((LEFT, y + 18.0), 15.0, "#111", &who);
-        svg.text_left((LEFT, y + 40.0), 13.0, "#333", &format!("score {}", v.scores[t]));
+        svg.text_left(
+            (LEFT, y + 40.0),
+            13.0,
+            "#333",
+            &format!("score {}", v.scores[t]),
+        );
         // The hand: face up for the viewing seat, face down (a cell to steal from) for others.
         for slot in 0..4 {
             let r = hand_rect(slot, y);
             if t == me {
-                card(&mut svg, Some(&format!("hand-{}-{}", t + 1, slot + 1)), r, v.hand[t][slot], false);
+                card(
+                    &mut svg,
+                    Some(&format!("hand-{}-{}", t + 1, slot + 1)),
+                    r,
+                    v.hand[t][slot],
+                    false,
+                );
             } else {
                 let name = (slot == 0).then(|| format!("hand-{}-1", t + 1));
                 card(&mut svg, name.as_deref(), r, UNKNOWN, false);
@@ -104,7 +138,12 @@ pub(super) fn svg(g: &Tesseris, opts: &DrawOptions) -> String {
             let r = obj_rect(i, y);
             card(&mut svg, name.as_deref(), r, v.obj[t][i], done);
             if done {
-                svg.line((r.0 + 6.0, r.1 + r.3 - 10.0), (r.0 + r.2 - 6.0, r.1 + 10.0), "#2e7d32", 3.0);
+                svg.line(
+                    (r.0 + 6.0, r.1 + r.3 - 10.0),
+                    (r.0 + r.2 - 6.0, r.1 + 10.0),
+                    "#2e7d32",
+                    3.0,
+                );
             }
         }
     }
@@ -113,8 +152,18 @@ pub(super) fn svg(g: &Tesseris, opts: &DrawOptions) -> String {
     svg.text_left((LEFT, y + 18.0), 14.0, "#111", "Table");
     let deck = (LEFT + 60.0, y, CARD_W, CARD_H);
     svg.cell("deck", deck, "#5b6b7c");
-    svg.text((deck.0 + CARD_W / 2.0, deck.1 + CARD_H / 2.0), 14.0, "#fff", &v.deck_len.to_string());
-    svg.text((deck.0 + CARD_W / 2.0, deck.1 + CARD_H + 12.0), 11.0, "#555", "deck");
+    svg.text(
+        (deck.0 + CARD_W / 2.0, deck.1 + CARD_H / 2.0),
+        14.0,
+        "#fff",
+        &v.deck_len.to_string(),
+    );
+    svg.text(
+        (deck.0 + CARD_W / 2.0, deck.1 + CARD_H + 12.0),
+        11.0,
+        "#555",
+        "deck",
+    );
     for p in 0..4 {
         let r = pile_rect(p, y);
         let len = v.pile_len[p] as usize;
@@ -126,7 +175,12 @@ pub(super) fn svg(g: &Tesseris, opts: &DrawOptions) -> String {
             card(&mut svg, Some(&format!("pile-{}", p + 1)), r, top, false);
         }
         let label = format!("p{} ({})", p + 1, len);
-        svg.text((r.0 + CARD_W / 2.0, r.1 + CARD_H + 12.0), 11.0, "#555", &label);
+        svg.text(
+            (r.0 + CARD_W / 2.0, r.1 + CARD_H + 12.0),
+            11.0,
+            "#555",
+            &label,
+        );
     }
     svg.decorate(opts, |c| locate(&v, me, c));
     let line = match v.status {
@@ -189,7 +243,12 @@ mod tests {
         for players in ["2", "3", "4"] {
             let mut opts = RuleOptions::of::<Tesseris>();
             opts.set("Players", players).unwrap();
-            check_random_games(|seed| Tesseris::start_with_seed(&opts, seed).unwrap(), 4, 60, None);
+            check_random_games(
+                |seed| Tesseris::start_with_seed(&opts, seed).unwrap(),
+                4,
+                60,
+                None,
+            );
         }
     }
 

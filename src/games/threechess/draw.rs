@@ -21,7 +21,12 @@ fn square_rect(sq: usize, flip: bool) -> Rect {
         x = 7 - x;
         y = 7 - y;
     }
-    (LEFT + x as f64 * CELL, TOP + (7 - y) as f64 * CELL, CELL, CELL)
+    (
+        LEFT + x as f64 * CELL,
+        TOP + (7 - y) as f64 * CELL,
+        CELL,
+        CELL,
+    )
 }
 
 pub(super) fn svg(g: &Threechess, opts: &DrawOptions) -> String {
@@ -36,16 +41,29 @@ pub(super) fn svg(g: &Threechess, opts: &DrawOptions) -> String {
     // Arrival rows: White's rank 8 (top), Black's file h (right), Red's file a (left).
     let (top, bottom, left, right) = (TOP, TOP + size, LEFT, LEFT + size);
     let bars: [(f64, f64, f64, f64); 3] = if flip {
-        [(left, bottom + 2.0, size, 6.0), (left - 8.0, top, 6.0, size), (right + 2.0, top, 6.0, size)]
+        [
+            (left, bottom + 2.0, size, 6.0),
+            (left - 8.0, top, 6.0, size),
+            (right + 2.0, top, 6.0, size),
+        ]
     } else {
-        [(left, top - 8.0, size, 6.0), (right + 2.0, top, 6.0, size), (left - 8.0, top, 6.0, size)]
+        [
+            (left, top - 8.0, size, 6.0),
+            (right + 2.0, top, 6.0, size),
+            (left - 8.0, top, 6.0, size),
+        ]
     };
     for (c, r) in bars.iter().enumerate() {
         svg.rect(*r, BAR[c], None);
     }
     for i in 0..8 {
         let (file, rank) = if flip { (7 - i, i + 1) } else { (i, 8 - i) };
-        svg.text((left - 20.0, top + (i as f64 + 0.5) * CELL), 13.0, "#555", &rank.to_string());
+        svg.text(
+            (left - 20.0, top + (i as f64 + 0.5) * CELL),
+            13.0,
+            "#555",
+            &rank.to_string(),
+        );
         svg.text(
             (left + (i as f64 + 0.5) * CELL, bottom + 18.0),
             13.0,
@@ -56,9 +74,10 @@ pub(super) fn svg(g: &Threechess, opts: &DrawOptions) -> String {
     svg.decorate(opts, |c| {
         let b = c.as_bytes();
         match b {
-            [f @ b'a'..=b'h', r @ b'1'..=b'8'] => {
-                Some(square_rect((f - b'a') as usize + 8 * (r - b'1') as usize, flip))
-            }
+            [f @ b'a'..=b'h', r @ b'1'..=b'8'] => Some(square_rect(
+                (f - b'a') as usize + 8 * (r - b'1') as usize,
+                flip,
+            )),
             _ => None,
         }
     });
@@ -69,7 +88,14 @@ pub(super) fn svg(g: &Threechess, opts: &DrawOptions) -> String {
         }
         let c = colour(p);
         let (x, y, _, _) = square_rect(sq, flip);
-        chess_man(&mut svg, (x + CELL / 2.0, y + CELL / 2.0), CELL, kind(p), INK[c], c == 0);
+        chess_man(
+            &mut svg,
+            (x + CELL / 2.0, y + CELL / 2.0),
+            CELL,
+            kind(p),
+            INK[c],
+            c == 0,
+        );
     }
     // The players: state, and whose turn.
     let mut x = LEFT;
@@ -82,22 +108,29 @@ pub(super) fn svg(g: &Threechess, opts: &DrawOptions) -> String {
         };
         let turn = g.side as usize == c && !g.status.is_over();
         svg.circle(x + 8.0, y - 5.0, 8.0, INK[c], Some(("#111", 1.2)));
-        let label = format!("{} {}{}", COLOUR_NAMES[c], state, if turn { " ◀" } else { "" });
-        svg.text_left((x + 22.0, y), 14.0, if turn { "#000" } else { "#666" }, &label);
+        let label = format!(
+            "{} {}{}",
+            COLOUR_NAMES[c],
+            state,
+            if turn { " ◀" } else { "" }
+        );
+        svg.text_left(
+            (x + 22.0, y),
+            14.0,
+            if turn { "#000" } else { "#666" },
+            &label,
+        );
         x += 22.0 + 8.2 * label.chars().count() as f64 + 18.0;
     }
     let line = match g.status {
         Status::Over(o) => format!("game over: {}", o.reason),
         _ if g.in_check => format!(
             "{} to move, in check — move {}",
-            COLOUR_NAMES[g.side as usize],
-            g.fullmove
+            COLOUR_NAMES[g.side as usize], g.fullmove
         ),
         _ => format!(
             "{} to move — move {}, 150-ply count {}",
-            COLOUR_NAMES[g.side as usize],
-            g.fullmove,
-            g.clock
+            COLOUR_NAMES[g.side as usize], g.fullmove, g.clock
         ),
     };
     svg.text_left((LEFT, y + 26.0), 13.0, "#333", &line);

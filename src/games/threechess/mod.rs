@@ -360,7 +360,10 @@ impl Threechess {
             }
             let (c, k) = (colour(p), kind(p));
             if c > 2 || k == 0 || k > KING {
-                return Err(format!("square {} holds an unknown man", text::square_name(s)));
+                return Err(format!(
+                    "square {} holds an unknown man",
+                    text::square_name(s)
+                ));
             }
             counts[c][k as usize] += 1;
             if k == KING {
@@ -386,9 +389,7 @@ impl Threechess {
                         name, kings
                     ))
                 }
-                GHOST if kings > 0 => {
-                    return Err(format!("{} is a ghost but has a king", name))
-                }
+                GHOST if kings > 0 => return Err(format!("{} is a ghost but has a king", name)),
                 GHOST if counts[c][PAWN as usize] == 0 => {
                     return Err(format!(
                         "{} is a ghost with no pawn: a ghost dies with its last pawn",
@@ -446,9 +447,10 @@ impl Threechess {
         // Black on files a-b (ranks 5-8 from the top: R, K, Q, R on file a; B, -, N, B on b).
         let a_file = [(7, ROOK), (6, KING), (5, QUEEN), (4, ROOK)];
         let b_file = [(7, BISHOP), (5, KNIGHT), (4, BISHOP)];
-        for (c, (edge, inner, pawn_file, inner_pawn)) in
-            [(1usize, (0usize, 1usize, 2usize, 1usize)), (2, (7, 6, 5, 6))]
-        {
+        for (c, (edge, inner, pawn_file, inner_pawn)) in [
+            (1usize, (0usize, 1usize, 2usize, 1usize)),
+            (2, (7, 6, 5, 6)),
+        ] {
             let col = (c as u8) << 3;
             for &(r, k) in &a_file {
                 b[sq(edge, r)] = k | col;

@@ -208,8 +208,7 @@ impl Threechess {
                     break;
                 }
                 let k = kind(q);
-                if colour(q) != us
-                    && (k == QUEEN || (k == ROOK && !diag) || (k == BISHOP && diag))
+                if colour(q) != us && (k == QUEEN || (k == ROOK && !diag) || (k == BISHOP && diag))
                 {
                     pins |= 1 << own;
                 }
@@ -317,9 +316,7 @@ impl Threechess {
                 return false;
             }
             if arrives {
-                PROMOS
-                    .iter()
-                    .any(|&p| sink(Move::new(from, to, p, NO_SQ)))
+                PROMOS.iter().any(|&p| sink(Move::new(from, to, p, NO_SQ)))
             } else {
                 sink(Move::new(from, to, 0, NO_SQ))
             }
@@ -334,9 +331,7 @@ impl Threechess {
             }
             let cands = self.recovery_squares(from, to);
             if cands == 0 {
-                return PROMOS
-                    .iter()
-                    .any(|&p| sink(Move::new(from, to, p, NO_SQ)));
+                return PROMOS.iter().any(|&p| sink(Move::new(from, to, p, NO_SQ)));
             }
             let mut c = cands;
             while c != 0 {

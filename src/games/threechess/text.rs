@@ -23,7 +23,9 @@ pub fn square_name(sq: usize) -> String {
 /// Parses a square at the start of `s` (`a1`–`h8`).
 fn parse_square(s: &[u8]) -> Option<usize> {
     match s {
-        [f @ b'a'..=b'h', r @ b'1'..=b'8', ..] => Some((f - b'a') as usize + 8 * (r - b'1') as usize),
+        [f @ b'a'..=b'h', r @ b'1'..=b'8', ..] => {
+            Some((f - b'a') as usize + 8 * (r - b'1') as usize)
+        }
         _ => None,
     }
 }
@@ -147,7 +149,11 @@ fn parse_board(field: &str) -> Result<[u8; 64], String> {
                 f += 1;
             }
             if f > 8 {
-                return Err(format!("rank {} ('{}') has more than 8 squares", r + 1, rank));
+                return Err(format!(
+                    "rank {} ('{}') has more than 8 squares",
+                    r + 1,
+                    rank
+                ));
             }
         }
         if f != 8 {
@@ -192,12 +198,10 @@ fn parse_states(field: &str) -> Result<[u8; 3], String> {
             b'a' => ALIVE,
             b'g' => GHOST,
             b'd' => DEAD,
-            _ => {
-                return Err(format!(
-                    "the states field must be three letters a (alive), g (ghost) or d (dead), not '{}'",
-                    field
-                ))
-            }
+            _ => return Err(format!(
+                "the states field must be three letters a (alive), g (ghost) or d (dead), not '{}'",
+                field
+            )),
         };
     }
     Ok(state)
@@ -209,12 +213,7 @@ fn parse_counters(plies: &str, number: &str) -> Result<(u32, u32), String> {
         .parse::<u32>()
         .ok()
         .filter(|&n| n <= 1_000_000)
-        .ok_or_else(|| {
-            format!(
-                "the 150-ply count must be a number from 0, not '{}'",
-                plies
-            )
-        })?;
+        .ok_or_else(|| format!("the 150-ply count must be a number from 0, not '{}'", plies))?;
     let mv = number
         .parse::<u32>()
         .ok()
@@ -250,10 +249,20 @@ pub(crate) fn parse_move(g: &Threechess, text: &str) -> Result<Move, String> {
         return Err(format!("move '{}' has characters that are not ASCII", t));
     }
     let b = t.as_bytes();
-    let from = parse_square(b)
-        .ok_or_else(|| format!("move '{}' does not start with a square a1-h8 ({})", t, EXAMPLE))?;
-    let to = parse_square(&b[2..])
-        .ok_or_else(|| format!("move '{}' has no target square a1-h8 after {} ({})", t, &t[..2], EXAMPLE))?;
+    let from = parse_square(b).ok_or_else(|| {
+        format!(
+            "move '{}' does not start with a square a1-h8 ({})",
+            t, EXAMPLE
+        )
+    })?;
+    let to = parse_square(&b[2..]).ok_or_else(|| {
+        format!(
+            "move '{}' has no target square a1-h8 after {} ({})",
+            t,
+            &t[..2],
+            EXAMPLE
+        )
+    })?;
     if from == to {
         return Err(format!("move '{}' does not move (same square twice)", t));
     }
