@@ -340,6 +340,23 @@ pub trait Game: Clone + Send + Sync + Debug + 'static {
         false
     }
 
+    /// Whether `in_check` can ever be true: alpha-beta then plays a move before deciding to
+    /// prune it (a move that gives check is never pruned), which costs a copy and a `play`.
+    const HAS_CHECK: bool = false;
+
+    /// Whether the side to move is in check (games with a royal piece). Alpha-beta neither
+    /// reduces nor prunes a move that gives check, and makes no null move when in check.
+    fn in_check(&self) -> bool {
+        false
+    }
+
+    /// The position with the turn passed to the other seat and nothing else changed, for
+    /// alpha-beta's null-move pruning; None where a pass would mislead the search (in check,
+    /// during setup, when zugzwang is likely) or the game does not support it.
+    fn null_move(&self) -> Option<Self> {
+        None
+    }
+
     /// One uniformly random legal move, or None if there is none. `buf` is scratch space.
     /// Games override this when they can do it faster than generating every move.
     fn random_move(&self, rng: &mut GameRng, buf: &mut Vec<Self::Move>) -> Option<Self::Move> {
@@ -543,6 +560,24 @@ pub fn check_invariants<G: Game>(
                 }
                 if back.hash() != g.hash() {
                     return Err(ctx("hash differs after position text round trip".into()));
+                }
+            }
+            if let Some(n) = g.null_move() {
+                if n.hash() != n.full_hash() || n.hash() == g.hash() {
+                    return Err(ctx("null move: wrong incremental hash".into()));
+                }
+                if n.to_move() == g.to_move() || G::HAS_CHECK && n.in_check() {
+                    return Err(ctx("null move: the turn did not pass cleanly".into()));
+                }
+                let text = n.to_text();
+                let back = G::from_text(&text, n.options()).map_err(|e| {
+                    ctx(format!(
+                        "null move gives a position text not read back: {}",
+                        e
+                    ))
+                })?;
+                if back.hash() != n.hash() {
+                    return Err(ctx("null move: hash differs after a text round trip".into()));
                 }
             }
             g.legal_moves(&mut moves);

@@ -1474,3 +1474,32 @@ fn speed_report() {
         x
     );
 }
+
+#[test]
+fn null_move_passes_the_turn_and_nothing_else() {
+    let o = opts("1x1");
+    let g = Hyperchess::from_text(START_1X1, &o).unwrap();
+    let n = g.null_move().expect("a pass is allowed at the start");
+    assert_eq!(n.to_move(), 1);
+    assert_eq!(n.hash(), n.full_hash());
+    assert_eq!(
+        n.to_text().split_whitespace().take(2).collect::<Vec<_>>(),
+        vec!["rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR", "b"]
+    );
+    // In check: no pass (it would leave the king en prise).
+    let checked = Hyperchess::from_text("4k3/8/8/8/8/8/4R3/4K3 b - - 0 1", &o).unwrap();
+    assert!(checked.in_check() && checked.null_move().is_none());
+    // King and pawns only: zugzwang is common, no pass.
+    let pawns = Hyperchess::from_text("4k3/4p3/8/8/8/8/4P3/4K3 w - - 0 1", &o).unwrap();
+    assert!(pawns.null_move().is_none());
+    // An en-passant square disappears with the pass.
+    let ep = Hyperchess::from_text(START_1X1, &o).unwrap();
+    let mut ep = ep;
+    for m in ["e2e4", "a7a6", "e4e5", "d7d5"] {
+        let mv = ep.parse_move(m).unwrap();
+        ep.play(mv);
+    }
+    let n = ep.null_move().unwrap();
+    assert_eq!(n.hash(), n.full_hash());
+    assert!(!n.to_text().contains(" d6 "), "{}", n.to_text());
+}

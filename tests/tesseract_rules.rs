@@ -894,3 +894,19 @@ fn speed_report() {
     let dt = t.elapsed().as_secs_f64();
     println!("evaluate: {:.0} evals/s ({})", 100_000.0 / dt, s);
 }
+
+#[test]
+fn null_move_only_in_play_and_passes_the_turn() {
+    assert!(
+        pos(START_TEXT).null_move().is_none(),
+        "no pass during setup"
+    );
+    let g = pos("w play 14 Tb2,si2h,sb3v,Pc3,Si3,Xi11,Xe12 Xe4,Xi6,sa13v,Tb13,Pc13,si13v,Sb14 SRCLLsss SRCLLsss");
+    let n = g.null_move().expect("a pass in play");
+    assert_eq!(n.to_move(), 1);
+    assert_eq!(n.hash(), n.full_hash());
+    assert_eq!(
+        n.to_text(),
+        "b play 15 Tb2,si2h,sb3v,Pc3,Si3,Xi11,Xe12 Xe4,Xi6,sa13v,Tb13,Pc13,si13v,Sb14 SRCLLsss SRCLLsss"
+    );
+}

@@ -1,10 +1,12 @@
 //! Alpha-beta for two-player games of perfect information: iterative-deepening principal-variation
 //! search (negamax) with a zobrist transposition table, quiescence on the game's noisy moves, move
-//! ordering (table move, `move_priority`, killers) and MultiPV. More than one thread runs Lazy SMP:
-//! every thread searches the same tree, sharing the table, and the first thread's result is used.
+//! ordering (table move, `move_priority`, killers, history), aspiration windows at the root,
+//! null-move pruning (games that offer a pass), late-move reductions and late-move pruning of
+//! quiet moves, and MultiPV. More than one thread runs Lazy SMP: every thread searches the same
+//! tree, sharing the table, and the first thread's result is used.
 
 use super::deepening::{last_word, mate_ends_search, pv_texts, score_of, MATE, MATE_BOUND};
-use super::ordering::{order, store_killer};
+use super::ordering::{order, store_killer, History};
 use super::tt::{from_tt, to_tt, Bound};
 use super::{Context, Line, Outcome, Report};
 use crate::game::{Game, Status};
@@ -18,6 +20,26 @@ const QS_MAX: usize = 6;
 /// Noisy moves a quiescence node looks at, best first: with a hundred pieces on the board (3x3
 /// hyperchess) an unbounded capture search swamps the main search.
 const QS_WIDTH: usize = 12;
+/// Aspiration window at the root: half-width of the first try around the last iteration's
+/// score, from this depth on; each failure widens it fourfold.
+const ASPIRATION: i32 = 35;
+const ASPIRATION_DEPTH: u32 = 5;
+
+/// Plies by which a late quiet move is reduced: ln(depth)·ln(move number)/2.25 + 0.75, as in
+/// most engines; the move number counts the moves searched before it at this node.
+fn reduction(depth: i32, searched: usize) -> i32 {
+    if depth < 3 || searched < 3 {
+        return 0;
+    }
+    let r = 0.75 + (depth as f64).ln() * (searched as f64).ln() / 2.25;
+    r as i32
+}
+
+/// Quiet moves tried at a node of depth `depth` (1 to 3) outside the principal variation before
+/// the rest are skipped (late-move pruning).
+fn late_move_limit(depth: i32) -> usize {
+    (4 + 3 * depth * depth) as usize
+}
 
 #[derive(Clone, Copy)]
 struct Entry {
@@ -128,6 +150,14 @@ struct Worker<'a, 'b, G: Game> {
     flushed: u64,
     seldepth: usize,
     killers: Vec<[Option<G::Move>; 2]>,
+    history: History,
+    /// Quiet moves searched at each ply, for the history malus when another move cuts off.
+    quiets: Vec<Vec<G::Move>>,
+    /// The last completed iteration's score (first line), the centre of the aspiration window.
+    prev_score: Option<i32>,
+    /// Whether reductions and pruning are on: off for `go mate N`, whose depth bound (2N − 1
+    /// plies) must see every move to prove that no mate in N exists.
+    selective: bool,
     pv: Vec<Vec<G::Move>>,
     move_bufs: Vec<Vec<G::Move>>,
     root_excluded: Vec<G::Move>,
@@ -312,6 +342,10 @@ impl<'a, 'b, G: Game> Worker<'a, 'b, G> {
             flushed: 0,
             seldepth: 0,
             killers: vec![[None, None]; MAX_PLY + QS_MAX + 2],
+            history: History::default(),
+            quiets: vec![Vec::new(); MAX_PLY + 2],
+            prev_score: None,
+            selective: sh.ctx.limits.mate.is_none(),
             pv: vec![Vec::new(); MAX_PLY + QS_MAX + 2],
             move_bufs: vec![Vec::new(); MAX_PLY + QS_MAX + 2],
             root_excluded: Vec::new(),
@@ -336,13 +370,20 @@ impl<'a, 'b, G: Game> Worker<'a, 'b, G> {
     ) -> (Vec<Line>, bool) {
         let mut lines: Vec<Line> = Vec::new();
         self.root_excluded.clear();
-        for _ in 0..multipv {
+        for n in 0..multipv {
             self.seldepth = 0;
-            let score = self.negamax(root, depth as i32, -INF, INF, 0);
+            let score = if n == 0 {
+                self.aspiration(root, depth)
+            } else {
+                self.negamax(root, depth as i32, -INF, INF, 0, true)
+            };
             if self.aborted() {
                 // A partial first line still gives a move better than the previous depth's when
                 // its first root move was fully searched.
                 return (lines, false);
+            }
+            if n == 0 {
+                self.prev_score = Some(score);
             }
             let pv = self.pv[0].clone();
             let Some(&first) = pv.first() else { break };
@@ -359,6 +400,37 @@ impl<'a, 'b, G: Game> Worker<'a, 'b, G> {
             }
         }
         (lines, true)
+    }
+
+    /// The root search of the first line: a window around the last iteration's score, widened
+    /// on the side that fails until the score falls inside it (or the search is stopped).
+    fn aspiration(&mut self, root: &G, depth: u32) -> i32 {
+        let full = |w: &mut Self| w.negamax(root, depth as i32, -INF, INF, 0, true);
+        let Some(centre) = self.prev_score else {
+            return full(self);
+        };
+        if depth < ASPIRATION_DEPTH || centre.abs() >= MATE_BOUND {
+            return full(self);
+        }
+        let mut delta = ASPIRATION;
+        let (mut alpha, mut beta) = (centre - delta, centre + delta);
+        loop {
+            let s = self.negamax(root, depth as i32, alpha, beta, 0, true);
+            if self.aborted() {
+                return s;
+            }
+            if s <= alpha {
+                alpha = (s - delta).max(-INF);
+            } else if s >= beta {
+                beta = (s + delta).min(INF);
+            } else {
+                return s;
+            }
+            delta = delta.saturating_mul(4);
+            if delta > 4000 {
+                (alpha, beta) = (-INF, INF);
+            }
+        }
     }
 }
 
@@ -493,7 +565,15 @@ impl<G: Game> Worker<'_, '_, G> {
         }
     }
 
-    fn negamax(&mut self, g: &G, depth: i32, mut alpha: i32, beta: i32, ply: usize) -> i32 {
+    fn negamax(
+        &mut self,
+        g: &G,
+        depth: i32,
+        mut alpha: i32,
+        beta: i32,
+        ply: usize,
+        allow_null: bool,
+    ) -> i32 {
         self.pv[ply].clear();
         self.tick();
         if self.aborted() {
@@ -514,7 +594,32 @@ impl<G: Game> Worker<'_, '_, G> {
             self.move_bufs[ply] = moves;
             return s;
         }
-        let order = order(g, &moves, tt_move, self.killers[ply]);
+        let pv_node = beta - alpha > 1;
+        let in_check = g.in_check();
+        if self.selective
+            && !pv_node
+            && allow_null
+            && ply > 0
+            && depth >= 3
+            && !in_check
+            && beta.abs() < MATE_BOUND
+        {
+            if let Some(s) = self.null_move_cut(g, depth, beta, ply) {
+                self.move_bufs[ply] = moves;
+                return s;
+            }
+        }
+        let seat = self.seat_at(ply);
+        let order = order(
+            g,
+            &moves,
+            tt_move,
+            self.killers[ply],
+            Some((&self.history, seat)),
+        );
+        let killers = self.killers[ply];
+        let mut quiets = std::mem::take(&mut self.quiets[ply]);
+        quiets.clear();
         let alpha0 = alpha;
         let mut best = -INF;
         let mut best_index = None;
@@ -527,14 +632,43 @@ impl<G: Game> Worker<'_, '_, G> {
             {
                 continue;
             }
+            let quiet = !g.is_noisy(m)
+                && Some(m) != tt_move
+                && killers[0] != Some(m)
+                && killers[1] != Some(m);
+            // Late-move pruning: near the leaves, outside the principal variation, the quiet
+            // moves ordered last are not searched once enough moves were (unless they check).
+            let prunable = self.selective
+                && quiet
+                && !pv_node
+                && !in_check
+                && depth <= 3
+                && searched >= late_move_limit(depth)
+                && best > -MATE_BOUND;
+            if prunable && !G::HAS_CHECK {
+                continue;
+            }
             let mut c = g.clone();
             c.play(m);
+            if prunable && !c.in_check() {
+                continue;
+            }
             let score = if searched == 0 {
-                -self.negamax(&c, depth - 1, -beta, -alpha, ply + 1)
+                -self.negamax(&c, depth - 1, -beta, -alpha, ply + 1, true)
             } else {
-                let s = -self.negamax(&c, depth - 1, -alpha - 1, -alpha, ply + 1);
+                // Late-move reductions: a quiet move late in the order is searched shallower
+                // with a null window first, and again at full depth only if it beats alpha.
+                let r = if self.selective && quiet && !in_check && !c.in_check() {
+                    (reduction(depth, searched) - pv_node as i32).clamp(0, (depth - 2).max(0))
+                } else {
+                    0
+                };
+                let mut s = -self.negamax(&c, depth - 1 - r, -alpha - 1, -alpha, ply + 1, true);
+                if s > alpha && r > 0 {
+                    s = -self.negamax(&c, depth - 1, -alpha - 1, -alpha, ply + 1, true);
+                }
                 if s > alpha && s < beta {
-                    -self.negamax(&c, depth - 1, -beta, -alpha, ply + 1)
+                    -self.negamax(&c, depth - 1, -beta, -alpha, ply + 1, true)
                 } else {
                     s
                 }
@@ -542,6 +676,7 @@ impl<G: Game> Worker<'_, '_, G> {
             searched += 1;
             if self.aborted() {
                 self.move_bufs[ply] = moves;
+                self.quiets[ply] = quiets;
                 return best.max(alpha0);
             }
             if score > best {
@@ -560,14 +695,42 @@ impl<G: Game> Worker<'_, '_, G> {
             }
             if alpha >= beta {
                 store_killer(g, &mut self.killers[ply], m);
+                if !g.is_noisy(m) {
+                    let bonus = depth * depth;
+                    self.history.update(seat, &m, bonus);
+                    for q in &quiets {
+                        self.history.update(seat, q, -bonus);
+                    }
+                }
                 break;
+            }
+            if quiet {
+                quiets.push(m);
             }
         }
         if let Some(idx) = best_index {
             self.store(key, best, idx, depth, alpha0, beta, ply);
         }
         self.move_bufs[ply] = moves;
+        self.quiets[ply] = quiets;
         best
+    }
+
+    /// Null-move pruning: when the side to move stands at or above beta, it passes (where the
+    /// game allows it) and the opponent gets a reduced search; if even that fails to bring the
+    /// score below beta, the node is cut. Returns the score to cut with.
+    fn null_move_cut(&mut self, g: &G, depth: i32, beta: i32, ply: usize) -> Option<i32> {
+        if g.evaluate(self.seat_at(ply)) < beta {
+            return None;
+        }
+        let passed = g.null_move()?;
+        let r = 3 + depth / 6;
+        let s = -self.negamax(&passed, depth - 1 - r, -beta, -beta + 1, ply + 1, false);
+        if self.aborted() || s < beta {
+            return None;
+        }
+        // A mate found after a pass is not proven for the real position.
+        Some(if s >= MATE_BOUND { beta } else { s })
     }
 
     fn quiesce(&mut self, g: &G, mut alpha: i32, beta: i32, ply: usize, qdepth: usize) -> i32 {
@@ -590,7 +753,7 @@ impl<G: Game> Worker<'_, '_, G> {
         let mut moves = std::mem::take(&mut self.move_bufs[ply]);
         g.legal_moves(&mut moves);
         moves.retain(|&m| g.is_noisy(m));
-        let order = order(g, &moves, None, self.killers[ply]);
+        let order = order(g, &moves, None, self.killers[ply], None);
         let mut best = stand;
         for &i in order.iter().take(QS_WIDTH) {
             let m = moves[i as usize];

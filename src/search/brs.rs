@@ -306,7 +306,7 @@ impl<G: Game> Searcher<'_, G> {
         if qs {
             moves.retain(|&m| g.is_noisy(m));
         }
-        let order = order(g, &moves, tt_move, self.killers[ply.min(MAX_PLY)]);
+        let order = order(g, &moves, tt_move, self.killers[ply.min(MAX_PLY)], None);
         let alpha0 = alpha;
         let mut best = stand;
         let mut best_index = None;
@@ -454,7 +454,7 @@ impl<G: Game> Searcher<'_, G> {
         let mut moves = Vec::new();
         g.legal_moves(&mut moves);
         let tt = tt_index.filter(|&i| i < moves.len()).map(|i| moves[i]);
-        let mut order = order(g, &moves, tt, self.killers[ply.min(MAX_PLY)]);
+        let mut order = order(g, &moves, tt, self.killers[ply.min(MAX_PLY)], None);
         if qs {
             order.retain(|&i| g.is_noisy(moves[i as usize]));
             order.truncate(QS_WIDTH);

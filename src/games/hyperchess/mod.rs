@@ -357,6 +357,7 @@ impl Hyperchess {
 impl Game for Hyperchess {
     type Move = Move;
     const NAME: &'static str = "hyperchess";
+    const HAS_CHECK: bool = true;
     /// Measured against a random mover at 100 ms a move, 6 games each, 600-ply cap: 12 plies
     /// mated 6 of 6, 4 plies 17 of 20 (the rest hit the cap), 0 plies 3 of 6.
     const ROLLOUT_PLIES: usize = 12;
@@ -549,5 +550,40 @@ impl Game for Hyperchess {
 
     fn random_move(&self, rng: &mut GameRng, buf: &mut Vec<Move>) -> Option<Move> {
         self.random_legal(rng, buf)
+    }
+
+    fn in_check(&self) -> bool {
+        self.in_check
+    }
+
+    /// A pass, when not in check and the side to move has a piece other than king and pawns
+    /// (with only those, zugzwang is common).
+    fn null_move(&self) -> Option<Self> {
+        let us = self.side as usize;
+        let pieces: u32 = [KNIGHT, BISHOP, ROOK, QUEEN, GUARD]
+            .iter()
+            .map(|&k| self.counts[us][k as usize] as u32)
+            .sum();
+        if self.in_check || self.status != Status::Ongoing || pieces == 0 {
+            return None;
+        }
+        let z = zob();
+        let mut g = self.clone();
+        if g.ep_legal {
+            g.hash ^= z.ep[g.ep as usize];
+        }
+        g.ep = NONE;
+        g.ep_legal = false;
+        g.halfmove += 1;
+        if g.side == 1 {
+            g.fullmove += 1;
+        }
+        g.side ^= 1;
+        g.hash ^= z.side;
+        g.plies += 1;
+        g.in_check = false;
+        g.hist[g.plies as usize % HIST] = g.hash;
+        g.status = g.compute_status();
+        Some(g)
     }
 }

@@ -651,6 +651,19 @@ impl Game for Tesseract {
     fn random_move(&self, rng: &mut GameRng, buf: &mut Vec<Move>) -> Option<Move> {
         self.random_move_fast(rng, buf)
     }
+
+    /// A pass, in the play phase only (setup plies are forced placements).
+    fn null_move(&self) -> Option<Self> {
+        if self.step < SETUP_PLIES || self.status != Status::Ongoing {
+            return None;
+        }
+        let mut g = self.clone();
+        g.ply += 1;
+        g.side ^= 1;
+        g.hash ^= SIDE_KEY;
+        g.status = g.compute_status();
+        Some(g)
+    }
 }
 
 #[cfg(test)]

@@ -198,10 +198,12 @@ fn parse_states(field: &str) -> Result<[u8; 3], String> {
             b'a' => ALIVE,
             b'g' => GHOST,
             b'd' => DEAD,
-            _ => return Err(format!(
+            _ => {
+                return Err(format!(
                 "the states field must be three letters a (alive), g (ghost) or d (dead), not '{}'",
                 field
-            )),
+            ))
+            }
         };
     }
     Ok(state)
