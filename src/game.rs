@@ -423,19 +423,25 @@ pub trait Game: Clone + Send + Sync + Debug + 'static {
 
 /// Counts the leaf nodes of the legal-move tree to `depth` (bulk-counted at depth 1).
 pub fn perft<G: Game>(g: &G, depth: u32) -> u64 {
-    let mut moves = Vec::new();
-    g.legal_moves(&mut moves);
     if depth == 0 {
         return 1;
     }
+    // One move list per ply, reused: allocating one per node cost a seventh of the time.
+    let mut bufs: Vec<Vec<G::Move>> = (0..depth).map(|_| Vec::with_capacity(64)).collect();
+    perft_with(g, depth, &mut bufs)
+}
+
+fn perft_with<G: Game>(g: &G, depth: u32, bufs: &mut [Vec<G::Move>]) -> u64 {
+    let (moves, rest) = bufs.split_first_mut().expect("a buffer per ply");
+    g.legal_moves(moves);
     if depth == 1 {
         return moves.len() as u64;
     }
     let mut total = 0;
-    for &m in &moves {
+    for &m in moves.iter() {
         let mut c = g.clone();
         c.play(m);
-        total += perft(&c, depth - 1);
+        total += perft_with(&c, depth - 1, rest);
     }
     total
 }
@@ -446,7 +452,7 @@ pub fn perft_until<G: Game>(
     depth: u32,
     stop: &std::sync::atomic::AtomicBool,
 ) -> Option<u64> {
-    if depth <= 1 {
+    if depth <= 2 {
         return Some(perft(g, depth));
     }
     if stop.load(std::sync::atomic::Ordering::Relaxed) {

@@ -120,7 +120,7 @@ pub(super) fn svg(g: &Hyperchess, opts: &DrawOptions) -> String {
         }
     }
     let mover = if g.side == 0 { "White" } else { "Black" };
-    let state = match g.status {
+    let state = match g.status() {
         Status::Over(o) => format!("game over: {}", o.reason),
         Status::Ongoing if g.in_check => format!("{} to move, in check", mover),
         Status::Ongoing => format!("{} to move", mover),

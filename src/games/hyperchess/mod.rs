@@ -155,7 +155,10 @@ pub struct Hyperchess {
     geo: &'static Geometry,
     opts: &'static RuleOptions,
     hash: u64,
-    status: Status,
+    /// The draw rules' verdict (bare kings, fifty moves, repetition, MaxPlies), kept up to date
+    /// by `play`. Checkmate and stalemate are found when `status` is asked: perft and the move
+    /// generator never need them, and a search asks once per node.
+    rule_status: Status,
     /// Pieces of each colour by type.
     counts: [[u16; 8]; 2],
     king: [u16; 2],
@@ -201,6 +204,7 @@ impl Hyperchess {
         self.halfmove
     }
 
+    /// Checkmate or stalemate (they come before the draw rules), else the draw rules' verdict.
     fn compute_status(&self) -> Status {
         if !self.has_legal_move() {
             return Status::Over(if self.in_check {
@@ -209,6 +213,11 @@ impl Hyperchess {
                 Outcome::draw(2, "stalemate")
             });
         }
+        self.rule_status
+    }
+
+    /// The draw rules' verdict on this position.
+    fn compute_rule_status(&self) -> Status {
         let others = |c: usize| self.counts[c][1..7].iter().map(|&n| n as u32).sum::<u32>();
         if others(0) == 0 && others(1) == 0 {
             return Status::Over(Outcome::draw(2, "bare kings"));
@@ -299,7 +308,7 @@ impl Hyperchess {
             geo,
             opts,
             hash: 0,
-            status: Status::Ongoing,
+            rule_status: Status::Ongoing,
             counts,
             king,
             ep,
@@ -349,7 +358,7 @@ impl Hyperchess {
         g.ep_legal = g.compute_ep_legal();
         g.hash = g.compute_hash();
         g.hist[0] = g.hash;
-        g.status = g.compute_status();
+        g.rule_status = g.compute_rule_status();
         Ok(g)
     }
 }
@@ -420,7 +429,8 @@ impl Game for Hyperchess {
 
     fn legal_moves(&self, out: &mut Vec<Move>) {
         out.clear();
-        if self.status.is_over() {
+        // Over by a draw rule: no moves; mated or stalemated: none are generated anyway.
+        if self.rule_status.is_over() {
             return;
         }
         self.gen::<true>(&mut |m| {
@@ -492,11 +502,11 @@ impl Game for Hyperchess {
             }
         }
         self.hist[self.plies as usize % HIST] = self.hash;
-        self.status = self.compute_status();
+        self.rule_status = self.compute_rule_status();
     }
 
     fn status(&self) -> Status {
-        self.status
+        self.compute_status()
     }
 
     fn hash(&self) -> u64 {
@@ -517,7 +527,7 @@ impl Game for Hyperchess {
             "MaxPlies" => self.max_plies = 0,
             _ => return None,
         }
-        self.status = self.compute_status();
+        self.rule_status = self.compute_rule_status();
         Some(o.reason)
     }
 
@@ -564,7 +574,7 @@ impl Game for Hyperchess {
             .iter()
             .map(|&k| self.counts[us][k as usize] as u32)
             .sum();
-        if self.in_check || self.status != Status::Ongoing || pieces == 0 {
+        if self.in_check || pieces == 0 || self.status() != Status::Ongoing {
             return None;
         }
         let z = zob();
@@ -583,7 +593,7 @@ impl Game for Hyperchess {
         g.plies += 1;
         g.in_check = false;
         g.hist[g.plies as usize % HIST] = g.hash;
-        g.status = g.compute_status();
+        g.rule_status = g.compute_rule_status();
         Some(g)
     }
 }

@@ -1,36 +1,44 @@
 //! Move generation: pseudo-legal moves of every piece kind through the geometry tables, and the
-//! legality test (a move is tried on a scratch board only when it could expose the king).
+//! legality test (a move is tested on the board as it would leave it, read through a closure, only
+//! when it could expose the king).
 
 use super::*;
 
 /// Whether `sq` is attacked by a piece of colour `by` on board `b`.
 #[inline]
 pub(super) fn attacked(geo: &Geometry, b: &[u8; MAX_SQ], sq: usize, by: u8) -> bool {
+    attacked_on(geo, |s| b[s], sq, by)
+}
+
+/// [`attacked`] on the board that `at` reads (square → piece code): the board after a move is
+/// read through a closure rather than copied.
+#[inline(always)]
+fn attacked_on(geo: &Geometry, at: impl Fn(usize) -> u8, sq: usize, by: u8) -> bool {
     let c = by << 3;
     for &s in geo.knight.get(sq) {
-        if b[s as usize] == KNIGHT | c {
+        if at(s as usize) == KNIGHT | c {
             return true;
         }
     }
     for &s in geo.pawn_cap[(by ^ 1) as usize].get(sq) {
-        if b[s as usize] == PAWN | c {
+        if at(s as usize) == PAWN | c {
             return true;
         }
     }
     for &s in geo.king.get(sq) {
-        let p = b[s as usize];
+        let p = at(s as usize);
         if p == KING | c || p == GUARD | c {
             return true;
         }
     }
     for &s in geo.zw.get(sq) {
-        if b[s as usize] == GUARD | c {
+        if at(s as usize) == GUARD | c {
             return true;
         }
     }
     for &r in geo.rook.get(sq) {
         for &s in geo.ray(r) {
-            let p = b[s as usize];
+            let p = at(s as usize);
             if p != 0 {
                 if p == ROOK | c || p == QUEEN | c {
                     return true;
@@ -41,7 +49,7 @@ pub(super) fn attacked(geo: &Geometry, b: &[u8; MAX_SQ], sq: usize, by: u8) -> b
     }
     for &r in geo.bishop.get(sq) {
         for &s in geo.ray(r) {
-            let p = b[s as usize];
+            let p = at(s as usize);
             if p != 0 {
                 if p == BISHOP | c || p == QUEEN | c {
                     return true;
@@ -63,12 +71,12 @@ pub(super) fn ep_victim(to: usize, us: u8) -> usize {
     }
 }
 
-/// Whether the king of `us` (on `ksq` unless it is the moving piece) is safe after the move.
-/// `b` is restored before returning.
+/// Whether the king of `us` (on `ksq` unless it is the moving piece) is safe after the move,
+/// read on the board as the move leaves it (without copying the board).
 #[inline]
 pub(super) fn safe_after(
     geo: &Geometry,
-    b: &mut [u8; MAX_SQ],
+    b: &[u8; MAX_SQ],
     from: usize,
     to: usize,
     kind: u8,
@@ -76,27 +84,22 @@ pub(super) fn safe_after(
     us: u8,
 ) -> bool {
     let p = b[from];
-    let cap = b[to];
-    b[to] = p;
-    b[from] = 0;
-    let mut victim = 0;
     let vsq = if kind == EN_PASSANT {
         ep_victim(to, us)
     } else {
-        0
+        usize::MAX
     };
-    if kind == EN_PASSANT {
-        victim = b[vsq];
-        b[vsq] = 0;
-    }
     let k = if from == ksq { to } else { ksq };
-    let ok = !attacked(geo, b, k, us ^ 1);
-    b[from] = p;
-    b[to] = cap;
-    if kind == EN_PASSANT {
-        b[vsq] = victim;
-    }
-    ok
+    let at = |s: usize| {
+        if s == to {
+            p
+        } else if s == from || s == vsq {
+            0
+        } else {
+            b[s]
+        }
+    };
+    !attacked_on(geo, at, k, us ^ 1)
 }
 
 impl Hyperchess {
@@ -115,14 +118,13 @@ impl Hyperchess {
         } else {
             [0u64; MAX_SQ / 64]
         };
-        let mut scratch: Option<[u8; MAX_SQ]> = None;
         let mut emit = |from: usize, to: usize, kind: u8| -> bool {
             if LEGAL
                 && (in_check
                     || from == ksq
                     || kind == EN_PASSANT
                     || pinned[from >> 6] & (1 << (from & 63)) != 0)
-                && !safe_after(geo, scratch.get_or_insert(*board), from, to, kind, ksq, us)
+                && !safe_after(geo, board, from, to, kind, ksq, us)
             {
                 return false;
             }
@@ -139,17 +141,25 @@ impl Hyperchess {
         };
         let nsq = geo.nsq;
         let mut base = 0;
+        const LOW7: u64 = 0x7f7f_7f7f_7f7f_7f7f;
+        const HIGH: u64 = 0x8080_8080_8080_8080;
+        const COLOUR: u64 = 0x0808_0808_0808_0808;
         while base < nsq {
-            let chunk = u64::from_ne_bytes(board[base..base + 8].try_into().unwrap());
-            if chunk == 0 {
-                base += 8;
-                continue;
-            }
-            for s in base..base + 8 {
+            // Eight squares at once: bit 7 of each byte of `ours` is set where one of our pieces
+            // stands (codes are `type | colour << 3`, 0 for empty).
+            let chunk = u64::from_le_bytes(board[base..base + 8].try_into().unwrap());
+            let black = (chunk & COLOUR) << 4;
+            let ours = if us == 1 {
+                black
+            } else {
+                let occupied = (((chunk & LOW7) + LOW7) | chunk) & HIGH;
+                occupied & !black
+            };
+            let mut bits = ours;
+            while bits != 0 {
+                let s = base + (bits.trailing_zeros() / 8) as usize;
+                bits &= bits - 1;
                 let p = board[s];
-                if p == 0 || p >> 3 != us {
-                    continue;
-                }
                 let stop = match p & 7 {
                     PAWN => self.gen_pawn(s, &mut emit),
                     KNIGHT => self.gen_steps(s, geo.knight.get(s), &mut emit),
@@ -311,10 +321,10 @@ impl Hyperchess {
         let us = self.side;
         let ep = self.ep as usize;
         let ksq = self.king[us as usize] as usize;
-        let mut b = self.board;
+        let b = &self.board;
         for &s in self.geo.pawn_cap[(us ^ 1) as usize].get(ep) {
             if b[s as usize] == PAWN | us << 3
-                && safe_after(self.geo, &mut b, s as usize, ep, EN_PASSANT, ksq, us)
+                && safe_after(self.geo, b, s as usize, ep, EN_PASSANT, ksq, us)
             {
                 return true;
             }
@@ -325,7 +335,7 @@ impl Hyperchess {
     /// A uniformly random legal move, testing legality only on the picks.
     pub(super) fn random_legal(&self, rng: &mut GameRng, buf: &mut Vec<Move>) -> Option<Move> {
         use rand::Rng;
-        if self.status.is_over() {
+        if self.rule_status.is_over() {
             return None;
         }
         // Uniform over the pseudo-legal list, rejecting illegal picks: uniform over legal moves,
@@ -340,7 +350,7 @@ impl Hyperchess {
         }
         let us = self.side;
         let ksq = self.king[us as usize] as usize;
-        let mut b = self.board;
+        let b = &self.board;
         for _ in 0..32 {
             let m = buf[rng.random_range(0..buf.len())];
             let kind = if self.board[m.from()] & 7 == PAWN && m.to() == self.ep as usize {
@@ -348,7 +358,7 @@ impl Hyperchess {
             } else {
                 NORMAL
             };
-            if safe_after(self.geo, &mut b, m.from(), m.to(), kind, ksq, us) {
+            if safe_after(self.geo, b, m.from(), m.to(), kind, ksq, us) {
                 return Some(m);
             }
         }
