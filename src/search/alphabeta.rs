@@ -141,6 +141,8 @@ struct Shared<'a> {
     table: Table,
     nodes: AtomicU64,
     abort: AtomicBool,
+    /// The clock's hard limit has passed (set with `abort`).
+    time_up: AtomicBool,
     ctx: &'a Context<'a>,
 }
 
@@ -184,6 +186,7 @@ pub fn search<G: Game>(root: &G, ctx: &Context, moves: &[G::Move]) -> Outcome<G:
         table: Table::new(ctx.params.hash_mb),
         nodes: AtomicU64::new(0),
         abort: AtomicBool::new(false),
+        time_up: AtomicBool::new(false),
         ctx,
     };
     let threads = ctx.params.threads.max(1);
@@ -450,8 +453,14 @@ impl<G: Game> Worker<'_, '_, G> {
         head[ply].extend_from_slice(&tail[0]);
     }
 
+    /// Whether the search must unwind now. The first iteration gives way only to `stop`, or to
+    /// the clock once a root move has been searched (a depth-1 iteration can take long where
+    /// captures abound, as in 3x3 hyperchess, and a clock must not be overrun for it).
     fn aborted(&self) -> bool {
-        self.sh.abort.load(Ordering::Relaxed) && (!self.first_iteration || self.sh.ctx.stopped())
+        self.sh.abort.load(Ordering::Relaxed)
+            && (!self.first_iteration
+                || self.sh.ctx.stopped()
+                || (self.root_best.is_some() && self.sh.time_up.load(Ordering::Relaxed)))
     }
 
     /// Counts a node and checks the limits every 1024 nodes.
@@ -466,8 +475,11 @@ impl<G: Game> Worker<'_, '_, G> {
         if self.nodes & 1023 == 0 {
             self.flush();
             let ctx = self.sh.ctx;
+            if ctx.past_hard() {
+                self.sh.time_up.store(true, Ordering::Relaxed);
+            }
             let stop = ctx.stopped()
-                || ctx.past_hard()
+                || self.sh.time_up.load(Ordering::Relaxed)
                 || ctx
                     .limits
                     .nodes
