@@ -305,6 +305,13 @@ pub trait Game: Clone + Send + Sync + Debug + 'static {
     /// Clears `out` and fills it with every legal move (none once the game is over).
     fn legal_moves(&self, out: &mut Vec<Self::Move>);
 
+    /// How many legal moves there are (perft's last ply). `buf` is scratch space; a game may
+    /// count without listing.
+    fn count_legal_moves(&self, buf: &mut Vec<Self::Move>) -> usize {
+        self.legal_moves(buf);
+        buf.len()
+    }
+
     /// Applies a legal move (the caller guarantees legality; an illegal one may corrupt the state
     /// but must not cause undefined behaviour).
     fn play(&mut self, mv: Self::Move);
@@ -433,10 +440,10 @@ pub fn perft<G: Game>(g: &G, depth: u32) -> u64 {
 
 fn perft_with<G: Game>(g: &G, depth: u32, bufs: &mut [Vec<G::Move>]) -> u64 {
     let (moves, rest) = bufs.split_first_mut().expect("a buffer per ply");
-    g.legal_moves(moves);
     if depth == 1 {
-        return moves.len() as u64;
+        return g.count_legal_moves(moves) as u64;
     }
+    g.legal_moves(moves);
     let mut total = 0;
     for &m in moves.iter() {
         let mut c = g.clone();
@@ -587,6 +594,14 @@ pub fn check_invariants<G: Game>(
                 }
             }
             g.legal_moves(&mut moves);
+            let counted = g.count_legal_moves(&mut buf);
+            if counted != moves.len() {
+                return Err(ctx(format!(
+                    "count_legal_moves says {} but legal_moves lists {}",
+                    counted,
+                    moves.len()
+                )));
+            }
             let over = g.status().is_over();
             if over && !moves.is_empty() {
                 return Err(ctx("finished game has legal moves".into()));

@@ -439,6 +439,19 @@ impl Game for Hyperchess {
         });
     }
 
+    fn count_legal_moves(&self, _: &mut Vec<Move>) -> usize {
+        if self.rule_status.is_over() {
+            return 0;
+        }
+        let mut n = 0;
+        // Counted as generated, without building a list (perft's last ply).
+        self.gen::<true>(&mut |_| {
+            n += 1;
+            false
+        });
+        n
+    }
+
     fn play(&mut self, mv: Move) {
         let z = zob();
         let (from, to, promo) = (mv.from(), mv.to(), mv.promo());
