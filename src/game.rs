@@ -347,6 +347,13 @@ pub trait Game: Clone + Send + Sync + Debug + 'static {
         false
     }
 
+    /// The legal moves that are noisy ([`Game::is_noisy`]), in the order `legal_moves` lists
+    /// them (quiescence search). A game may generate them without the quiet ones.
+    fn noisy_moves(&self, out: &mut Vec<Self::Move>) {
+        self.legal_moves(out);
+        out.retain(|&m| self.is_noisy(m));
+    }
+
     /// Whether `in_check` can ever be true: alpha-beta then plays a move before deciding to
     /// prune it (a move that gives check is never pruned), which costs a copy and a `play`.
     const HAS_CHECK: bool = false;
@@ -600,6 +607,17 @@ pub fn check_invariants<G: Game>(
                     "count_legal_moves says {} but legal_moves lists {}",
                     counted,
                     moves.len()
+                )));
+            }
+            g.noisy_moves(&mut buf);
+            if !buf
+                .iter()
+                .copied()
+                .eq(moves.iter().copied().filter(|&m| g.is_noisy(m)))
+            {
+                return Err(ctx(format!(
+                    "noisy_moves {:?} are not the noisy ones of legal_moves, in order",
+                    buf
                 )));
             }
             let over = g.status().is_over();

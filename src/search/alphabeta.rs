@@ -6,7 +6,7 @@
 //! tree, sharing the table, and the first thread's result is used.
 
 use super::deepening::{last_word, mate_ends_search, pv_texts, score_of, MATE, MATE_BOUND};
-use super::ordering::{order, store_killer, History};
+use super::ordering::{order, store_killer, History, Picker};
 use super::tt::{from_tt, to_tt, Bound};
 use super::{Context, Line, Outcome, Report};
 use crate::game::{Game, Status};
@@ -622,7 +622,7 @@ impl<G: Game> Worker<'_, '_, G> {
             }
         }
         let seat = self.seat_at(ply);
-        let order = order(
+        let order = Picker::new(
             g,
             &moves,
             tt_move,
@@ -636,7 +636,7 @@ impl<G: Game> Worker<'_, '_, G> {
         let mut best = -INF;
         let mut best_index = None;
         let mut searched = 0;
-        for &i in &order {
+        for i in order {
             let m = moves[i as usize];
             if ply == 0
                 && (self.root_excluded.contains(&m)
@@ -763,8 +763,7 @@ impl<G: Game> Worker<'_, '_, G> {
         }
         alpha = alpha.max(stand);
         let mut moves = std::mem::take(&mut self.move_bufs[ply]);
-        g.legal_moves(&mut moves);
-        moves.retain(|&m| g.is_noisy(m));
+        g.noisy_moves(&mut moves);
         let order = order(g, &moves, None, self.killers[ply], None);
         let mut best = stand;
         for &i in order.iter().take(QS_WIDTH) {

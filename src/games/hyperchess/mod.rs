@@ -433,7 +433,18 @@ impl Game for Hyperchess {
         if self.rule_status.is_over() {
             return;
         }
-        self.gen::<true>(&mut |m| {
+        self.gen::<true, false>(&mut |m| {
+            out.push(m);
+            false
+        });
+    }
+
+    fn noisy_moves(&self, out: &mut Vec<Move>) {
+        out.clear();
+        if self.rule_status.is_over() {
+            return;
+        }
+        self.gen::<true, true>(&mut |m| {
             out.push(m);
             false
         });
@@ -445,7 +456,7 @@ impl Game for Hyperchess {
         }
         let mut n = 0;
         // Counted as generated, without building a list (perft's last ply).
-        self.gen::<true>(&mut |_| {
+        self.gen::<true, false>(&mut |_| {
             n += 1;
             false
         });

@@ -103,10 +103,14 @@ pub(super) fn safe_after(
 }
 
 impl Hyperchess {
-    /// Generates moves for the side to move. With `LEGAL`, only legal ones. Calls `sink` for each;
-    /// stops and returns true as soon as `sink` returns true.
+    /// Generates moves for the side to move. With `LEGAL`, only legal ones; with `NOISY`, only
+    /// captures, en passant and promotions (`Game::is_noisy`), in the order of the full list.
+    /// Calls `sink` for each; stops and returns true as soon as `sink` returns true.
     #[inline(always)]
-    pub(super) fn gen<const LEGAL: bool>(&self, sink: &mut impl FnMut(Move) -> bool) -> bool {
+    pub(super) fn gen<const LEGAL: bool, const NOISY: bool>(
+        &self,
+        sink: &mut impl FnMut(Move) -> bool,
+    ) -> bool {
         let geo = self.geo;
         let board = &self.board;
         let us = self.side;
@@ -161,14 +165,14 @@ impl Hyperchess {
                 bits &= bits - 1;
                 let p = board[s];
                 let stop = match p & 7 {
-                    PAWN => self.gen_pawn(s, &mut emit),
-                    KNIGHT => self.gen_steps(s, geo.knight.get(s), &mut emit),
-                    t @ (BISHOP | ROOK | QUEEN) => self.gen_slider(s, t, &mut emit),
+                    PAWN => self.gen_pawn::<NOISY>(s, &mut emit),
+                    KNIGHT => self.gen_steps::<NOISY>(s, geo.knight.get(s), &mut emit),
+                    t @ (BISHOP | ROOK | QUEEN) => self.gen_slider::<NOISY>(s, t, &mut emit),
                     GUARD => {
-                        self.gen_steps(s, geo.king.get(s), &mut emit)
-                            || self.gen_steps(s, geo.zw.get(s), &mut emit)
+                        self.gen_steps::<NOISY>(s, geo.king.get(s), &mut emit)
+                            || self.gen_steps::<NOISY>(s, geo.zw.get(s), &mut emit)
                     }
-                    _ => self.gen_steps(s, geo.king.get(s), &mut emit),
+                    _ => self.gen_steps::<NOISY>(s, geo.king.get(s), &mut emit),
                 };
                 if stop {
                     return true;
@@ -215,9 +219,14 @@ impl Hyperchess {
         pinned
     }
 
-    /// Pawn on `s`: the push (double from the start rank), captures, en passant, promotions.
+    /// Pawn on `s`: the push (double from the start rank), captures, en passant, promotions
+    /// (with `NOISY`, pushes only when they promote).
     #[inline(always)]
-    fn gen_pawn(&self, s: usize, emit: &mut impl FnMut(usize, usize, u8) -> bool) -> bool {
+    fn gen_pawn<const NOISY: bool>(
+        &self,
+        s: usize,
+        emit: &mut impl FnMut(usize, usize, u8) -> bool,
+    ) -> bool {
         let geo = self.geo;
         let board = &self.board;
         let us = self.side;
@@ -231,11 +240,11 @@ impl Hyperchess {
             } else {
                 NORMAL
             };
-            if emit(s, push, kind) {
+            if (!NOISY || kind == PROMOTION) && emit(s, push, kind) {
                 return true;
             }
             let d = geo.pawn_double[us as usize][s];
-            if d != NONE && board[d as usize] == 0 && emit(s, d as usize, NORMAL) {
+            if !NOISY && d != NONE && board[d as usize] == 0 && emit(s, d as usize, NORMAL) {
                 return true;
             }
         }
@@ -261,9 +270,9 @@ impl Hyperchess {
     }
 
     /// A piece on `s` that steps to any of `targets` not holding one of ours (knight, king,
-    /// guard).
+    /// guard); with `NOISY`, only to those holding one of theirs.
     #[inline(always)]
-    fn gen_steps(
+    fn gen_steps<const NOISY: bool>(
         &self,
         s: usize,
         targets: &[u16],
@@ -272,16 +281,27 @@ impl Hyperchess {
         let them = self.side ^ 1;
         for &t in targets {
             let q = self.board[t as usize];
-            if (q == 0 || q >> 3 == them) && emit(s, t as usize, NORMAL) {
+            let ok = if NOISY {
+                q != 0 && q >> 3 == them
+            } else {
+                q == 0 || q >> 3 == them
+            };
+            if ok && emit(s, t as usize, NORMAL) {
                 return true;
             }
         }
         false
     }
 
-    /// Bishop, rook or queen (`t`) on `s`: along its rays up to the first piece.
+    /// Bishop, rook or queen (`t`) on `s`: along its rays up to the first piece (with `NOISY`,
+    /// only the captures).
     #[inline(always)]
-    fn gen_slider(&self, s: usize, t: u8, emit: &mut impl FnMut(usize, usize, u8) -> bool) -> bool {
+    fn gen_slider<const NOISY: bool>(
+        &self,
+        s: usize,
+        t: u8,
+        emit: &mut impl FnMut(usize, usize, u8) -> bool,
+    ) -> bool {
         let geo = self.geo;
         let them = self.side ^ 1;
         let sets: [&[geometry::Ray]; 2] = match t {
@@ -294,7 +314,7 @@ impl Hyperchess {
                 for &to in geo.ray(r) {
                     let q = self.board[to as usize];
                     if q == 0 {
-                        if emit(s, to as usize, NORMAL) {
+                        if !NOISY && emit(s, to as usize, NORMAL) {
                             return true;
                         }
                     } else {
@@ -310,7 +330,7 @@ impl Hyperchess {
     }
 
     pub(super) fn has_legal_move(&self) -> bool {
-        self.gen::<true>(&mut |_| true)
+        self.gen::<true, false>(&mut |_| true)
     }
 
     /// Whether the side to move can actually take en passant now.
@@ -341,7 +361,7 @@ impl Hyperchess {
         // Uniform over the pseudo-legal list, rejecting illegal picks: uniform over legal moves,
         // and far fewer legality tests than generating every legal move.
         buf.clear();
-        self.gen::<false>(&mut |m| {
+        self.gen::<false, false>(&mut |m| {
             buf.push(m);
             false
         });

@@ -482,6 +482,21 @@ impl Game for Tesseract {
         self.gen_all(&mut |m, _| out.push(m));
     }
 
+    /// Only piece moves capture (a drop or a placement takes nothing): the drops onto every free
+    /// point are not generated.
+    fn noisy_moves(&self, out: &mut Vec<Move>) {
+        out.clear();
+        let side = self.side as usize;
+        if self.status.is_over() || !matches!(self.stage(), Stage::Play) || self.must_drop(side) {
+            return;
+        }
+        self.gen_pieces(side, &mut |m, _| {
+            if self.captured_squares(m).1 > 0 {
+                out.push(m);
+            }
+        });
+    }
+
     fn play(&mut self, mv: Move) {
         let me = self.side as usize;
         match mv.kind {
