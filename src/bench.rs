@@ -132,10 +132,13 @@ pub fn run(
             if !g.hidden_information() {
                 // Alpha-beta for two seats; Best-Reply Search (one thread) for more.
                 params.algorithm = Algorithm::AlphaBeta;
+                // Depths that take a fraction of a second to a second on one thread (with the
+                // pruning of 2026-11-25 the old depths 3 and 4 took a few milliseconds).
                 let (name, depth) = match e.name {
-                    "hyperchess" => ("alphabeta", 3),
+                    "hyperchess" => ("alphabeta", 6),
+                    "rithmomachia" => ("alphabeta", 9),
                     "threechess" => ("brs", 6),
-                    _ => ("alphabeta", 4),
+                    _ => ("alphabeta", 7),
                 };
                 let limits = Limits {
                     depth: Some(depth),
