@@ -8,6 +8,12 @@
 //!   for in perfect-information games.
 //! - A new leaf is scored by a cut-off rollout: `rollout_plies` random moves, then the game's
 //!   evaluation turned into per-seat win probabilities (or the real result if the game ended).
+//! - MCTS-solver (Winands, Björnsson & Saito 2008), for two seats with perfect information: when
+//!   a node is expanded its noisy moves (captures and the like) are tried for an immediate win;
+//!   one proves the node lost for the side that moved into it. Proofs climb the path after each
+//!   descent (a winning reply proves the move lost; replies all lost prove it won); selection
+//!   takes proven wins and avoids proven losses, and the root ranks them first and last.
+//!   Without it, plain UCT hung its Tesseract among a thousand drops in most tesseract games.
 //! - Rewards are per seat; each node keeps the reward of the seat that made the move into it, so
 //!   2–4 seats each maximise their own.
 //! - Hidden information (tesseris): single-observer ISMCTS (Cowling, Powley & Whitehouse 2012).
@@ -20,7 +26,7 @@ use crate::game::{rng_from_seed, Game, GameRng, Seat, Status};
 use fxhash::FxHashSet;
 use std::cell::UnsafeCell;
 use std::mem::MaybeUninit;
-use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, AtomicU8, AtomicUsize, Ordering};
 use std::time::Instant;
 
 const NONE: u32 = u32::MAX;
@@ -50,7 +56,14 @@ struct Node<M> {
     next_sibling: AtomicU32,
     expanded: AtomicBool,
     lock: AtomicBool,
+    /// MCTS-solver (two seats, perfect information): UNPROVEN, or the move into this node is
+    /// known to WIN or to LOSE for its mover whatever follows.
+    proven: AtomicU8,
 }
+
+const UNPROVEN: u8 = 0;
+const WIN: u8 = 1;
+const LOSS: u8 = 2;
 
 impl<M: Copy> Node<M> {
     fn new(mv: Option<M>, mover: u8, avail_base: u32) -> Self {
@@ -67,6 +80,7 @@ impl<M: Copy> Node<M> {
             next_sibling: AtomicU32::new(NONE),
             expanded: AtomicBool::new(false),
             lock: AtomicBool::new(false),
+            proven: AtomicU8::new(UNPROVEN),
         }
     }
     fn mv(&self) -> Option<M> {
@@ -95,6 +109,9 @@ impl<M: Copy> Node<M> {
     }
     fn unlock(&self) {
         self.lock.store(false, Ordering::Release);
+    }
+    fn proven(&self) -> u8 {
+        self.proven.load(Ordering::Relaxed)
     }
 }
 
@@ -205,6 +222,8 @@ struct Shared<'a, G: Game> {
     /// A root move that wins on the spot, played whatever the visit counts say.
     win: Option<G::Move>,
     rollout_plies: usize,
+    /// MCTS-solver on (two seats, perfect information).
+    solver: bool,
     /// Nodes this deep are scored as leaves, never expanded.
     tree_depth: usize,
     exploration: f64,
@@ -231,6 +250,7 @@ pub fn search<G: Game>(root: &G, ctx: &Context, moves: &[G::Move]) -> Outcome<G:
             .then(|| moves.to_vec()),
         win: immediate_win(root, moves),
         rollout_plies: ctx.params.rollout_plies.unwrap_or(G::ROLLOUT_PLIES),
+        solver: !G::hidden_information() && root.players() == 2,
         tree_depth: match ctx.params.tree_depth.unwrap_or(G::TREE_DEPTH) {
             0 => usize::MAX,
             d => d,
@@ -426,6 +446,14 @@ fn iterate<G: Game>(
     let mut node = 0u32;
     let rewards = loop {
         if let Status::Over(o) = state.status() {
+            if sh.solver && node != 0 {
+                let nd = tree.node(node);
+                match o.winner() {
+                    Some(w) if w == nd.mover() => nd.proven.store(WIN, Ordering::Relaxed),
+                    Some(_) => nd.proven.store(LOSS, Ordering::Relaxed),
+                    None => {}
+                }
+            }
             break o.rewards;
         }
         let nd = &tree.node(node);
@@ -466,6 +494,9 @@ fn iterate<G: Game>(
                         }
                     }
                     add_missing_children(tree, node, &state, moves, false);
+                    if sh.solver {
+                        mark_decisive(tree, node, &state, buf);
+                    }
                     nd.expanded.store(true, Ordering::Release);
                 }
                 nd.unlock();
@@ -485,7 +516,28 @@ fn iterate<G: Game>(
         }
         path.push(child);
         node = child;
+        // A proven node needs no more search: its result is the reward.
+        let p = ch.proven();
+        if p != UNPROVEN {
+            let mut r = [0.0f32; crate::game::MAX_SEATS];
+            let winner = if p == WIN { ch.mover() } else { 1 - ch.mover() };
+            r[winner] = 1.0;
+            break r;
+        }
     };
+    if sh.solver {
+        solve_path(tree, path);
+        // Once the root is decided (a move proven to win, or every move proven to lose),
+        // descents stop at the proven child and the tree no longer deepens: the search ends,
+        // unless it runs until `stop` (a depth or mate bound would otherwise never be met).
+        if path.len() > 1
+            && tree.node(path[1]).proven() != UNPROVEN
+            && root_decided(tree)
+            && !sh.ctx.limits.is_unlimited()
+        {
+            sh.done.store(true, Ordering::Relaxed);
+        }
+    }
     // Backup.
     for (i, &n) in path.iter().enumerate() {
         let nd = &tree.node(n);
@@ -498,6 +550,73 @@ fn iterate<G: Game>(
         nd.visits.fetch_add(1, Ordering::Relaxed);
     }
     path.len() as u32 - 1
+}
+
+/// MCTS-solver, at a node's expansion: a noisy move that wins on the spot (the game's captures
+/// and the like, which is where immediate wins are: taking the Tesseract, the capture that
+/// completes a victory) proves the node lost for the side that moved into it.
+fn mark_decisive<G: Game>(tree: &Tree<G::Move>, node: u32, state: &G, buf: &mut Vec<G::Move>) {
+    let me = state.to_move();
+    state.noisy_moves(buf);
+    let Some(&win) = buf.iter().find(|&&m| {
+        let mut s = state.clone();
+        s.play(m);
+        matches!(s.status(), Status::Over(o) if o.winner() == Some(me))
+    }) else {
+        return;
+    };
+    if let Some(c) = tree
+        .children(node)
+        .find(|&c| tree.node(c).mv() == Some(win))
+    {
+        tree.node(c).proven.store(WIN, Ordering::Relaxed);
+    }
+    if node != 0 {
+        tree.node(node).proven.store(LOSS, Ordering::Relaxed);
+    }
+}
+
+/// MCTS-solver, after a descent: from the leaf up, a node is lost for its mover when the side
+/// to move there has a proven win, and won when every move there is a proven loss.
+fn solve_path<M: Copy>(tree: &Tree<M>, path: &[u32]) {
+    for &n in path.iter().skip(1).rev() {
+        let nd = tree.node(n);
+        if nd.proven() != UNPROVEN {
+            continue;
+        }
+        if !nd.expanded.load(Ordering::Acquire) {
+            break;
+        }
+        let (mut any, mut all_lost, mut won) = (false, true, false);
+        for c in tree.children(n) {
+            any = true;
+            match tree.node(c).proven() {
+                WIN => won = true,
+                LOSS => {}
+                _ => all_lost = false,
+            }
+        }
+        if won {
+            nd.proven.store(LOSS, Ordering::Relaxed);
+        } else if any && all_lost && !tree.is_full() {
+            nd.proven.store(WIN, Ordering::Relaxed);
+        } else {
+            break;
+        }
+    }
+}
+
+/// Whether a root move is proven to win, or every root move proven to lose.
+fn root_decided<M: Copy>(tree: &Tree<M>) -> bool {
+    let mut all_lost = true;
+    for c in tree.children(0) {
+        match tree.node(c).proven() {
+            WIN => return true,
+            LOSS => {}
+            _ => all_lost = false,
+        }
+    }
+    all_lost && tree.node(0).expanded.load(Ordering::Acquire) && !tree.is_full()
 }
 
 /// Adds a child for every move of `moves` that `node` lacks (all of them on first expansion),
@@ -582,7 +701,12 @@ fn select<M: Copy + Eq + std::hash::Hash>(
         };
         let vl = cn.virtual_loss.load(Ordering::Relaxed) as f64;
         let n = cn.visits.load(Ordering::Relaxed) as f64 + vl;
-        let v = if n == 0.0 {
+        let v = if cn.proven() == WIN {
+            return Some(ch);
+        } else if cn.proven() == LOSS {
+            // Chosen only when every move loses (then the node itself is proven).
+            -1e9
+        } else if n == 0.0 {
             1e9
         } else {
             let sum = cn.reward_sum.load(Ordering::Relaxed) as f64 / SCALE;
@@ -619,10 +743,16 @@ fn best_child<M: Copy>(tree: &Tree<M>) -> Option<u32> {
 /// Root children sorted by visits, most first.
 fn ranked<M: Copy>(tree: &Tree<M>) -> Vec<u32> {
     let mut v: Vec<u32> = tree.children(0).collect();
+    // Proven wins first and proven losses last, then by visits.
+    let class = |n: &Node<M>| match n.proven() {
+        WIN => 2,
+        LOSS => 0,
+        _ => 1,
+    };
     v.sort_by(|&a, &b| {
         let (na, nb) = (&tree.node(a), &tree.node(b));
-        (nb.visits.load(Ordering::Relaxed), nb.mean())
-            .partial_cmp(&(na.visits.load(Ordering::Relaxed), na.mean()))
+        (class(nb), nb.visits.load(Ordering::Relaxed), nb.mean())
+            .partial_cmp(&(class(na), na.visits.load(Ordering::Relaxed), na.mean()))
             .unwrap_or(std::cmp::Ordering::Equal)
     });
     v
@@ -720,5 +850,93 @@ fn candidates<G: Game>(sh: &Shared<G>) {
                 reward: n.mean(),
             });
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A tree by hand: root 0 → 1, 2 (mover 0); 1 → 3, 4 and 2 → 5, 6 (mover 1).
+    fn tree() -> Tree<u8> {
+        let t = Tree::new(1);
+        let slots = t.alloc_many(6);
+        assert_eq!(slots, 1..7);
+        for (i, parent, mover) in [
+            (1, 0, 0),
+            (2, 0, 0),
+            (3, 1, 1),
+            (4, 1, 1),
+            (5, 2, 1),
+            (6, 2, 1),
+        ] {
+            t.init(i, Some(i as u8), mover, 0);
+            t.link(parent, i as u32);
+        }
+        for n in [0, 1, 2] {
+            t.node(n).expanded.store(true, Ordering::Relaxed);
+        }
+        t
+    }
+
+    #[test]
+    fn a_winning_reply_proves_the_move_lost_and_all_lost_replies_prove_it_won() {
+        let t = tree();
+        // Node 1: the opponent has a winning reply (3): moving into 1 loses.
+        t.node(3).proven.store(WIN, Ordering::Relaxed);
+        solve_path(&t, &[0, 1, 3]);
+        assert_eq!(t.node(1).proven(), LOSS);
+        // Node 2: one reply lost for the opponent, the other unknown: nothing proven yet.
+        t.node(5).proven.store(LOSS, Ordering::Relaxed);
+        solve_path(&t, &[0, 2, 5]);
+        assert_eq!(t.node(2).proven(), UNPROVEN);
+        // Both replies lost: moving into 2 wins.
+        t.node(6).proven.store(LOSS, Ordering::Relaxed);
+        solve_path(&t, &[0, 2, 6]);
+        assert_eq!(t.node(2).proven(), WIN);
+        assert_eq!(t.node(0).proven(), UNPROVEN, "the root is never marked");
+    }
+
+    #[test]
+    fn the_root_is_decided_by_a_proven_win_or_by_every_move_proven_lost() {
+        let t = tree();
+        assert!(!root_decided(&t));
+        t.node(1).proven.store(LOSS, Ordering::Relaxed);
+        assert!(!root_decided(&t));
+        t.node(2).proven.store(LOSS, Ordering::Relaxed);
+        assert!(root_decided(&t));
+        t.node(2).proven.store(WIN, Ordering::Relaxed);
+        assert!(root_decided(&t));
+    }
+
+    #[test]
+    fn the_root_ranks_proven_wins_first_and_proven_losses_last_whatever_the_visits() {
+        let t = tree();
+        t.node(1).visits.store(900, Ordering::Relaxed);
+        t.node(2).visits.store(10, Ordering::Relaxed);
+        assert_eq!(ranked(&t), vec![1, 2]);
+        t.node(1).proven.store(LOSS, Ordering::Relaxed);
+        assert_eq!(ranked(&t), vec![2, 1]);
+        t.node(1).proven.store(UNPROVEN, Ordering::Relaxed);
+        t.node(2).proven.store(WIN, Ordering::Relaxed);
+        assert_eq!(ranked(&t), vec![2, 1]);
+    }
+
+    #[test]
+    fn selection_takes_a_proven_win_and_avoids_a_proven_loss() {
+        let t = tree();
+        t.node(0).visits.store(100, Ordering::Relaxed);
+        for (n, v, r) in [(1, 50, 40.0), (2, 50, 10.0)] {
+            t.node(n).visits.store(v, Ordering::Relaxed);
+            t.node(n)
+                .reward_sum
+                .store((r * SCALE) as u64, Ordering::Relaxed);
+        }
+        assert_eq!(select(&t, 0, None, false, 0.5), Some(1));
+        t.node(1).proven.store(LOSS, Ordering::Relaxed);
+        assert_eq!(select(&t, 0, None, false, 0.5), Some(2));
+        t.node(1).proven.store(UNPROVEN, Ordering::Relaxed);
+        t.node(2).proven.store(WIN, Ordering::Relaxed);
+        assert_eq!(select(&t, 0, None, false, 0.5), Some(2));
     }
 }
