@@ -12,6 +12,15 @@ struct Engine {
     lines: Receiver<String>,
 }
 
+/// A test that fails mid-search must not leave its engine running (a `go mate` that never
+/// ended once kept two cores busy long after the test run).
+impl Drop for Engine {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
 impl Engine {
     fn start() -> Self {
         Self::start_with(&[])
