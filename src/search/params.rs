@@ -51,6 +51,12 @@ pub struct SearchParams {
     pub rollout_plies: Option<usize>,
     /// MCTS tree depth cap (0 = none); None = the game's own choice ([`Game::TREE_DEPTH`]).
     pub tree_depth: Option<usize>,
+    /// MCTS, two seats with perfect information: weight (percent) of the implicit minimax value
+    /// of the evaluation against the mean reward in selection (Lanctot et al. 2014); 0 = off.
+    pub minimax_weight: u32,
+    /// MCTS, two seats with perfect information: progressive widening. A node visited n times
+    /// considers its first `1 + Widening/10 · √n` children in `move_priority` order; 0 = all.
+    pub widening: u32,
     /// `UCI_ShowWDL`: alpha-beta adds win/draw/loss estimates to its `info` lines.
     pub show_wdl: bool,
 }
@@ -67,6 +73,8 @@ impl Default for SearchParams {
             move_overhead_ms: 0,
             rollout_plies: None,
             tree_depth: None,
+            minimax_weight: 0,
+            widening: 0,
             show_wdl: false,
         };
         for s in engine_specs() {
@@ -152,6 +160,22 @@ pub fn engine_specs() -> Vec<OptionSpec> {
                 max: 10_000,
             },
         },
+        OptionSpec {
+            name: "MinimaxWeight",
+            kind: OptionKind::Spin {
+                default: 40,
+                min: 0,
+                max: 100,
+            },
+        },
+        OptionSpec {
+            name: "Widening",
+            kind: OptionKind::Spin {
+                default: 10,
+                min: 0,
+                max: 10_000,
+            },
+        },
     ]
 }
 
@@ -180,6 +204,8 @@ pub fn apply(params: &mut SearchParams, name: &str, value: &str) -> bool {
         "moveoverhead" => params.move_overhead_ms = int() as u64,
         "rolloutplies" => params.rollout_plies = usize::try_from(int()).ok(),
         "treedepth" => params.tree_depth = usize::try_from(int()).ok(),
+        "minimaxweight" => params.minimax_weight = int().clamp(0, 100) as u32,
+        "widening" => params.widening = int().max(0) as u32,
         "uci_showwdl" => params.show_wdl = value == "true",
         // The GUI says whether it will send `go ponder`; nothing to set.
         "ponder" => {}
