@@ -981,6 +981,19 @@ mod tests {
         t
     }
 
+    /// `tree()` after 100 root visits: 50 into node 1 (mean reward 0.8), 50 into node 2 (0.2).
+    fn visited_tree() -> Tree<u8> {
+        let t = tree();
+        t.node(0).visits.store(100, Ordering::Relaxed);
+        for (n, v, r) in [(1, 50, 40.0), (2, 50, 10.0)] {
+            t.node(n).visits.store(v, Ordering::Relaxed);
+            t.node(n)
+                .reward_sum
+                .store((r * SCALE) as u64, Ordering::Relaxed);
+        }
+        t
+    }
+
     #[test]
     fn a_winning_reply_proves_the_move_lost_and_all_lost_replies_prove_it_won() {
         let t = tree();
@@ -1026,14 +1039,7 @@ mod tests {
 
     #[test]
     fn selection_takes_a_proven_win_and_avoids_a_proven_loss() {
-        let t = tree();
-        t.node(0).visits.store(100, Ordering::Relaxed);
-        for (n, v, r) in [(1, 50, 40.0), (2, 50, 10.0)] {
-            t.node(n).visits.store(v, Ordering::Relaxed);
-            t.node(n)
-                .reward_sum
-                .store((r * SCALE) as u64, Ordering::Relaxed);
-        }
+        let t = visited_tree();
         assert_eq!(select(&t, 0, None, false, 0.5, 0.0, 0.0), Some(1));
         t.node(1).proven.store(LOSS, Ordering::Relaxed);
         assert_eq!(select(&t, 0, None, false, 0.5, 0.0, 0.0), Some(2));
@@ -1062,14 +1068,7 @@ mod tests {
 
     #[test]
     fn selection_mixes_in_the_minimax_value_and_widens_in_priority_order() {
-        let t = tree();
-        t.node(0).visits.store(100, Ordering::Relaxed);
-        for (n, v, r) in [(1, 50, 40.0), (2, 50, 10.0)] {
-            t.node(n).visits.store(v, Ordering::Relaxed);
-            t.node(n)
-                .reward_sum
-                .store((r * SCALE) as u64, Ordering::Relaxed);
-        }
+        let t = visited_tree();
         back_up_value(&t, &[0, 1, 3], 1.0);
         back_up_value(&t, &[0, 2, 5], 0.0);
         // Means 0.8 and 0.2; minimax values 0 and 1.
