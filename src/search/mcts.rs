@@ -125,10 +125,10 @@ impl<M: Copy> Node<M> {
     fn proven(&self) -> u8 {
         self.proven.load(Ordering::Relaxed)
     }
-    fn value(&self) -> Option<f64> {
+    fn value(&self) -> Option<f32> {
         match self.value.load(Ordering::Relaxed) {
             NO_VALUE => None,
-            b => Some(f32::from_bits(b) as f64),
+            b => Some(f32::from_bits(b)),
         }
     }
 }
@@ -497,7 +497,11 @@ fn iterate<G: Game>(
         // A new leaf, or the depth cap reached: score it.
         if node != 0 && (nd.visits.load(Ordering::Relaxed) == 0 || path.len() > sh.tree_depth) {
             if minimax {
-                leaf_value = Some(heuristic_rewards(&state));
+                let here = heuristic_rewards(&state);
+                leaf_value = Some(here);
+                if sh.rollout_plies == 0 {
+                    break here;
+                }
             }
             break rollout(&mut state, sh.rollout_plies, rng, buf);
         }
@@ -673,8 +677,8 @@ fn back_up_value<M: Copy>(tree: &Tree<M>, path: &[u32], leaf: f32) {
         for c in tree.children(n) {
             let cn = tree.node(c);
             if let Some(v) = cn.value() {
-                if best.is_none_or(|(b, _)| v as f32 > b) {
-                    best = Some((v as f32, cn.mover()));
+                if best.is_none_or(|(b, _)| v > b) {
+                    best = Some((v, cn.mover()));
                 }
             }
         }
@@ -797,20 +801,23 @@ fn select<M: Copy + Eq + std::hash::Hash>(
         };
         let vl = cn.virtual_loss.load(Ordering::Relaxed) as f64;
         let n = cn.visits.load(Ordering::Relaxed) as f64 + vl;
-        let v = if cn.proven() == WIN {
+        let proven = cn.proven();
+        if proven == WIN {
             return Some(ch);
-        } else if cn.proven() == LOSS {
+        }
+        if proven != LOSS {
+            window -= 1;
+        }
+        let v = if proven == LOSS {
             // Chosen only when every move loses (then the node itself is proven).
             -1e9
         } else if n == 0.0 {
-            window -= 1;
             1e9
         } else {
-            window -= 1;
-            let sum = cn.reward_sum.load(Ordering::Relaxed) as f64 / SCALE;
+            let mean = cn.reward_sum.load(Ordering::Relaxed) as f64 / SCALE / n;
             let q = match cn.value() {
-                Some(v) if minimax > 0.0 => (1.0 - minimax) * (sum / n) + minimax * v,
-                _ => sum / n,
+                Some(v) if minimax > 0.0 => (1.0 - minimax) * mean + minimax * v as f64,
+                _ => mean,
             };
             q + c * (n_total.ln() / n).sqrt()
         };
@@ -1053,16 +1060,16 @@ mod tests {
         let t = tree();
         // Node 3's mover (1) gets 0.8 there: moving into 1 is worth 0.2 to its mover (0).
         back_up_value(&t, &[0, 1, 3], 0.8);
-        assert_eq!(t.node(1).value(), Some((1.0 - 0.8f32) as f64));
+        assert_eq!(t.node(1).value(), Some(1.0 - 0.8f32));
         // A worse reply for seat 1 does not change seat 1's best: node 1 keeps 0.2.
         back_up_value(&t, &[0, 1, 4], 0.3);
-        assert_eq!(t.node(4).value(), Some(0.3f32 as f64));
-        assert_eq!(t.node(1).value(), Some((1.0 - 0.8f32) as f64));
+        assert_eq!(t.node(4).value(), Some(0.3f32));
+        assert_eq!(t.node(1).value(), Some(1.0 - 0.8f32));
         // A better one does: 0.9 for seat 1 leaves 1 − 0.9 for seat 0.
         back_up_value(&t, &[0, 1, 4], 0.9);
-        assert_eq!(t.node(1).value(), Some((1.0 - 0.9f32) as f64));
+        assert_eq!(t.node(1).value(), Some(1.0 - 0.9f32));
         back_up_value(&t, &[0, 2, 5], 0.1);
-        assert_eq!(t.node(2).value(), Some((1.0 - 0.1f32) as f64));
+        assert_eq!(t.node(2).value(), Some(1.0 - 0.1f32));
         assert_eq!(t.node(0).value(), None, "the root keeps no value");
     }
 
