@@ -210,6 +210,18 @@ impl RefPos {
 
     /// Every legal move as (from, to, promotion).
     fn moves(&self) -> Vec<(Coord, Coord, Option<char>)> {
+        self.candidates()
+            .into_iter()
+            .filter(|&(f, t, pr)| {
+                let mut n = self.clone();
+                n.play(f, t, pr);
+                !n.attacked_by(n.king(self.white), !self.white)
+            })
+            .collect()
+    }
+
+    /// Every move by the rules of movement, whether or not it leaves the king attacked.
+    fn candidates(&self) -> Vec<(Coord, Coord, Option<char>)> {
         let mut cands = Vec::new();
         let all = self.all_squares();
         for (&from, &p) in &self.pieces {
@@ -265,13 +277,6 @@ impl RefPos {
             }
         }
         cands
-            .into_iter()
-            .filter(|&(f, t, pr)| {
-                let mut n = self.clone();
-                n.play(f, t, pr);
-                !n.attacked_by(n.king(self.white), !self.white)
-            })
-            .collect()
     }
 
     fn move_names(&self) -> Vec<String> {
@@ -1365,6 +1370,120 @@ fn random_games_on_small_grids_match_the_naive_reference() {
         'w',
     );
     compare_random_games("3x3", &g, 8, 150, 5);
+}
+
+/// Random sparse positions full of sliders, so that pins along every kind of 4D line, checks,
+/// double checks and king steps along a checking line come up often: the engine's legal moves
+/// (and its noisy moves, a subset of them) equal the naive reference's.
+#[test]
+fn random_slider_positions_match_the_naive_reference() {
+    use rand::Rng;
+    let mut rng = rng_from_seed(11);
+    let mut checked = 0;
+    let mut pinned_seen = 0;
+    for (boards, tries) in [("3x3", 1500), ("2x2", 1000), ("1x1", 1000)] {
+        let (c, r) = grid(boards);
+        let name = |rng: &mut GameRng| {
+            ref_name(
+                [
+                    rng.random_range(0..8),
+                    rng.random_range(0..8),
+                    rng.random_range(0..r as i32),
+                    rng.random_range(0..c as i32),
+                ],
+                boards == "1x1",
+            )
+        };
+        for _ in 0..tries {
+            let mut pieces: Vec<(String, char)> =
+                vec![(name(&mut rng), 'K'), (name(&mut rng), 'k')];
+            // Mostly, a line from one king through one of its pieces to an enemy slider.
+            let white = rng.random_range(0..2) == 0;
+            if rng.random_range(0..4) > 0 {
+                let king = ref_parse_square(&pieces[if white { 0 } else { 1 }].0).0;
+                let mut dir = [0i32; 4];
+                let axes = rng.random_range(1..3);
+                while dir.iter().filter(|&&d| d != 0).count() < axes {
+                    let a = rng.random_range(0..4);
+                    dir[a] = if rng.random_range(0..2) == 0 { -1 } else { 1 };
+                }
+                let d1 = rng.random_range(1..4);
+                let d2 = d1 + rng.random_range(1..4);
+                let at = |d: i32| {
+                    let q = [0, 1, 2, 3].map(|i| king[i] + d * dir[i]);
+                    let ok = (0..8).contains(&q[0])
+                        && (0..8).contains(&q[1])
+                        && (0..r as i32).contains(&q[2])
+                        && (0..c as i32).contains(&q[3]);
+                    ok.then(|| ref_name(q, boards == "1x1"))
+                };
+                if let (Some(s1), Some(s2)) = (at(d1), at(d2)) {
+                    let own = b"QRBNGP"[rng.random_range(0..6)] as char;
+                    let slider = if axes == 1 { 'r' } else { 'b' };
+                    let slider = if rng.random_range(0..3) == 0 {
+                        'q'
+                    } else {
+                        slider
+                    };
+                    let case = |ch: char, w: bool| {
+                        if w {
+                            ch.to_ascii_uppercase()
+                        } else {
+                            ch.to_ascii_lowercase()
+                        }
+                    };
+                    pieces.push((s1, case(own, white)));
+                    pieces.push((s2, case(slider, !white)));
+                }
+            }
+            for _ in 0..rng.random_range(1..8) {
+                let p = b"QRBNGPqrbngp"[rng.random_range(0..12)] as char;
+                pieces.push((name(&mut rng), p));
+            }
+            // A pawn on its last rank, or two pieces on one square, is not a position.
+            let mut seen = std::collections::HashSet::new();
+            if pieces.iter().any(|(sq, p)| {
+                !seen.insert(sq.clone())
+                    || (p.eq_ignore_ascii_case(&'p') && (sq.ends_with('1') || sq.ends_with('8')))
+            }) {
+                continue;
+            }
+            let side = if white { 'w' } else { 'b' };
+            let list: Vec<(&str, char)> = pieces.iter().map(|(s, p)| (s.as_str(), *p)).collect();
+            let text = build(boards, &list, side, "-");
+            let Ok(g) = Hyperchess::from_text(&text, &opts(boards)) else {
+                continue; // the side not to move is in check
+            };
+            let r = RefPos::from_text(&text, boards);
+            let names = engine_move_names(&g);
+            assert_eq!(names, r.move_names(), "position {}", text);
+            let mut noisy = Vec::new();
+            g.noisy_moves(&mut noisy);
+            assert!(
+                noisy.iter().all(|&m| names.contains(&g.format_move(m))),
+                "noisy moves are legal in {}",
+                text
+            );
+            // Not in check, and a piece other than the king may not make a move it could
+            // otherwise make: a pin is in play.
+            let king = r.king(r.white);
+            let legal = r.moves();
+            if !g.in_check()
+                && r.candidates()
+                    .iter()
+                    .any(|m| m.0 != king && !legal.contains(m))
+            {
+                pinned_seen += 1;
+            }
+            checked += 1;
+        }
+    }
+    assert!(
+        checked > 2000 && pinned_seen > 200,
+        "{} positions checked, {} with pins",
+        checked,
+        pinned_seen
+    );
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -40,7 +40,9 @@ impl<T: Copy> Lists<T> {
     pub fn get(&self, i: usize) -> &[T] {
         let a = self.start[i] as usize;
         let b = self.start[i + 1] as usize;
-        &self.items[a..b]
+        debug_assert!(a <= b && b <= self.items.len());
+        // SAFETY: `build` made `start` non-decreasing and ending at `items.len()`.
+        unsafe { self.items.get_unchecked(a..b) }
     }
 }
 
@@ -102,7 +104,12 @@ impl Geometry {
 
     #[inline(always)]
     pub fn ray(&self, r: Ray) -> &[u16] {
-        &self.ray_sqs[r.start as usize..(r.start + r.len) as usize]
+        debug_assert!((r.start + r.len) as usize <= self.ray_sqs.len());
+        // SAFETY: every `Ray` is made by `rays` for a range it appended to `ray_sqs`.
+        unsafe {
+            self.ray_sqs
+                .get_unchecked(r.start as usize..(r.start + r.len) as usize)
+        }
     }
 
     fn new(cols: usize, rows: usize) -> Geometry {

@@ -24,7 +24,7 @@ use std::sync::OnceLock;
 
 use crate::game::{Game, GameRng, OptionKind, OptionSpec, Outcome, RuleOptions, Seat, Status};
 use geometry::{geometry, Geometry, MAX_SQ, NONE};
-use movegen::{attacked, ep_victim};
+use movegen::{attacked, attacked_by, ep_victim};
 use text::square_name;
 pub use text::square_name_4d;
 
@@ -518,7 +518,13 @@ impl Game for Hyperchess {
         self.side = them;
         self.hash ^= z.side;
         self.plies += 1;
-        self.in_check = attacked(self.geo, &self.board, self.king[them as usize] as usize, us);
+        self.in_check = attacked_by(
+            self.geo,
+            &self.board,
+            &self.counts[us as usize],
+            self.king[them as usize] as usize,
+            us,
+        );
         if self.ep != NONE {
             self.ep_legal = self.compute_ep_legal();
             if self.ep_legal {
