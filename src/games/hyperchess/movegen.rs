@@ -132,39 +132,33 @@ fn on_ray_through(geo: &Geometry, k: usize, a: usize, to: usize) -> bool {
     true
 }
 
-/// Whether the king of `us` (on `ksq` unless it is the moving piece) is safe after the move,
-/// read on the board as the move leaves it (without copying the board).
-#[inline]
-pub(super) fn safe_after(
-    geo: &Geometry,
-    b: &[u8; MAX_SQ],
-    n: &[u16; 8],
-    from: usize,
-    to: usize,
-    kind: u8,
-    ksq: usize,
-    us: u8,
-) -> bool {
-    let p = b[from];
-    let vsq = if kind == EN_PASSANT {
-        ep_victim(to, us)
-    } else {
-        usize::MAX
-    };
-    let k = if from == ksq { to } else { ksq };
-    let at = |s: usize| {
-        if s == to {
-            p
-        } else if s == from || s == vsq {
-            0
-        } else {
-            at(b, s)
-        }
-    };
-    !attacked_on(geo, at, n, k, us ^ 1)
-}
-
 impl Hyperchess {
+    /// Whether the mover's king is safe after the move `from` → `to` (`kind`), read on the
+    /// board as the move leaves it (without copying the board).
+    #[inline]
+    pub(super) fn safe_after(&self, from: usize, to: usize, kind: u8) -> bool {
+        let us = self.side;
+        let b = &self.board;
+        let p = b[from];
+        let vsq = if kind == EN_PASSANT {
+            ep_victim(to, us)
+        } else {
+            usize::MAX
+        };
+        let ksq = self.king[us as usize] as usize;
+        let k = if from == ksq { to } else { ksq };
+        let at = |s: usize| {
+            if s == to {
+                p
+            } else if s == from || s == vsq {
+                0
+            } else {
+                at(b, s)
+            }
+        };
+        !attacked_on(self.geo, at, &self.counts[(us ^ 1) as usize], k, us ^ 1)
+    }
+
     /// Generates moves for the side to move. With `LEGAL`, only legal ones; with `NOISY`, only
     /// captures, en passant and promotions (`Game::is_noisy`), in the order of the full list.
     /// Calls `sink` for each; stops and returns true as soon as `sink` returns true.
@@ -226,7 +220,7 @@ impl Hyperchess {
                 let stop = if careful {
                     let mut checked = |from: usize, to: usize, kind: u8| -> bool {
                         let legal = if in_check || kind == EN_PASSANT {
-                            safe_after(geo, board, theirs, from, to, kind, ksq, us)
+                            self.safe_after(from, to, kind)
                         } else if from == ksq {
                             king_step_safe(geo, board, theirs, to, us)
                         } else {
@@ -351,17 +345,7 @@ impl Hyperchess {
                     }
                 }
             } else if t == self.ep as usize
-                && (!EP_TEST
-                    || safe_after(
-                        geo,
-                        board,
-                        &self.counts[them as usize],
-                        s,
-                        t,
-                        EN_PASSANT,
-                        self.king[us as usize] as usize,
-                        us,
-                    ))
+                && (!EP_TEST || self.safe_after(s, t, EN_PASSANT))
                 && emit(s, t, EN_PASSANT)
             {
                 return true;
@@ -441,21 +425,9 @@ impl Hyperchess {
         }
         let us = self.side;
         let ep = self.ep as usize;
-        let ksq = self.king[us as usize] as usize;
         let b = &self.board;
         for &s in self.geo.pawn_cap[(us ^ 1) as usize].get(ep) {
-            if b[s as usize] == PAWN | us << 3
-                && safe_after(
-                    self.geo,
-                    b,
-                    &self.counts[(us ^ 1) as usize],
-                    s as usize,
-                    ep,
-                    EN_PASSANT,
-                    ksq,
-                    us,
-                )
-            {
+            if b[s as usize] == PAWN | us << 3 && self.safe_after(s as usize, ep, EN_PASSANT) {
                 return true;
             }
         }
@@ -478,9 +450,6 @@ impl Hyperchess {
         if buf.is_empty() {
             return None;
         }
-        let us = self.side;
-        let ksq = self.king[us as usize] as usize;
-        let b = &self.board;
         for _ in 0..32 {
             let m = buf[rng.random_range(0..buf.len())];
             let kind = if self.board[m.from()] & 7 == PAWN && m.to() == self.ep as usize {
@@ -488,16 +457,7 @@ impl Hyperchess {
             } else {
                 NORMAL
             };
-            if safe_after(
-                self.geo,
-                b,
-                &self.counts[(us ^ 1) as usize],
-                m.from(),
-                m.to(),
-                kind,
-                ksq,
-                us,
-            ) {
+            if self.safe_after(m.from(), m.to(), kind) {
                 return Some(m);
             }
         }
