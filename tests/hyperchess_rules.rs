@@ -1513,6 +1513,68 @@ fn random_game_invariants_other_grids() {
     check_invariants(&g, 200, 200, 26).unwrap();
 }
 
+/// `clone_from` copies only the live squares and history: a state reused for positions of other
+/// grids and other games must still become an exact equal of its source, in everything it
+/// says and in how it goes on (repetitions and the 100-ply rule included). Each reused copy is
+/// played on alongside its source, and compared after every ply.
+#[test]
+fn clone_from_a_reused_state_behaves_as_a_fresh_copy() {
+    use rand::Rng;
+    let mut rng = rng_from_seed(31);
+    let mut buf = Vec::new();
+    let mut reused = Hyperchess::start(&opts("4x4")).unwrap();
+    random_playout(&mut reused, &mut rng, 60, &mut buf);
+    let starts = [
+        Hyperchess::start(&opts("1x1")).unwrap(),
+        Hyperchess::start(&opts("3x3")).unwrap(),
+        // Rooks and kings only: repetitions and the 100-ply rule come up within the game.
+        Hyperchess::from_text("4k3/8/8/8/8/8/8/R3K2r w - - 70 1", &opts("1x1")).unwrap(),
+        Hyperchess::start(&opts("2x2")).unwrap(),
+    ];
+    let mut endings = std::collections::BTreeSet::new();
+    for round in 0..40 {
+        let mut g = starts[round % starts.len()].clone();
+        for _ in 0..rng.random_range(0..150) {
+            let Some(m) = g.random_move(&mut rng, &mut buf) else {
+                break;
+            };
+            g.play(m);
+        }
+        reused.clone_from(&g);
+        let mut fresh = g.clone();
+        for _ in 0..300 {
+            assert_eq!(reused.to_text(), fresh.to_text());
+            assert_eq!(reused.hash(), fresh.hash());
+            assert_eq!(reused.full_hash(), fresh.hash());
+            assert_eq!(reused.status(), fresh.status(), "{}", fresh.to_text());
+            assert_eq!(engine_move_names(&reused), engine_move_names(&fresh));
+            let Some(m) = fresh.random_move(&mut rng, &mut buf) else {
+                break;
+            };
+            fresh.play(m);
+            reused.play(m);
+        }
+        if let Status::Over(o) = fresh.status() {
+            endings.insert(o.reason);
+        }
+        // Next round starts from this reused state, whatever grid it now has.
+    }
+    assert!(endings.contains("fifty-move rule"), "{:?}", endings);
+    // A repetition whose first occurrences come before the copy.
+    let shuffle = ["g1f3", "g8f6", "f3g1", "f6g8"];
+    let mut g = starts[0].clone();
+    for m in shuffle.iter().chain(&shuffle[..1]) {
+        g.play(g.parse_move(m).unwrap());
+    }
+    reused.clone_from(&g);
+    for m in &shuffle[1..] {
+        assert_eq!(reused.status(), Status::Ongoing);
+        reused.play(reused.parse_move(m).unwrap());
+    }
+    // The start position for the third time (plies 0, 4 and 8).
+    assert!(matches!(reused.status(), Status::Over(o) if o.reason == "threefold repetition"));
+}
+
 #[test]
 fn random_games_end_with_a_reason_and_finished_games_have_no_moves() {
     let mut seen = std::collections::BTreeSet::new();
