@@ -1513,6 +1513,20 @@ fn random_game_invariants_other_grids() {
     check_invariants(&g, 200, 200, 26).unwrap();
 }
 
+/// An en-passant capture can check through the square of the pawn it takes alone: here the
+/// bishop's diagonal b3–f7 runs through d5, not through e5 or d6.
+#[test]
+fn en_passant_that_opens_a_line_through_the_taken_pawn_gives_check() {
+    let g = Hyperchess::from_text("8/5k2/8/3pP3/8/1B6/8/4K3 w - d6 0 1", &opts("1x1")).unwrap();
+    assert!(!g.in_check());
+    let mut n = g.clone();
+    n.play(g.parse_move("e5d6").unwrap());
+    assert!(n.in_check(), "{}", n.to_text());
+    let r = RefPos::from_text(&n.to_text(), "1x1");
+    assert!(r.attacked_by(r.king(r.white), !r.white));
+    assert_eq!(engine_move_names(&n), r.move_names());
+}
+
 /// `clone_from` copies only the live squares and history: a state reused for positions of other
 /// grids and other games must still become an exact equal of its source, in everything it
 /// says and in how it goes on (repetitions and the 100-ply rule included). Each reused copy is
