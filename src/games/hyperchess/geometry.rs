@@ -12,32 +12,36 @@ pub const NONE: u16 = u16::MAX;
 /// The largest grid is 4 x 4 boards of 64 squares.
 pub const MAX_SQ: usize = 1024;
 
-/// Lists of items per square, stored flat (compressed rows).
+/// Lists of items per square, stored flat (compressed rows). `start` has an entry for every
+/// possible square (those beyond the grid hold empty lists), so that a masked index needs no
+/// bounds check.
 pub struct Lists<T> {
-    start: Vec<u32>,
+    start: Box<[u32; MAX_SQ + 1]>,
     items: Vec<T>,
 }
 
 impl<T: Copy> Lists<T> {
     fn empty() -> Self {
         Lists {
-            start: vec![],
+            start: Box::new([0; MAX_SQ + 1]),
             items: vec![],
         }
     }
 
     fn build(n: usize, mut f: impl FnMut(usize, &mut Vec<T>)) -> Self {
-        let mut start = Vec::with_capacity(n + 1);
+        let mut start = Box::new([0; MAX_SQ + 1]);
         let mut items = Vec::new();
-        for i in 0..n {
-            start.push(items.len() as u32);
-            f(i, &mut items);
+        for (i, st) in start.iter_mut().enumerate() {
+            *st = items.len() as u32;
+            if i < n {
+                f(i, &mut items);
+            }
         }
-        start.push(items.len() as u32);
         Lists { start, items }
     }
     #[inline(always)]
     pub fn get(&self, i: usize) -> &[T] {
+        let i = i & (MAX_SQ - 1);
         let a = self.start[i] as usize;
         let b = self.start[i + 1] as usize;
         debug_assert!(a <= b && b <= self.items.len());
@@ -73,10 +77,11 @@ pub struct Geometry {
     pub king: Lists<u16>,
     /// One step along z and/or w (the other half of the guard's moves).
     pub zw: Lists<u16>,
-    /// `pawn_push[colour][sq]`: one step forward, or NONE.
-    pub pawn_push: [Vec<u16>; 2],
+    /// `pawn_push[colour][sq]`: one step forward, or NONE (a table for every possible square,
+    /// read with a masked index).
+    pub pawn_push: [Box<[u16; MAX_SQ]>; 2],
     /// `pawn_double[colour][sq]`: two steps forward from the starting rank, or NONE.
-    pub pawn_double: [Vec<u16>; 2],
+    pub pawn_double: [Box<[u16; MAX_SQ]>; 2],
     /// `pawn_cap[colour][sq]`: the (up to 6) squares a pawn of `colour` on `sq` captures on.
     /// Also: the squares from which a pawn of the *other* colour attacks `sq`.
     pub pawn_cap: [Lists<u16>; 2],
@@ -136,8 +141,8 @@ impl Geometry {
             knight: Lists::empty(),
             king: Lists::empty(),
             zw: Lists::empty(),
-            pawn_push: [vec![], vec![]],
-            pawn_double: [vec![], vec![]],
+            pawn_push: [Box::new([NONE; MAX_SQ]), Box::new([NONE; MAX_SQ])],
+            pawn_double: [Box::new([NONE; MAX_SQ]), Box::new([NONE; MAX_SQ])],
             pawn_cap: [Lists::empty(), Lists::empty()],
             avg_mobility: [0.0; 8],
             values: [0; 8],
@@ -207,18 +212,13 @@ impl Geometry {
         let nsq = self.nsq;
         let fwd = if colour == 0 { 1 } else { -1 };
         let start_rank = if colour == 0 { 1 } else { 6 };
-        self.pawn_push[colour] = (0..nsq)
-            .map(|s| self.step(s, [0, fwd, 0, 0]).map_or(NONE, |n| n as u16))
-            .collect();
-        self.pawn_double[colour] = (0..nsq)
-            .map(|s| {
-                if self.coord[s][1] == start_rank {
-                    self.step(s, [0, 2 * fwd, 0, 0]).map_or(NONE, |n| n as u16)
-                } else {
-                    NONE
-                }
-            })
-            .collect();
+        for s in 0..nsq {
+            self.pawn_push[colour][s] = self.step(s, [0, fwd, 0, 0]).map_or(NONE, |n| n as u16);
+            if self.coord[s][1] == start_rank {
+                self.pawn_double[colour][s] =
+                    self.step(s, [0, 2 * fwd, 0, 0]).map_or(NONE, |n| n as u16);
+            }
+        }
         let caps: Vec<[i32; 4]> = (0..3)
             .flat_map(|a| {
                 let a = [0, 2, 3][a];

@@ -313,11 +313,12 @@ impl Hyperchess {
         let board = &self.board;
         let us = self.side;
         let them = us ^ 1;
+        // The rank of a square is bits 3..5 of its index (`x + 8*y + 64*board`).
         let last_rank = if us == 0 { 7 } else { 0 };
-        let push = geo.pawn_push[us as usize][s];
+        let push = geo.pawn_push[us as usize][s & (MAX_SQ - 1)];
         if push != NONE && at(board, push as usize) == 0 {
             let push = push as usize;
-            let kind = if geo.coord[push][1] == last_rank {
+            let kind = if (push >> 3) & 7 == last_rank {
                 PROMOTION
             } else {
                 NORMAL
@@ -325,7 +326,7 @@ impl Hyperchess {
             if (!NOISY || kind == PROMOTION) && emit(s, push, kind) {
                 return true;
             }
-            let d = geo.pawn_double[us as usize][s];
+            let d = geo.pawn_double[us as usize][s & (MAX_SQ - 1)];
             if !NOISY && d != NONE && at(board, d as usize) == 0 && emit(s, d as usize, NORMAL) {
                 return true;
             }
@@ -335,7 +336,7 @@ impl Hyperchess {
             let q = at(board, t);
             if q != 0 {
                 if q >> 3 == them {
-                    let kind = if geo.coord[t][1] == last_rank {
+                    let kind = if (t >> 3) & 7 == last_rank {
                         PROMOTION
                     } else {
                         NORMAL
