@@ -62,31 +62,23 @@ fn attacked_on(geo: &Geometry, at: impl Fn(usize) -> u8, n: &[u16; 8], sq: usize
             }
         }
     }
-    if n[ROOK as usize] + n[QUEEN as usize] != 0 {
-        for &r in geo.rook.get(sq) {
+    // Along each line, the first piece met: one of the two kinds `a`, `b` of theirs attacks.
+    let line = |rays: &[geometry::Ray], a: u8, b: u8| {
+        rays.iter().any(|&r| {
             for &s in geo.ray(r) {
                 let p = at(s as usize);
                 if p != 0 {
-                    if p == ROOK | c || p == QUEEN | c {
-                        return true;
-                    }
-                    break;
+                    return p == a | c || p == b | c;
                 }
             }
-        }
+            false
+        })
+    };
+    if n[ROOK as usize] + n[QUEEN as usize] != 0 && line(geo.rook.get(sq), ROOK, QUEEN) {
+        return true;
     }
-    if n[BISHOP as usize] + n[QUEEN as usize] != 0 {
-        for &r in geo.bishop.get(sq) {
-            for &s in geo.ray(r) {
-                let p = at(s as usize);
-                if p != 0 {
-                    if p == BISHOP | c || p == QUEEN | c {
-                        return true;
-                    }
-                    break;
-                }
-            }
-        }
+    if n[BISHOP as usize] + n[QUEEN as usize] != 0 && line(geo.bishop.get(sq), BISHOP, QUEEN) {
+        return true;
     }
     false
 }
