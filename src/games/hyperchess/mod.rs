@@ -189,9 +189,8 @@ impl Clone for Hyperchess {
 
     /// Copies only what a state reads: the squares of its grid (and clears any beyond them
     /// that `self` had) and the hashes since the last irreversible move, which are all the
-    /// repetition rule looks back at. Perft and the searches reuse one state per ply this way;
-    /// a whole copy is mostly empty board and stale history (1.9 kB, a seventh of perft's time
-    /// on one board).
+    /// repetition rule looks back at. Perft reuses one state per ply this way; a whole copy is
+    /// mostly empty board and stale history (1.9 kB, a seventh of perft's time on one board).
     fn clone_from(&mut self, src: &Self) {
         let n = src.geo.nsq.max(self.geo.nsq);
         self.board[..n].copy_from_slice(&src.board[..n]);
