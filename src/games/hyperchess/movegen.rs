@@ -165,11 +165,16 @@ impl Hyperchess {
         let ksq = self.king[us as usize] as usize;
         let in_check = self.in_check;
         let theirs = &self.counts[(us ^ 1) as usize];
-        // Pieces that may be pinned against our king (only looked at when not in check).
-        let pinned = if LEGAL && !in_check {
-            self.pinned(ksq)
-        } else {
+        // The pieces whose moves need a test (bit per square): every piece when in check, else
+        // the king and the pieces pinned against it.
+        let careful_set = if !LEGAL {
             [0u64; MAX_SQ / 64]
+        } else if in_check {
+            [!0u64; MAX_SQ / 64]
+        } else {
+            let mut c = self.pinned(ksq);
+            c[ksq >> 6] |= 1 << (ksq & 63);
+            c
         };
         // Most pieces need no legality test: when not in check, only the king, pinned pieces
         // and en passant can expose the king. Those go through `careful`; the rest straight to
@@ -207,8 +212,7 @@ impl Hyperchess {
                 let s = base + (bits.trailing_zeros() / 8) as usize;
                 bits &= bits - 1;
                 let p = at(board, s);
-                let careful =
-                    LEGAL && (in_check || s == ksq || pinned[s >> 6] & (1 << (s & 63)) != 0);
+                let careful = careful_set[s >> 6] & (1 << (s & 63)) != 0;
                 let stop = if careful {
                     let mut checked = |from: usize, to: usize, kind: u8| -> bool {
                         let legal = if in_check || kind == EN_PASSANT {
