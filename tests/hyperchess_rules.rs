@@ -1541,7 +1541,7 @@ fn clone_from_a_reused_state_behaves_as_a_fresh_copy() {
     let starts = [
         Hyperchess::start(&opts("1x1")).unwrap(),
         Hyperchess::start(&opts("3x3")).unwrap(),
-        // Rooks and kings only: repetitions and the 100-ply rule come up within the game.
+        // Rooks and kings only, 70 reversible plies played: the 100-ply rule comes up.
         Hyperchess::from_text("4k3/8/8/8/8/8/8/R3K2r w - - 70 1", &opts("1x1")).unwrap(),
         Hyperchess::start(&opts("2x2")).unwrap(),
     ];
