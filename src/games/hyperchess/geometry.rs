@@ -50,11 +50,12 @@ impl<T: Copy> Lists<T> {
     }
 }
 
-/// A ray: `len` squares from `start` in `Geometry::ray_sqs`, nearest first.
+/// A ray: `len` squares from `start` in `Geometry::ray_sqs`, nearest first. Its fields are
+/// private: only `Geometry::rays` makes one, so `Geometry::ray` may read its range unchecked.
 #[derive(Clone, Copy)]
 pub struct Ray {
-    pub start: u32,
-    pub len: u32,
+    start: u32,
+    len: u32,
 }
 
 pub struct Geometry {

@@ -95,7 +95,8 @@ pub(super) fn ep_victim(to: usize, us: u8) -> usize {
 
 /// Whether the king of `us` may step to `to` when not in check: no enemy piece attacks `to`.
 /// The board is read as it stands: a slider whose line through the king's square reached `to`
-/// would be giving check now, so the king's leaving its square uncovers nothing.
+/// would be giving check now, so the king's leaving its square uncovers nothing. Kept out of
+/// line: inlined into every piece's generator, the attack test slowed the whole generator.
 #[inline(never)]
 fn king_step_safe(geo: &Geometry, b: &[u8; MAX_SQ], n: &[u16; 8], to: usize, us: u8) -> bool {
     !attacked_by(geo, b, n, to, us ^ 1)
@@ -139,7 +140,7 @@ impl Hyperchess {
         };
         let ksq = self.king[us as usize] as usize;
         let k = if from == ksq { to } else { ksq };
-        let at = |s: usize| {
+        let after = |s: usize| {
             if s == to {
                 p
             } else if s == from || s == vsq {
@@ -148,7 +149,7 @@ impl Hyperchess {
                 at(b, s)
             }
         };
-        !attacked_on(self.geo, at, &self.counts[(us ^ 1) as usize], k, us ^ 1)
+        !attacked_on(self.geo, after, &self.counts[(us ^ 1) as usize], k, us ^ 1)
     }
 
     /// Generates moves for the side to move. With `LEGAL`, only legal ones; with `NOISY`, only
@@ -177,8 +178,8 @@ impl Hyperchess {
             c
         };
         // Most pieces need no legality test: when not in check, only the king, pinned pieces
-        // and en passant can expose the king. Those go through `careful`; the rest straight to
-        // the sink (en passant tests itself in `gen_pawn`).
+        // and en passant can expose the king. Those go through `checked` below; the rest
+        // straight to the sink (en passant tests itself in `gen_pawn`).
         let mut emit = |from: usize, to: usize, kind: u8| -> bool {
             if kind == PROMOTION {
                 for p in [QUEEN, KNIGHT, BISHOP, GUARD] {
