@@ -268,6 +268,10 @@ pub trait Game: Clone + Send + Sync + Debug + 'static {
     /// best for this game, as measured; the `TreeDepth` option overrides it.
     const TREE_DEPTH: usize = 0;
 
+    /// MCTS, two seats with perfect information: plies of captures-only search that score a new
+    /// leaf instead of a rollout (0 = rollout), as measured; the `LeafSearch` option overrides it.
+    const LEAF_SEARCH: usize = 0;
+
     /// MCTS exploration constant (UCB1's c) for this game's reward scale, as measured.
     const EXPLORATION: f32 = 0.8;
 

@@ -19,6 +19,9 @@
 //!   children's, and selection mixes that value into the mean reward (`MinimaxWeight`).
 //!   Progressive widening (`Widening`): a node considers its moves in `move_priority` order, more
 //!   of them as its visits grow. Against alpha-beta at 100 ms in rithmomachia: 5% → 28%.
+//! - Leaf search (`LeafSearch`), same games: a new leaf is scored by a short captures-only
+//!   search (quiescence) instead of a rollout, so that an exchange in progress is played out
+//!   before the evaluation speaks. Hyperchess, against alpha-beta at 100 ms: 0% → 50%.
 //! - Rewards are per seat; each node keeps the reward of the seat that made the move into it, so
 //!   2–4 seats each maximise their own.
 //! - Hidden information (tesseris): single-observer ISMCTS (Cowling, Powley & Whitehouse 2012).
@@ -249,6 +252,8 @@ struct Shared<'a, G: Game> {
     minimax: f64,
     /// Progressive widening factor (0 = every child is considered).
     widening: f64,
+    /// Plies of captures-only search that score a new leaf instead of a rollout (0 = off).
+    leaf_search: usize,
 }
 
 /// Runs MCTS (ISMCTS for hidden-information games) on `root` within the context's limits,
@@ -288,6 +293,11 @@ pub fn search<G: Game>(root: &G, ctx: &Context, moves: &[G::Move]) -> Outcome<G:
             ctx.params.widening as f64 / 10.0
         } else {
             0.0
+        },
+        leaf_search: if informed {
+            ctx.params.leaf_search.unwrap_or(G::LEAF_SEARCH)
+        } else {
+            0
         },
     };
     let threads = ctx.params.threads.max(1);
@@ -371,6 +381,7 @@ fn worker<G: Game>(sh: &Shared<G>, index: usize) {
     let mut buf: Vec<G::Move> = Vec::new();
     let mut path: Vec<u32> = Vec::with_capacity(256);
     let mut legal: FxHashSet<G::Move> = FxHashSet::default();
+    let mut qbufs: Vec<Vec<G::Move>> = vec![Vec::new(); sh.leaf_search + 1];
     let mut last_report = Instant::now();
     let mut last_publish = Instant::now();
     let mut reported = false;
@@ -443,7 +454,7 @@ fn worker<G: Game>(sh: &Shared<G>, index: usize) {
             }
         }
         let depth = iterate(
-            sh, observer, &mut rng, &mut moves, &mut buf, &mut path, &mut legal,
+            sh, observer, &mut rng, &mut moves, &mut buf, &mut path, &mut legal, &mut qbufs,
         );
         done_here += 1;
         local_iterations += 1;
@@ -457,6 +468,7 @@ fn worker<G: Game>(sh: &Shared<G>, index: usize) {
 }
 
 /// One descent, leaf evaluation and backup.
+#[allow(clippy::too_many_arguments)]
 fn iterate<G: Game>(
     sh: &Shared<G>,
     observer: Seat,
@@ -465,6 +477,7 @@ fn iterate<G: Game>(
     buf: &mut Vec<G::Move>,
     path: &mut Vec<u32>,
     legal: &mut FxHashSet<G::Move>,
+    qbufs: &mut [Vec<G::Move>],
 ) -> u32 {
     let tree = &sh.tree;
     let hidden = G::hidden_information();
@@ -496,6 +509,11 @@ fn iterate<G: Game>(
         let nd = &tree.node(node);
         // A new leaf, or the depth cap reached: score it.
         if node != 0 && (nd.visits.load(Ordering::Relaxed) == 0 || path.len() > sh.tree_depth) {
+            if sh.leaf_search > 0 {
+                let here = quiescence_rewards(&state, sh.leaf_search, qbufs);
+                leaf_value = Some(here);
+                break here;
+            }
             if minimax {
                 let here = heuristic_rewards(&state);
                 leaf_value = Some(here);
@@ -844,6 +862,66 @@ fn rollout<G: Game>(
     }
 }
 
+/// Scores a new leaf by a captures-only search (`LeafSearch`): the rewards of the evaluation
+/// once the exchanges that the leaf's position holds are played out, `plies` deep at most.
+fn quiescence_rewards<G: Game>(
+    state: &G,
+    plies: usize,
+    bufs: &mut [Vec<G::Move>],
+) -> [f32; crate::game::MAX_SEATS] {
+    let stm = state.to_move();
+    let v = quiescence(state, -QS_INF, QS_INF, plies, bufs);
+    let p = super::win_probability(v);
+    let mut r = [0.0; crate::game::MAX_SEATS];
+    r[stm] = p;
+    r[1 - stm] = 1.0 - p;
+    r
+}
+
+/// Bound of [`quiescence`]'s window, beyond any evaluation and the won or lost score.
+const QS_INF: i32 = 1_000_000;
+/// Noisy moves tried at each node of [`quiescence`], best `move_priority` first.
+const QS_WIDTH: usize = 8;
+
+/// Fail-soft negamax over noisy moves for two seats, from the side to move's view: the
+/// evaluation stands unless a capture (or the like) does better.
+fn quiescence<G: Game>(
+    g: &G,
+    mut alpha: i32,
+    beta: i32,
+    plies: usize,
+    bufs: &mut [Vec<G::Move>],
+) -> i32 {
+    let stm = g.to_move();
+    if let Status::Over(o) = g.status() {
+        return ((o.rewards[stm] as f64 - 0.5) * 60_000.0) as i32;
+    }
+    let stand = g.evaluate(stm);
+    if stand >= beta || plies == 0 {
+        return stand;
+    }
+    alpha = alpha.max(stand);
+    let Some((moves, rest)) = bufs.split_first_mut() else {
+        return stand;
+    };
+    g.noisy_moves(moves);
+    moves.sort_by_cached_key(|&m| std::cmp::Reverse(g.move_priority(m)));
+    let mut best = stand;
+    for &m in moves.iter().take(QS_WIDTH) {
+        let mut c = g.clone();
+        c.play(m);
+        let s = -quiescence(&c, -beta, -alpha, plies - 1, rest);
+        if s > best {
+            best = s;
+            alpha = alpha.max(s);
+            if alpha >= beta {
+                break;
+            }
+        }
+    }
+    best
+}
+
 /// The most visited root child (the same tie-break as the reported lines).
 fn best_child<M: Copy>(tree: &Tree<M>) -> Option<u32> {
     ranked(tree).first().copied()
@@ -1086,5 +1164,30 @@ mod tests {
         assert_eq!(select(&t, 0, None, false, 0.5, 0.0, 0.01), Some(2));
         t.node(2).proven.store(LOSS, Ordering::Relaxed);
         assert_eq!(select(&t, 0, None, false, 0.5, 0.0, 0.01), Some(1));
+    }
+
+    #[test]
+    fn the_leaf_search_plays_out_a_hanging_capture_and_a_recapture() {
+        use crate::game::RuleOptions;
+        use crate::games::hyperchess::Hyperchess;
+        let opts = RuleOptions::of::<Hyperchess>().with("Boards", "1x1");
+        let mut bufs = vec![Vec::new(); 5];
+        // White to move takes the black queen on d5 for nothing.
+        let free = Hyperchess::from_text("4k3/8/8/3q4/8/8/3R4/4K3 w - - 0 1", &opts).unwrap();
+        let stand = free.evaluate(0);
+        let q = quiescence(&free, -QS_INF, QS_INF, 4, &mut bufs);
+        assert!(q > stand + 500, "stand {stand}, after the capture {q}");
+        // The queen on d5 is guarded by a pawn: taking it with the rook wins queen for rook.
+        let guarded = Hyperchess::from_text("4k3/8/4p3/3q4/8/8/3R4/4K3 w - - 0 1", &opts).unwrap();
+        let g = quiescence(&guarded, -QS_INF, QS_INF, 4, &mut bufs);
+        assert!(
+            g > guarded.evaluate(0) + 200 && g < q,
+            "guarded {g}, free {q}"
+        );
+        // With no plies to search, the leaf search is the evaluation.
+        assert_eq!(quiescence(&free, -QS_INF, QS_INF, 0, &mut bufs), stand);
+        // The rewards are the win probabilities of the side to move's value.
+        let r = quiescence_rewards(&free, 4, &mut bufs);
+        assert!(r[0] > 0.9 && (r[0] + r[1] - 1.0).abs() < 1e-6, "{r:?}");
     }
 }

@@ -57,6 +57,10 @@ pub struct SearchParams {
     /// MCTS, two seats with perfect information: progressive widening. A node visited n times
     /// considers its first `1 + Widening/10 · √n` children in `move_priority` order; 0 = all.
     pub widening: u32,
+    /// MCTS, two seats with perfect information: plies of a captures-only search (quiescence)
+    /// that scores a new leaf instead of the rollout; 0 = rollout and evaluation. None = the
+    /// game's own measured choice ([`Game::LEAF_SEARCH`]).
+    pub leaf_search: Option<usize>,
     /// `UCI_ShowWDL`: alpha-beta adds win/draw/loss estimates to its `info` lines.
     pub show_wdl: bool,
 }
@@ -75,6 +79,7 @@ impl Default for SearchParams {
             tree_depth: None,
             minimax_weight: 0,
             widening: 0,
+            leaf_search: None,
             show_wdl: false,
         };
         for s in engine_specs() {
@@ -176,6 +181,14 @@ pub fn engine_specs() -> Vec<OptionSpec> {
                 max: 10_000,
             },
         },
+        OptionSpec {
+            name: "LeafSearch",
+            kind: OptionKind::Spin {
+                default: -1,
+                min: -1,
+                max: 64,
+            },
+        },
     ]
 }
 
@@ -206,6 +219,7 @@ pub fn apply(params: &mut SearchParams, name: &str, value: &str) -> bool {
         "treedepth" => params.tree_depth = usize::try_from(int()).ok(),
         "minimaxweight" => params.minimax_weight = int().clamp(0, 100) as u32,
         "widening" => params.widening = int().max(0) as u32,
+        "leafsearch" => params.leaf_search = usize::try_from(int()).ok(),
         "uci_showwdl" => params.show_wdl = value == "true",
         // The GUI says whether it will send `go ponder`; nothing to set.
         "ponder" => {}
