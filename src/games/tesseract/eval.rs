@@ -10,6 +10,7 @@ pub(crate) const PIECE_VALUE: [i32; 12] = [0, 0, 300, 320, 350, 220, 130, 130, 1
 const RES_VALUE: [i32; 8] = [0, 255, 270, 300, 190, 160, 110, 0];
 
 const WIN: i32 = 20_000;
+const TROPISM: i32 = 2;
 
 /// Per-side features.
 #[derive(Default, Clone, Copy)]
@@ -21,6 +22,26 @@ struct Side {
     /// Best value of an enemy man this side can capture now (not the Tesseract).
     best_capture: i32,
     t_moves: i32,
+    /// Closeness of this side's pieces to a hunted enemy Tesseract (see `hunted`).
+    closeness: i32,
+}
+
+/// Whether `side`'s Tesseract is hunted: `side` has at most two men besides it (board and
+/// reserve) and the enemy has more. A Tesseract alone with no man in reserve loses when it
+/// cannot move, and one with few helpers is taken by a jump sooner or later; without a plan the
+/// side ahead shuffled until `MaxPlies` (all 60 doubling games of 2026-11-25 were drawn so,
+/// often a man or more ahead). The side ahead is then paid for every move the Tesseract loses
+/// and for its pieces' closeness; otherwise a small pull toward the enemy Tesseract
+/// (`TROPISM`) keeps the men in contact.
+fn hunted(g: &Tesseract, side: usize) -> bool {
+    let men = |s: usize| g.other_men_on_board(s) + g.men_in_reserve(s);
+    g.in_play() && g.tpos[side] != NONE && men(side) <= 2 && men(1 - side) > men(side)
+}
+
+fn chebyshev(a: u8, b: u8) -> i32 {
+    (file_of(a) - file_of(b))
+        .abs()
+        .max((rank_of(a) - rank_of(b)).abs())
 }
 
 pub(crate) fn evaluate(g: &Tesseract, seat: Seat) -> i32 {
@@ -32,11 +53,20 @@ pub(crate) fn evaluate(g: &Tesseract, seat: Seat) -> i32 {
         };
     }
     let mut f = [Side::default(); 2];
+    // Mop-up: a side far ahead hunts the enemy Tesseract (see `hunted`).
+    let hunted = [hunted(g, 0), hunted(g, 1)];
     for sq in 0..SQ {
         let c = g.board[sq];
         let k = c & KM;
         if k != 0 {
-            f[color(c)].material += PIECE_VALUE[k as usize];
+            let side = color(c);
+            f[side].material += PIECE_VALUE[k as usize];
+            let et = g.tpos[1 - side];
+            if et != NONE && k != K_T && k != K_LHB && k != K_LVB {
+                // Men close in to jump it, sliders to wall it in.
+                let d = chebyshev(sq as u8, et);
+                f[side].closeness += if is_man(k) { 14 - d } else { (14 - d) / 2 };
+            }
         }
     }
     for (side, fs) in f.iter_mut().enumerate() {
@@ -92,6 +122,13 @@ pub(crate) fn evaluate(g: &Tesseract, seat: Seat) -> i32 {
                 } else {
                     s -= 60 * att;
                 }
+            }
+            // A hunted Tesseract: every move it loses brings the end closer (walled in, or a
+            // man lands beside it with a free point behind), and the hunters close in.
+            if hunted[side] {
+                s -= 12 * (32 - fs.t_moves).max(0) + 6 * f[opp].closeness;
+            } else if g.in_play() {
+                s -= TROPISM * f[opp].closeness;
             }
             // The lone Tesseract must keep moving (immobile = loss).
             if g.in_play() && g.other_men_on_board(side) == 0 && g.men_in_reserve(side) == 0 {
