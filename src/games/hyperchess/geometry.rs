@@ -65,6 +65,10 @@ pub struct Geometry {
     pub rows: usize,
     /// Number of squares, 64 per board.
     pub nsq: usize,
+    /// Number of boards.
+    pub nb: usize,
+    /// Whether there is more than one board: only then do the `*_x` lists hold anything.
+    pub cross: bool,
     /// `[x, y, z, w]` of each square.
     pub coord: Vec<[i8; 4]>,
     pub ray_sqs: Vec<u16>,
@@ -72,8 +76,14 @@ pub struct Geometry {
     pub rook: Lists<Ray>,
     /// Non-empty bishop rays (two axes, equal steps) of each square.
     pub bishop: Lists<Ray>,
+    /// The rays of `rook` and `bishop` that leave the board (those that stay on it are read
+    /// from bitboards, see `plane.rs`).
+    pub rook_x: Lists<Ray>,
+    pub bishop_x: Lists<Ray>,
     /// Knight jumps (2 along one axis, 1 along another).
     pub knight: Lists<u16>,
+    /// The jumps of `knight` to another board.
+    pub knight_x: Lists<u16>,
     /// One step along x and/or y (king moves; half of the guard's).
     pub king: Lists<u16>,
     /// One step along z and/or w (the other half of the guard's moves).
@@ -86,6 +96,8 @@ pub struct Geometry {
     /// `pawn_cap[colour][sq]`: the (up to 6) squares a pawn of `colour` on `sq` captures on.
     /// Also: the squares from which a pawn of the *other* colour attacks `sq`.
     pub pawn_cap: [Lists<u16>; 2],
+    /// The captures of `pawn_cap` on another board (sideways along z or w).
+    pub pawn_cap_x: [Lists<u16>; 2],
     /// Empty-board mobility of each piece type averaged over all squares (index = piece type).
     pub avg_mobility: [f32; 8],
     /// Piece values in centipawns on this grid (see `eval.rs`).
@@ -135,16 +147,22 @@ impl Geometry {
             cols,
             rows,
             nsq,
+            nb: cols * rows,
+            cross: cols * rows > 1,
             coord,
             ray_sqs: Vec::new(),
             rook: Lists::empty(),
             bishop: Lists::empty(),
+            rook_x: Lists::empty(),
+            bishop_x: Lists::empty(),
             knight: Lists::empty(),
+            knight_x: Lists::empty(),
             king: Lists::empty(),
             zw: Lists::empty(),
             pawn_push: [Box::new([NONE; MAX_SQ]), Box::new([NONE; MAX_SQ])],
             pawn_double: [Box::new([NONE; MAX_SQ]), Box::new([NONE; MAX_SQ])],
             pawn_cap: [Lists::empty(), Lists::empty()],
+            pawn_cap_x: [Lists::empty(), Lists::empty()],
             avg_mobility: [0.0; 8],
             values: [0; 8],
         };
@@ -153,8 +171,11 @@ impl Geometry {
         let mut ray_sqs = Vec::new();
         g.rook = g.rays(&d.rook, &mut ray_sqs);
         g.bishop = g.rays(&d.bishop, &mut ray_sqs);
+        g.rook_x = g.rays(&cross(&d.rook), &mut ray_sqs);
+        g.bishop_x = g.rays(&cross(&d.bishop), &mut ray_sqs);
         g.ray_sqs = ray_sqs;
         g.knight = g.steps(&d.knight);
+        g.knight_x = g.steps(&cross(&d.knight));
         g.king = g.steps(&d.king);
         g.zw = g.steps(&d.zw);
         for colour in 0..2 {
@@ -231,6 +252,7 @@ impl Geometry {
             })
             .collect();
         self.pawn_cap[colour] = self.steps(&caps);
+        self.pawn_cap_x[colour] = self.steps(&cross(&caps));
     }
 
     /// Average number of squares each piece kind reaches on the empty grid.
@@ -251,6 +273,14 @@ impl Geometry {
         }
         mob
     }
+}
+
+/// The directions of `dirs` that change board (move along z or w).
+fn cross(dirs: &[[i32; 4]]) -> Vec<[i32; 4]> {
+    dirs.iter()
+        .copied()
+        .filter(|d| d[2] != 0 || d[3] != 0)
+        .collect()
 }
 
 /// The move directions of each piece kind in four dimensions.
