@@ -58,6 +58,13 @@ pub struct Ray {
     len: u32,
 }
 
+/// Squares of one board: `bits` (bit `x + 8*y`) on board `board`.
+#[derive(Clone, Copy)]
+pub struct OnBoard {
+    pub board: u32,
+    pub bits: u64,
+}
+
 pub struct Geometry {
     /// Board columns (w axis, letters A..).
     pub cols: usize,
@@ -98,6 +105,10 @@ pub struct Geometry {
     pub pawn_cap: [Lists<u16>; 2],
     /// The captures of `pawn_cap` on another board (sideways along z or w).
     pub pawn_cap_x: [Lists<u16>; 2],
+    /// `knight_x`, `zw` and `pawn_cap_x` grouped by board, for moves generated a set at a time.
+    pub knight_xb: Lists<OnBoard>,
+    pub zw_b: Lists<OnBoard>,
+    pub pawn_cap_xb: [Lists<OnBoard>; 2],
     /// Empty-board mobility of each piece type averaged over all squares (index = piece type).
     pub avg_mobility: [f32; 8],
     /// Piece values in centipawns on this grid (see `eval.rs`).
@@ -163,6 +174,9 @@ impl Geometry {
             pawn_double: [Box::new([NONE; MAX_SQ]), Box::new([NONE; MAX_SQ])],
             pawn_cap: [Lists::empty(), Lists::empty()],
             pawn_cap_x: [Lists::empty(), Lists::empty()],
+            knight_xb: Lists::empty(),
+            zw_b: Lists::empty(),
+            pawn_cap_xb: [Lists::empty(), Lists::empty()],
             avg_mobility: [0.0; 8],
             values: [0; 8],
         };
@@ -181,6 +195,12 @@ impl Geometry {
         for colour in 0..2 {
             g.pawn_tables(colour);
         }
+        g.knight_xb = by_board(nsq, &g.knight_x);
+        g.zw_b = by_board(nsq, &g.zw);
+        g.pawn_cap_xb = [
+            by_board(nsq, &g.pawn_cap_x[0]),
+            by_board(nsq, &g.pawn_cap_x[1]),
+        ];
         // Average empty-board mobility (used to scale piece values).
         let mob = g.mobility();
         g.avg_mobility = mob;
@@ -273,6 +293,24 @@ impl Geometry {
         }
         mob
     }
+}
+
+/// The squares of `lists` grouped by board, boards in increasing order.
+fn by_board(nsq: usize, lists: &Lists<u16>) -> Lists<OnBoard> {
+    Lists::build(nsq, |s, out: &mut Vec<OnBoard>| {
+        let mut sets = [0u64; MAX_SQ / 64];
+        for &t in lists.get(s) {
+            sets[t as usize >> 6] |= 1 << (t & 63);
+        }
+        for (board, &bits) in sets.iter().enumerate() {
+            if bits != 0 {
+                out.push(OnBoard {
+                    board: board as u32,
+                    bits,
+                });
+            }
+        }
+    })
 }
 
 /// The directions of `dirs` that change board (move along z or w).

@@ -204,6 +204,15 @@ fn on_ray_through(geo: &Geometry, k: usize, a: usize, to: usize) -> bool {
 /// A set of squares of the whole grid, a bitboard per board.
 type Squares = [u64; MAX_SQ / 64];
 
+/// Per board, for one generation: where a piece other than the king may go to end a check
+/// (everywhere when not in check), the squares taken, and the squares our pieces other than
+/// the king may go to (`block`, not ours; with `NOISY`, theirs).
+struct Sets<'a> {
+    block: &'a Squares,
+    occ: &'a Squares,
+    tgt: &'a Squares,
+}
+
 /// Whether square `s` is in the set `set`.
 #[inline(always)]
 fn has(set: &Squares, s: usize) -> bool {
@@ -327,15 +336,37 @@ impl Hyperchess {
             fixed[kb] |= bit(ksq);
         }
         if others {
-            for b in 0..geo.nb {
-                let b = b & (MAX_SQ / 64 - 1);
-                let pb = &self.bb[b];
-                let own = pb[ou];
-                let free = own & !fixed[b];
-                if free == 0 {
-                    continue;
+            if geo.cross {
+                // Per board: the squares taken, and those our pieces may go to (for the moves
+                // to other boards; a single board reads its own bitboards).
+                let mut occ = [0u64; MAX_SQ / 64];
+                let mut tgt = [0u64; MAX_SQ / 64];
+                for b in 0..geo.nb {
+                    let b = b & (MAX_SQ / 64 - 1);
+                    let pb = &self.bb[b];
+                    occ[b] = pb[ou] | pb[ot];
+                    tgt[b] = block[b] & if NOISY { pb[ot] } else { !pb[ou] };
                 }
-                if self.gen_board::<NOISY>(b, free, &block, sink) {
+                let sets = Sets {
+                    block: &block,
+                    occ: &occ,
+                    tgt: &tgt,
+                };
+                for b in 0..geo.nb {
+                    let b = b & (MAX_SQ / 64 - 1);
+                    let free = self.bb[b][ou] & !fixed[b];
+                    if free != 0 && self.gen_board::<NOISY, true>(b, free, &sets, sink) {
+                        return true;
+                    }
+                }
+            } else {
+                let sets = Sets {
+                    block: &block,
+                    occ: &block,
+                    tgt: &block,
+                };
+                let free = self.bb[0][ou] & !fixed[0];
+                if free != 0 && self.gen_board::<NOISY, false>(0, free, &sets, sink) {
                     return true;
                 }
             }
@@ -374,13 +405,14 @@ impl Hyperchess {
         false
     }
 
-    /// The moves of our pieces `free` on board `b` (en passant aside) to the squares `block`.
+    /// The moves of our pieces `free` on board `b` (en passant aside); with `CROSS`, also those
+    /// to other boards (`sets.occ` and `sets.tgt` are read only then).
     #[inline(always)]
-    fn gen_board<const NOISY: bool>(
+    fn gen_board<const NOISY: bool, const CROSS: bool>(
         &self,
         b: usize,
         free: u64,
-        block: &Squares,
+        sets: &Sets,
         sink: &mut impl Sink,
     ) -> bool {
         let geo = self.geo;
@@ -388,11 +420,10 @@ impl Hyperchess {
         let them = us ^ 1;
         let (ou, ot) = (((us & 1) << 3) as usize, ((them & 1) << 3) as usize);
         let pb = &self.bb[b];
+        let block = sets.block;
         let occ = pb[ou] | pb[ot];
         let base = b * 64;
-        // Targets within the board.
         let tgt = block[b] & if NOISY { pb[ot] } else { !pb[ou] };
-        let cross = geo.cross;
 
         // Pawns: setwise within the board, one at a time to other boards.
         let pawns = free & pb[PAWN as usize];
@@ -435,23 +466,26 @@ impl Hyperchess {
                     }
                 }
             }
-            if cross {
-                let last_rank = if us == 0 { 7 } else { 0 };
+            if CROSS {
+                let before_last = if us == 0 { 6 } else { 1 };
                 let mut ps = pawns;
                 while ps != 0 {
                     let s = base + ps.trailing_zeros() as usize;
                     ps &= ps - 1;
-                    for &t in geo.pawn_cap_x[(us & 1) as usize].get(s) {
-                        let t = t as usize;
-                        let q = at(&self.board, t);
-                        if q != 0 && q >> 3 == them && has(block, t) {
-                            let stop = if (t >> 3) & 7 == last_rank {
-                                promotions(sink, s, t)
-                            } else {
-                                sink.one(Move::new(s, t, 0))
-                            };
-                            if stop {
+                    for ob in geo.pawn_cap_xb[(us & 1) as usize].get(s) {
+                        let tb = ob.board as usize & (MAX_SQ / 64 - 1);
+                        let mut caps = ob.bits & sets.tgt[tb] & sets.occ[tb];
+                        if (s >> 3) & 7 != before_last {
+                            if sink.set(s, tb * 64, caps) {
                                 return true;
+                            }
+                        } else {
+                            while caps != 0 {
+                                let t = tb * 64 + caps.trailing_zeros() as usize;
+                                caps &= caps - 1;
+                                if promotions(sink, s, t) {
+                                    return true;
+                                }
                             }
                         }
                     }
@@ -465,8 +499,7 @@ impl Hyperchess {
             let s = set.trailing_zeros() as usize;
             set &= set - 1;
             if sink.set(base + s, base, plane::KNIGHT[s] & tgt)
-                || (cross
-                    && self.steps_x::<NOISY>(base + s, geo.knight_x.get(base + s), block, sink))
+                || (CROSS && self.jumps_x(base + s, geo.knight_xb.get(base + s), sets, sink))
             {
                 return true;
             }
@@ -476,8 +509,7 @@ impl Hyperchess {
             let s = set.trailing_zeros() as usize;
             set &= set - 1;
             if sink.set(base + s, base, plane::bishop(s, occ) & tgt)
-                || (cross
-                    && self.lines_x::<NOISY>(base + s, geo.bishop_x.get(base + s), block, sink))
+                || (CROSS && self.lines_x(base + s, geo.bishop_x.get(base + s), sets, sink))
             {
                 return true;
             }
@@ -487,7 +519,7 @@ impl Hyperchess {
             let s = set.trailing_zeros() as usize;
             set &= set - 1;
             if sink.set(base + s, base, plane::rook(s, occ) & tgt)
-                || (cross && self.lines_x::<NOISY>(base + s, geo.rook_x.get(base + s), block, sink))
+                || (CROSS && self.lines_x(base + s, geo.rook_x.get(base + s), sets, sink))
             {
                 return true;
             }
@@ -497,9 +529,9 @@ impl Hyperchess {
             let s = set.trailing_zeros() as usize;
             set &= set - 1;
             if sink.set(base + s, base, plane::KING[s] & tgt)
-                || (cross
+                || (CROSS
                     && pb[GUARD as usize] & bit(s) != 0
-                    && self.steps_x::<NOISY>(base + s, geo.zw.get(base + s), block, sink))
+                    && self.jumps_x(base + s, geo.zw_b.get(base + s), sets, sink))
             {
                 return true;
             }
@@ -507,30 +539,18 @@ impl Hyperchess {
         false
     }
 
-    /// Whether our piece may go to `t` on another board: in `block`, and empty (unless
-    /// `NOISY`) or theirs.
+    /// The jumps of our piece on `s` to the squares `targets` on other boards.
     #[inline(always)]
-    fn target_x<const NOISY: bool>(&self, t: usize, block: &Squares) -> bool {
-        let q = at(&self.board, t);
-        has(block, t)
-            && if NOISY {
-                q != 0 && q >> 3 == self.side ^ 1
-            } else {
-                q == 0 || q >> 3 == self.side ^ 1
-            }
-    }
-
-    /// The steps of our piece on `s` to the squares `targets` on other boards.
-    #[inline(always)]
-    fn steps_x<const NOISY: bool>(
+    fn jumps_x(
         &self,
         s: usize,
-        targets: &[u16],
-        block: &Squares,
+        targets: &[geometry::OnBoard],
+        sets: &Sets,
         sink: &mut impl Sink,
     ) -> bool {
-        for &t in targets {
-            if self.target_x::<NOISY>(t as usize, block) && sink.one(Move::new(s, t as usize, 0)) {
+        for ob in targets {
+            let tb = ob.board as usize & (MAX_SQ / 64 - 1);
+            if sink.set(s, tb * 64, ob.bits & sets.tgt[tb]) {
                 return true;
             }
         }
@@ -539,20 +559,14 @@ impl Hyperchess {
 
     /// The moves of our slider on `s` along the lines `rays` to other boards.
     #[inline(always)]
-    fn lines_x<const NOISY: bool>(
-        &self,
-        s: usize,
-        rays: &[geometry::Ray],
-        block: &Squares,
-        sink: &mut impl Sink,
-    ) -> bool {
+    fn lines_x(&self, s: usize, rays: &[geometry::Ray], sets: &Sets, sink: &mut impl Sink) -> bool {
         for &r in rays {
             for &t in self.geo.ray(r) {
                 let t = t as usize;
-                if self.target_x::<NOISY>(t, block) && sink.one(Move::new(s, t, 0)) {
+                if has(sets.tgt, t) && sink.one(Move::new(s, t, 0)) {
                     return true;
                 }
-                if at(&self.board, t) != 0 {
+                if has(sets.occ, t) {
                     break;
                 }
             }
