@@ -65,6 +65,31 @@ pub struct OnBoard {
     pub bits: u64,
 }
 
+/// A line direction that changes board, for sliding a set of pieces of one board at once:
+/// each step keeps the bits `keep` (those not at the edge the step crosses), shifts them by
+/// `shift` within the board (x + 8*y, either sign) and moves to the board `board` further on;
+/// `steps[b]` is how many steps stay on the grid from board `b`.
+#[derive(Clone, Copy)]
+pub struct CrossLine {
+    pub keep: u64,
+    pub shift: i32,
+    pub board: i32,
+    pub steps: [u8; MAX_SQ / 64],
+}
+
+impl CrossLine {
+    /// The squares one step on from `bits`, within the board.
+    #[inline(always)]
+    pub fn step(&self, bits: u64) -> u64 {
+        let b = bits & self.keep;
+        if self.shift >= 0 {
+            b << (self.shift & 63)
+        } else {
+            b >> (-self.shift & 63)
+        }
+    }
+}
+
 pub struct Geometry {
     /// Board columns (w axis, letters A..).
     pub cols: usize,
@@ -105,6 +130,10 @@ pub struct Geometry {
     pub pawn_cap: [Lists<u16>; 2],
     /// The captures of `pawn_cap` on another board (sideways along z or w).
     pub pawn_cap_x: [Lists<u16>; 2],
+    /// The directions of `rook_x` and `bishop_x` rays, for sliding all the rooks (bishops) of
+    /// a board at once.
+    pub rook_lines: Vec<CrossLine>,
+    pub bishop_lines: Vec<CrossLine>,
     /// `knight_x`, `zw` and `pawn_cap_x` grouped by board, for moves generated a set at a time.
     pub knight_xb: Lists<OnBoard>,
     pub zw_b: Lists<OnBoard>,
@@ -174,6 +203,8 @@ impl Geometry {
             pawn_double: [Box::new([NONE; MAX_SQ]), Box::new([NONE; MAX_SQ])],
             pawn_cap: [Lists::empty(), Lists::empty()],
             pawn_cap_x: [Lists::empty(), Lists::empty()],
+            rook_lines: Vec::new(),
+            bishop_lines: Vec::new(),
             knight_xb: Lists::empty(),
             zw_b: Lists::empty(),
             pawn_cap_xb: [Lists::empty(), Lists::empty()],
@@ -195,6 +226,8 @@ impl Geometry {
         for colour in 0..2 {
             g.pawn_tables(colour);
         }
+        g.rook_lines = g.cross_lines(&cross(&d.rook));
+        g.bishop_lines = g.cross_lines(&cross(&d.bishop));
         g.knight_xb = by_board(nsq, &g.knight_x);
         g.zw_b = by_board(nsq, &g.zw);
         g.pawn_cap_xb = [
@@ -235,6 +268,35 @@ impl Geometry {
                 }
             }
         })
+    }
+
+    /// The directions `dirs` (each along z or w, and at most one of x and y) as [`CrossLine`]s.
+    fn cross_lines(&self, dirs: &[[i32; 4]]) -> Vec<CrossLine> {
+        let room = |c: usize, d: i32, n: usize| match d {
+            0 => 8,
+            1 => n - 1 - c,
+            _ => c,
+        };
+        dirs.iter()
+            .map(|d| {
+                let mut steps = [0u8; MAX_SQ / 64];
+                for (b, st) in steps.iter_mut().enumerate().take(self.cols * self.rows) {
+                    let (z, w) = (b / self.cols, b % self.cols);
+                    *st = room(z, d[2], self.rows).min(room(w, d[3], self.cols)) as u8;
+                }
+                let keep = match d[0] {
+                    1 => !super::plane::FILE_H,
+                    -1 => !super::plane::FILE_A,
+                    _ => !0,
+                };
+                CrossLine {
+                    keep,
+                    shift: d[0] + 8 * d[1],
+                    board: d[3] + self.cols as i32 * d[2],
+                    steps,
+                }
+            })
+            .collect()
     }
 
     /// The squares one step along each of `dirs` from every square.

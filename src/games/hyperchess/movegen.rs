@@ -213,12 +213,6 @@ struct Sets<'a> {
     tgt: &'a Squares,
 }
 
-/// Whether square `s` is in the set `set`.
-#[inline(always)]
-fn has(set: &Squares, s: usize) -> bool {
-    set[(s >> 6) & (MAX_SQ / 64 - 1)] & bit(s) != 0
-}
-
 impl Hyperchess {
     /// Whether `sq` is attacked by a piece of colour `by`.
     #[inline]
@@ -508,9 +502,7 @@ impl Hyperchess {
         while set != 0 {
             let s = set.trailing_zeros() as usize;
             set &= set - 1;
-            if sink.set(base + s, base, plane::bishop(s, occ) & tgt)
-                || (CROSS && self.lines_x(base + s, geo.bishop_x.get(base + s), sets, sink))
-            {
+            if sink.set(base + s, base, plane::bishop(s, occ) & tgt) {
                 return true;
             }
         }
@@ -518,8 +510,15 @@ impl Hyperchess {
         while set != 0 {
             let s = set.trailing_zeros() as usize;
             set &= set - 1;
-            if sink.set(base + s, base, plane::rook(s, occ) & tgt)
-                || (CROSS && self.lines_x(base + s, geo.rook_x.get(base + s), sets, sink))
+            if sink.set(base + s, base, plane::rook(s, occ) & tgt) {
+                return true;
+            }
+        }
+        if CROSS {
+            let rooks = free & (pb[ROOK as usize] | pb[QUEEN as usize]);
+            let bishops = free & (pb[BISHOP as usize] | pb[QUEEN as usize]);
+            if (rooks != 0 && self.lines_x(b, rooks, &geo.rook_lines, sets, sink))
+                || (bishops != 0 && self.lines_x(b, bishops, &geo.bishop_lines, sets, sink))
             {
                 return true;
             }
@@ -557,18 +556,33 @@ impl Hyperchess {
         false
     }
 
-    /// The moves of our slider on `s` along the lines `rays` to other boards.
+    /// The moves of our sliders `from` on board `b` along the lines `lines` to other boards,
+    /// all of them at once: a step at a time, the pieces still moving land on the next board.
     #[inline(always)]
-    fn lines_x(&self, s: usize, rays: &[geometry::Ray], sets: &Sets, sink: &mut impl Sink) -> bool {
-        for &r in rays {
-            for &t in self.geo.ray(r) {
-                let t = t as usize;
-                if has(sets.tgt, t) && sink.one(Move::new(s, t, 0)) {
-                    return true;
-                }
-                if has(sets.occ, t) {
+    fn lines_x(
+        &self,
+        b: usize,
+        from: u64,
+        lines: &[geometry::CrossLine],
+        sets: &Sets,
+        sink: &mut impl Sink,
+    ) -> bool {
+        for l in lines {
+            let mut front = from;
+            let mut tb = b as isize;
+            let mut delta = 0;
+            for _ in 0..l.steps[b & (MAX_SQ / 64 - 1)] {
+                front = l.step(front);
+                if front == 0 {
                     break;
                 }
+                tb += l.board as isize;
+                delta += (l.shift + 64 * l.board) as isize;
+                let t = tb as usize & (MAX_SQ / 64 - 1);
+                if sink.shifted(t * 64, front & sets.tgt[t], delta) {
+                    return true;
+                }
+                front &= !sets.occ[t];
             }
         }
         false
