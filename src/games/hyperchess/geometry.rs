@@ -134,10 +134,12 @@ pub struct Geometry {
     /// a board at once.
     pub rook_lines: Vec<CrossLine>,
     pub bishop_lines: Vec<CrossLine>,
-    /// `knight_x`, `zw` and `pawn_cap_x` grouped by board, for moves generated a set at a time.
+    /// `knight_x` and `zw` grouped by board, for moves generated a set at a time.
     pub knight_xb: Lists<OnBoard>,
     pub zw_b: Lists<OnBoard>,
-    pub pawn_cap_xb: [Lists<OnBoard>; 2],
+    /// `pawn_lines[colour]`: the directions of `pawn_cap_x`, for capturing with all the pawns
+    /// of a board at once (one step).
+    pub pawn_lines: [Vec<CrossLine>; 2],
     /// Empty-board mobility of each piece type averaged over all squares (index = piece type).
     pub avg_mobility: [f32; 8],
     /// Piece values in centipawns on this grid (see `eval.rs`).
@@ -207,7 +209,7 @@ impl Geometry {
             bishop_lines: Vec::new(),
             knight_xb: Lists::empty(),
             zw_b: Lists::empty(),
-            pawn_cap_xb: [Lists::empty(), Lists::empty()],
+            pawn_lines: [Vec::new(), Vec::new()],
             avg_mobility: [0.0; 8],
             values: [0; 8],
         };
@@ -230,10 +232,6 @@ impl Geometry {
         g.bishop_lines = g.cross_lines(&cross(&d.bishop));
         g.knight_xb = by_board(nsq, &g.knight_x);
         g.zw_b = by_board(nsq, &g.zw);
-        g.pawn_cap_xb = [
-            by_board(nsq, &g.pawn_cap_x[0]),
-            by_board(nsq, &g.pawn_cap_x[1]),
-        ];
         // Average empty-board mobility (used to scale piece values).
         let mob = g.mobility();
         g.avg_mobility = mob;
@@ -335,6 +333,7 @@ impl Geometry {
             .collect();
         self.pawn_cap[colour] = self.steps(&caps);
         self.pawn_cap_x[colour] = self.steps(&cross(&caps));
+        self.pawn_lines[colour] = self.cross_lines(&cross(&caps));
     }
 
     /// Average number of squares each piece kind reaches on the empty grid.

@@ -461,26 +461,23 @@ impl Hyperchess {
                 }
             }
             if CROSS {
-                let before_last = if us == 0 { 6 } else { 1 };
-                let mut ps = pawns;
-                while ps != 0 {
-                    let s = base + ps.trailing_zeros() as usize;
-                    ps &= ps - 1;
-                    for ob in geo.pawn_cap_xb[(us & 1) as usize].get(s) {
-                        let tb = ob.board as usize & (MAX_SQ / 64 - 1);
-                        let mut caps = ob.bits & sets.tgt[tb] & sets.occ[tb];
-                        if (s >> 3) & 7 != before_last {
-                            if sink.set(s, tb * 64, caps) {
-                                return true;
-                            }
-                        } else {
-                            while caps != 0 {
-                                let t = tb * 64 + caps.trailing_zeros() as usize;
-                                caps &= caps - 1;
-                                if promotions(sink, s, t) {
-                                    return true;
-                                }
-                            }
+                // Captures on the neighbouring boards, all pawns at once.
+                for l in &geo.pawn_lines[(us & 1) as usize] {
+                    if l.steps[b] == 0 {
+                        continue;
+                    }
+                    let tb = (b as isize + l.board as isize) as usize & (MAX_SQ / 64 - 1);
+                    let delta = (l.shift + 64 * l.board) as isize;
+                    let caps = l.step(pawns) & sets.tgt[tb] & sets.occ[tb];
+                    if sink.shifted(tb * 64, caps & !last, delta) {
+                        return true;
+                    }
+                    let mut promo = caps & last;
+                    while promo != 0 {
+                        let to = tb * 64 + promo.trailing_zeros() as usize;
+                        promo &= promo - 1;
+                        if promotions(sink, (to as isize - delta) as usize, to) {
+                            return true;
                         }
                     }
                 }
