@@ -320,8 +320,9 @@ impl Hyperchess {
 
     /// The draw rules' verdict on this position.
     fn compute_rule_status(&self) -> Status {
-        let others = |c: usize| self.counts[c][1..7].iter().map(|&n| n as u32).sum::<u32>();
-        if others(0) == 0 && others(1) == 0 {
+        // Stops at the first kind present (pawns, mostly): this runs after every move.
+        let bare = |c: usize| self.counts[c][1..7].iter().all(|&n| n == 0);
+        if bare(0) && bare(1) {
             return Status::Over(Outcome::draw(2, "bare kings"));
         }
         // Reversible plies that count: since the last capture or pawn move, and since the client
