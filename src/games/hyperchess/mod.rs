@@ -201,9 +201,13 @@ impl Clone for Hyperchess {
     /// repetition rule looks back at. Perft reuses one state per ply this way; a whole copy is
     /// mostly empty board and stale history (1.9 kB, a seventh of perft's time on one board).
     fn clone_from(&mut self, src: &Self) {
-        let n = src.geo.nsq.max(self.geo.nsq);
-        self.board[..n].copy_from_slice(&src.board[..n]);
-        self.bb[..n / 64].copy_from_slice(&src.bb[..n / 64]);
+        // A board at a time: fixed-size copies, done in line (a grid is 1 to 16 boards).
+        let n = src.geo.nb.max(self.geo.nb);
+        for b in 0..n.min(MAX_SQ / 64) {
+            let r = b * 64..b * 64 + 64;
+            self.board[r.clone()].copy_from_slice(&src.board[r]);
+            self.bb[b] = src.bb[b];
+        }
         let live = (src.halfmove.min(src.plies) as usize).min(HIST - 2) + 1;
         for d in 0..live {
             let i = (src.plies as usize + HIST - d) % HIST;
