@@ -231,7 +231,8 @@ impl Hyperchess {
     /// Whether the king of the side to move may step to `to` when not in check: no enemy piece
     /// attacks `to`. The board is read as it stands: a slider whose line through the king's
     /// square reached `to` would be giving check now, so the king's leaving its square uncovers
-    /// nothing. Kept out of line: inlined into the generator, the attack test slowed it.
+    /// nothing. Kept out of line: inlined into the generator, the attack test slowed it (on
+    /// 3x3, 703 M instructions against 693 M for `quatre perft --game hyperchess 3`).
     #[inline(never)]
     fn king_step_safe(&self, to: usize) -> bool {
         !self.attacked(to, self.side ^ 1)
