@@ -3,8 +3,10 @@
 //! the king).
 //!
 //! Within a board, moves and attacks are read from per-board bitboards (`plane.rs`), the same
-//! on every grid; steps and lines to other boards are walked through the geometry tables
-//! (`Geometry::*_x`, empty on a single board).
+//! on every grid. Moves to other boards also go a set at a time: jumps grouped by target board,
+//! and the sliders and pawns of a board moved together along each direction that changes board
+//! (`Geometry::*_lines`). Attack tests, pins and checks walk the cross-board tables
+//! (`Geometry::*_x`). On a single board all of those are empty.
 
 use super::plane::{self, bit};
 use super::*;
@@ -355,6 +357,7 @@ impl Hyperchess {
                     }
                 }
             } else {
+                // `occ` and `tgt` are not read on a single board.
                 let sets = Sets {
                     block: &block,
                     occ: &block,
