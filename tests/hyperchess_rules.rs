@@ -1557,6 +1557,7 @@ fn clone_from_a_reused_state_behaves_as_a_fresh_copy() {
         reused.clone_from(&g);
         let mut fresh = g.clone();
         for _ in 0..300 {
+            assert!(reused.bitboards_match_board(), "{}", fresh.to_text());
             assert_eq!(reused.to_text(), fresh.to_text());
             assert_eq!(reused.hash(), fresh.hash());
             assert_eq!(reused.full_hash(), fresh.hash());
@@ -1587,6 +1588,51 @@ fn clone_from_a_reused_state_behaves_as_a_fresh_copy() {
     }
     // The start position for the third time (plies 0, 4 and 8).
     assert!(matches!(reused.status(), Status::Over(o) if o.reason == "threefold repetition"));
+}
+
+/// The per-board bitboards that move generation reads are kept by `play` alongside the board:
+/// after every ply of random games on several grids (captures, promotions and en passant
+/// preferred, so that every kind of change comes up) they equal the ones recomputed from the
+/// board. The moves counted a set at a time (perft's last ply) equal the moves listed.
+#[test]
+fn bitboards_follow_the_board_through_random_games() {
+    use rand::Rng;
+    let mut rng = rng_from_seed(41);
+    let mut ms = Vec::new();
+    let mut noisy = Vec::new();
+    let mut kinds = [0usize; 3];
+    for (boards, games) in [("1x1", 400), ("2x1", 150), ("1x3", 100), ("3x3", 60)] {
+        let start = Hyperchess::start(&opts(boards)).unwrap();
+        for _ in 0..games {
+            let mut g = start.clone();
+            for _ in 0..300 {
+                assert!(g.bitboards_match_board(), "{}", g.to_text());
+                g.legal_moves(&mut ms);
+                assert_eq!(g.count_legal_moves(&mut noisy), ms.len(), "{}", g.to_text());
+                g.noisy_moves(&mut noisy);
+                assert!(noisy.iter().all(|m| ms.contains(m)), "{}", g.to_text());
+                if ms.is_empty() {
+                    break;
+                }
+                let pick: Vec<Move> = ms.iter().copied().filter(|&m| g.is_noisy(m)).collect();
+                let m = if !pick.is_empty() && rng.random_range(0..4) > 0 {
+                    pick[rng.random_range(0..pick.len())]
+                } else {
+                    ms[rng.random_range(0..ms.len())]
+                };
+                if m.promo() != 0 {
+                    kinds[0] += 1;
+                } else if g.piece_at(m.to()) == 0 && g.is_noisy(m) {
+                    kinds[1] += 1;
+                } else if g.piece_at(m.to()) != 0 {
+                    kinds[2] += 1;
+                }
+                g.play(m);
+            }
+        }
+    }
+    // Promotions, en-passant captures and other captures all came up.
+    assert!(kinds.iter().all(|&n| n > 20), "{:?}", kinds);
 }
 
 #[test]

@@ -815,6 +815,28 @@ fn move_lists_past_automatic_draws_are_followed() {
     );
     let out = go(&mut e, "go depth 2", 30);
     assert!(out.last().unwrap() != "bestmove 0000", "{:?}", out);
+    // The last move reaches the 100-ply rule and a threefold repetition at once: both are
+    // played through.
+    e.exchange("position fen 8/5k2/8/8/8/8/2K5/6R1 w - - 92 1 moves g1g2 f7e7 g2g1 e7f7 g1g2 f7e7 g2g1 e7f7");
+    let out = go(&mut e, "go depth 2", 30);
+    assert!(out.last().unwrap() != "bestmove 0000", "{:?}", out);
+    assert!(
+        out.iter().any(|l| l.contains("(fifty-move rule)"))
+            && out.iter().any(|l| l.contains("(threefold repetition)")),
+        "{:?}",
+        out
+    );
+    // ... and so is a move list that goes on from there.
+    let out = e.exchange("position fen 8/5k2/8/8/8/8/2K5/6R1 w - - 92 1 moves g1g2 f7e7 g2g1 e7f7 g1g2 f7e7 g2g1 e7f7 g1h1");
+    assert!(
+        out.iter().any(|l| l.contains("(fifty-move rule)"))
+            && out.iter().any(|l| l.contains("(threefold repetition)"))
+            && !out.iter().any(|l| l.contains("error")),
+        "{:?}",
+        out
+    );
+    let out = go(&mut e, "go depth 2", 30);
+    assert!(out.last().unwrap() != "bestmove 0000", "{:?}", out);
     // Moves after a checkmate stay an error.
     let out = e.exchange("position startpos moves f2f3 e7e5 g2g4 d8h4 a2a3");
     assert!(out[0].starts_with("info string error: "), "{:?}", out);

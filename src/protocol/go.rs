@@ -76,7 +76,9 @@ impl Engine {
                 return None;
             }
         };
-        if let Some(reason) = position.play_through_draw() {
+        // Each draw rule in force here, one after the other: a position may reach the 100-ply
+        // rule and a threefold repetition with the same move.
+        while let Some(reason) = position.play_through_draw() {
             self.out.line(&format!(
                 "info string the rules drew this game here ({}); searching on as asked",
                 reason

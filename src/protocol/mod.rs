@@ -435,8 +435,9 @@ impl Engine {
         for (i, m) in moves.iter().enumerate() {
             if let Status::Over(o) = pos.status() {
                 // A draw the rules declare by themselves is a claim for a chess GUI, which
-                // plays on: follow it (once per draw; the first one is reported).
-                if let Some(reason) = pos.play_through_draw() {
+                // plays on: follow it (once per draw, every rule in force here: one move may
+                // reach the 100-ply rule and a repetition; the first one is reported).
+                while let Some(reason) = pos.play_through_draw() {
                     self.out.line(&format!(
                         "info string the rules drew this game after move {} of the list ({}); playing on as sent",
                         i, reason

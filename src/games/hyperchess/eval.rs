@@ -153,7 +153,7 @@ fn king_safety(g: &Hyperchess, col: usize) -> i32 {
     let enemy = (1 - col) as u8;
     let zone_attacked = std::iter::once(k)
         .chain(geo.king.get(k).iter().map(|&q| q as usize))
-        .filter(|&q| super::attacked(geo, b, q, enemy))
+        .filter(|&q| g.attacked(q, enemy))
         .count() as i32;
     let lead = if col == 0 { -material(g) } else { material(g) };
     let weight = 12 + (lead.clamp(0, 3000) / 100);

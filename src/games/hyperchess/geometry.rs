@@ -58,6 +58,38 @@ pub struct Ray {
     len: u32,
 }
 
+/// Squares of one board: `bits` (bit `x + 8*y`) on board `board`.
+#[derive(Clone, Copy)]
+pub struct OnBoard {
+    pub board: u32,
+    pub bits: u64,
+}
+
+/// A line direction that changes board, for sliding a set of pieces of one board at once:
+/// each step keeps the bits `keep` (those not at the edge the step crosses), shifts them by
+/// `shift` within the board (x + 8*y, either sign) and moves to the board `board` further on;
+/// `steps[b]` is how many steps stay on the grid from board `b`.
+#[derive(Clone, Copy)]
+pub struct CrossLine {
+    pub keep: u64,
+    pub shift: i32,
+    pub board: i32,
+    pub steps: [u8; MAX_SQ / 64],
+}
+
+impl CrossLine {
+    /// The squares one step on from `bits`, within the board.
+    #[inline(always)]
+    pub fn step(&self, bits: u64) -> u64 {
+        let b = bits & self.keep;
+        if self.shift >= 0 {
+            b << (self.shift & 63)
+        } else {
+            b >> (-self.shift & 63)
+        }
+    }
+}
+
 pub struct Geometry {
     /// Board columns (w axis, letters A..).
     pub cols: usize,
@@ -65,6 +97,10 @@ pub struct Geometry {
     pub rows: usize,
     /// Number of squares, 64 per board.
     pub nsq: usize,
+    /// Number of boards.
+    pub nb: usize,
+    /// Whether there is more than one board: only then do the `*_x` lists hold anything.
+    pub cross: bool,
     /// `[x, y, z, w]` of each square.
     pub coord: Vec<[i8; 4]>,
     pub ray_sqs: Vec<u16>,
@@ -72,8 +108,14 @@ pub struct Geometry {
     pub rook: Lists<Ray>,
     /// Non-empty bishop rays (two axes, equal steps) of each square.
     pub bishop: Lists<Ray>,
+    /// The rays of `rook` and `bishop` that leave the board (those that stay on it are read
+    /// from bitboards, see `plane.rs`).
+    pub rook_x: Lists<Ray>,
+    pub bishop_x: Lists<Ray>,
     /// Knight jumps (2 along one axis, 1 along another).
     pub knight: Lists<u16>,
+    /// The jumps of `knight` to another board.
+    pub knight_x: Lists<u16>,
     /// One step along x and/or y (king moves; half of the guard's).
     pub king: Lists<u16>,
     /// One step along z and/or w (the other half of the guard's moves).
@@ -86,6 +128,18 @@ pub struct Geometry {
     /// `pawn_cap[colour][sq]`: the (up to 6) squares a pawn of `colour` on `sq` captures on.
     /// Also: the squares from which a pawn of the *other* colour attacks `sq`.
     pub pawn_cap: [Lists<u16>; 2],
+    /// The captures of `pawn_cap` on another board (sideways along z or w).
+    pub pawn_cap_x: [Lists<u16>; 2],
+    /// The directions of `rook_x` and `bishop_x` rays, for sliding all the rooks (bishops) of
+    /// a board at once.
+    pub rook_lines: Vec<CrossLine>,
+    pub bishop_lines: Vec<CrossLine>,
+    /// `knight_x` and `zw` grouped by board, for moves generated a set at a time.
+    pub knight_xb: Lists<OnBoard>,
+    pub zw_b: Lists<OnBoard>,
+    /// `pawn_lines[colour]`: the directions of `pawn_cap_x`, for capturing with all the pawns
+    /// of a board at once (one step).
+    pub pawn_lines: [Vec<CrossLine>; 2],
     /// Empty-board mobility of each piece type averaged over all squares (index = piece type).
     pub avg_mobility: [f32; 8],
     /// Piece values in centipawns on this grid (see `eval.rs`).
@@ -135,16 +189,27 @@ impl Geometry {
             cols,
             rows,
             nsq,
+            nb: cols * rows,
+            cross: cols * rows > 1,
             coord,
             ray_sqs: Vec::new(),
             rook: Lists::empty(),
             bishop: Lists::empty(),
+            rook_x: Lists::empty(),
+            bishop_x: Lists::empty(),
             knight: Lists::empty(),
+            knight_x: Lists::empty(),
             king: Lists::empty(),
             zw: Lists::empty(),
             pawn_push: [Box::new([NONE; MAX_SQ]), Box::new([NONE; MAX_SQ])],
             pawn_double: [Box::new([NONE; MAX_SQ]), Box::new([NONE; MAX_SQ])],
             pawn_cap: [Lists::empty(), Lists::empty()],
+            pawn_cap_x: [Lists::empty(), Lists::empty()],
+            rook_lines: Vec::new(),
+            bishop_lines: Vec::new(),
+            knight_xb: Lists::empty(),
+            zw_b: Lists::empty(),
+            pawn_lines: [Vec::new(), Vec::new()],
             avg_mobility: [0.0; 8],
             values: [0; 8],
         };
@@ -153,13 +218,20 @@ impl Geometry {
         let mut ray_sqs = Vec::new();
         g.rook = g.rays(&d.rook, &mut ray_sqs);
         g.bishop = g.rays(&d.bishop, &mut ray_sqs);
+        g.rook_x = g.rays(&cross(&d.rook), &mut ray_sqs);
+        g.bishop_x = g.rays(&cross(&d.bishop), &mut ray_sqs);
         g.ray_sqs = ray_sqs;
         g.knight = g.steps(&d.knight);
+        g.knight_x = g.steps(&cross(&d.knight));
         g.king = g.steps(&d.king);
         g.zw = g.steps(&d.zw);
         for colour in 0..2 {
             g.pawn_tables(colour);
         }
+        g.rook_lines = g.cross_lines(&cross(&d.rook));
+        g.bishop_lines = g.cross_lines(&cross(&d.bishop));
+        g.knight_xb = by_board(nsq, &g.knight_x);
+        g.zw_b = by_board(nsq, &g.zw);
         // Average empty-board mobility (used to scale piece values).
         let mob = g.mobility();
         g.avg_mobility = mob;
@@ -194,6 +266,35 @@ impl Geometry {
                 }
             }
         })
+    }
+
+    /// The directions `dirs` (each along z or w, and at most one of x and y) as [`CrossLine`]s.
+    fn cross_lines(&self, dirs: &[[i32; 4]]) -> Vec<CrossLine> {
+        let room = |c: usize, d: i32, n: usize| match d {
+            0 => 8,
+            1 => n - 1 - c,
+            _ => c,
+        };
+        dirs.iter()
+            .map(|d| {
+                let mut steps = [0u8; MAX_SQ / 64];
+                for (b, st) in steps.iter_mut().enumerate().take(self.cols * self.rows) {
+                    let (z, w) = (b / self.cols, b % self.cols);
+                    *st = room(z, d[2], self.rows).min(room(w, d[3], self.cols)) as u8;
+                }
+                let keep = match d[0] {
+                    1 => !super::plane::FILE_H,
+                    -1 => !super::plane::FILE_A,
+                    _ => !0,
+                };
+                CrossLine {
+                    keep,
+                    shift: d[0] + 8 * d[1],
+                    board: d[3] + self.cols as i32 * d[2],
+                    steps,
+                }
+            })
+            .collect()
     }
 
     /// The squares one step along each of `dirs` from every square.
@@ -231,6 +332,8 @@ impl Geometry {
             })
             .collect();
         self.pawn_cap[colour] = self.steps(&caps);
+        self.pawn_cap_x[colour] = self.steps(&cross(&caps));
+        self.pawn_lines[colour] = self.cross_lines(&cross(&caps));
     }
 
     /// Average number of squares each piece kind reaches on the empty grid.
@@ -251,6 +354,32 @@ impl Geometry {
         }
         mob
     }
+}
+
+/// The squares of `lists` grouped by board, boards in increasing order.
+fn by_board(nsq: usize, lists: &Lists<u16>) -> Lists<OnBoard> {
+    Lists::build(nsq, |s, out: &mut Vec<OnBoard>| {
+        let mut sets = [0u64; MAX_SQ / 64];
+        for &t in lists.get(s) {
+            sets[t as usize >> 6] |= 1 << (t & 63);
+        }
+        for (board, &bits) in sets.iter().enumerate() {
+            if bits != 0 {
+                out.push(OnBoard {
+                    board: board as u32,
+                    bits,
+                });
+            }
+        }
+    })
+}
+
+/// The directions of `dirs` that change board (move along z or w).
+fn cross(dirs: &[[i32; 4]]) -> Vec<[i32; 4]> {
+    dirs.iter()
+        .copied()
+        .filter(|d| d[2] != 0 || d[3] != 0)
+        .collect()
 }
 
 /// The move directions of each piece kind in four dimensions.

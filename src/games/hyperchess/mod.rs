@@ -1,13 +1,16 @@
 //! Hyperchess: chess on a grid of C x R ordinary boards (four dimensions x, y, z, w), after
 //! Gérard Courtial's "échecs dans l'hyperespace". See `docs/rules/hyperchess.md`.
 //!
-//! State: a 1024-byte mailbox (every grid up to 4x4 fits), precomputed step/ray tables shared per
-//! grid (`geometry`), an incremental zobrist hash and a 100-entry ring of past hashes for the
-//! repetition rule. Moves are generated pseudo-legally and a move is tried on a scratch board only
-//! when it could expose the king (king moves, en passant, pinned pieces, or when in check).
+//! State: a 1024-byte mailbox (every grid up to 4x4 fits) and, kept alongside it, bitboards of
+//! each board (by colour and by piece type), precomputed step/ray tables shared per grid
+//! (`geometry`), an incremental zobrist hash and a 100-entry ring of past hashes for the
+//! repetition rule. Moves within a board come from the bitboards, moves to other boards from the
+//! tables; only the king's steps, en passant and pinned pieces are tested for legality (and, in
+//! check, only moves that capture the checker or block its line are made).
 //!
 //! Where each rule lives: `geometry.rs` how every piece moves on the 4-D grid (step and ray
-//! tables), `movegen.rs` move generation, attacks and legality, `text.rs` the position text, move
+//! tables), `plane.rs` the same within one board as bitboards, `movegen.rs` move generation,
+//! attacks and legality, `text.rs` the position text, move
 //! notation and display, `eval.rs` the evaluation. This file: the state, the rule options,
 //! playing a move, the end of the game (mate, stalemate, draws) and the `Game` impl.
 // Board and hand code indexes several parallel arrays with one index.
@@ -17,6 +20,7 @@ mod draw;
 mod eval;
 mod geometry;
 mod movegen;
+mod plane;
 mod text;
 
 use std::fmt;
@@ -24,7 +28,7 @@ use std::sync::OnceLock;
 
 use crate::game::{Game, GameRng, OptionKind, OptionSpec, Outcome, RuleOptions, Seat, Status};
 use geometry::{geometry, Geometry, MAX_SQ, NONE};
-use movegen::{attacked, attacked_by, ep_victim};
+use movegen::{ep_victim, Count, Each};
 use text::square_name;
 pub use text::square_name_4d;
 
@@ -150,6 +154,10 @@ const EN_PASSANT: u8 = 2;
 /// A hyperchess position.
 pub struct Hyperchess {
     board: [u8; MAX_SQ],
+    /// Bitboards of each board (bit `x + 8*y`), kept equal to `board` by `play`: `bb[b][t]` the
+    /// pieces of type `t` (1..=7, both colours) on board `b`, `bb[b][0]` the white pieces and
+    /// `bb[b][8]` the black ones (index `colour << 3`).
+    bb: [[u64; 9]; MAX_SQ / 64],
     hist: [u64; HIST],
     geo: &'static Geometry,
     opts: &'static RuleOptions,
@@ -182,6 +190,7 @@ impl Clone for Hyperchess {
     fn clone(&self) -> Self {
         Hyperchess {
             board: self.board,
+            bb: self.bb,
             hist: self.hist,
             ..*self
         }
@@ -192,8 +201,13 @@ impl Clone for Hyperchess {
     /// repetition rule looks back at. Perft reuses one state per ply this way; a whole copy is
     /// mostly empty board and stale history (1.9 kB, a seventh of perft's time on one board).
     fn clone_from(&mut self, src: &Self) {
-        let n = src.geo.nsq.max(self.geo.nsq);
-        self.board[..n].copy_from_slice(&src.board[..n]);
+        // A board at a time: fixed-size copies, done in line (a grid is 1 to 16 boards).
+        let n = src.geo.nb.max(self.geo.nb);
+        for b in 0..n.min(MAX_SQ / 64) {
+            let r = b * 64..b * 64 + 64;
+            self.board[r.clone()].copy_from_slice(&src.board[r]);
+            self.bb[b] = src.bb[b];
+        }
         let live = (src.halfmove.min(src.plies) as usize).min(HIST - 2) + 1;
         for d in 0..live {
             let i = (src.plies as usize + HIST - d) % HIST;
@@ -202,6 +216,7 @@ impl Clone for Hyperchess {
         // Every other field, by name: a field added to the struct must be added here too.
         let Hyperchess {
             board: _,
+            bb: _,
             hist: _,
             geo,
             opts,
@@ -264,6 +279,37 @@ impl Hyperchess {
         self.halfmove
     }
 
+    /// The number of legal moves (the rule status aside).
+    #[inline(always)]
+    fn count_moves(&self) -> usize {
+        let mut n = Count(0);
+        self.gen::<true, false>(&mut n);
+        n.0
+    }
+
+    /// [`Self::count_moves`] compiled with the popcnt instruction.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "popcnt")]
+    fn count_with_popcnt(&self) -> usize {
+        self.count_moves()
+    }
+
+    /// Puts the piece `p` on `s` in the bitboards, or takes it off.
+    #[inline(always)]
+    fn flip(&mut self, p: u8, s: usize) {
+        let b = &mut self.bb[(s >> 6) & (MAX_SQ / 64 - 1)];
+        let m = plane::bit(s);
+        b[(p & 7) as usize] ^= m;
+        b[((p >> 3) & 1) as usize * 8] ^= m;
+    }
+
+    /// Whether the bitboards hold exactly the pieces of the board (an invariant of every
+    /// state; for tests).
+    #[doc(hidden)]
+    pub fn bitboards_match_board(&self) -> bool {
+        self.bb == bitboards(self.geo, &self.board)
+    }
+
     /// Checkmate or stalemate (they come before the draw rules), else the draw rules' verdict.
     fn compute_status(&self) -> Status {
         if !self.has_legal_move() {
@@ -278,8 +324,9 @@ impl Hyperchess {
 
     /// The draw rules' verdict on this position.
     fn compute_rule_status(&self) -> Status {
-        let others = |c: usize| self.counts[c][1..7].iter().map(|&n| n as u32).sum::<u32>();
-        if others(0) == 0 && others(1) == 0 {
+        // Stops at the first kind present (pawns, mostly): this runs after every move.
+        let bare = |c: usize| self.counts[c][1..7].iter().all(|&n| n == 0);
+        if bare(0) && bare(1) {
             return Status::Over(Outcome::draw(2, "bare kings"));
         }
         // Reversible plies that count: since the last capture or pawn move, and since the client
@@ -364,6 +411,7 @@ impl Hyperchess {
         }
         let mut g = Hyperchess {
             board,
+            bb: bitboards(geo, &board),
             hist: [0; HIST],
             geo,
             opts,
@@ -383,7 +431,7 @@ impl Hyperchess {
             in_check: false,
         };
         let them = side ^ 1;
-        if attacked(geo, &g.board, g.king[them as usize] as usize, side) {
+        if g.attacked(g.king[them as usize] as usize, side) {
             return Err(format!(
                 "the side not to move ({}) is in check: impossible position",
                 if them == 0 { "White" } else { "Black" }
@@ -414,13 +462,25 @@ impl Hyperchess {
                 ));
             }
         }
-        g.in_check = attacked(geo, &g.board, g.king[side as usize] as usize, them);
+        g.in_check = g.attacked(g.king[side as usize] as usize, them);
         g.ep_legal = g.compute_ep_legal();
         g.hash = g.compute_hash();
         g.hist[0] = g.hash;
         g.rule_status = g.compute_rule_status();
         Ok(g)
     }
+}
+
+/// The bitboards (`Hyperchess::bb`) of `board` on the grid `geo`.
+fn bitboards(geo: &Geometry, board: &[u8; MAX_SQ]) -> [[u64; 9]; MAX_SQ / 64] {
+    let mut bb = [[0u64; 9]; MAX_SQ / 64];
+    for (s, &p) in board.iter().enumerate().take(geo.nsq) {
+        if p != 0 {
+            bb[s >> 6][(p & 7) as usize] |= plane::bit(s);
+            bb[s >> 6][((p >> 3) & 1) as usize * 8] |= plane::bit(s);
+        }
+    }
+    bb
 }
 
 impl Game for Hyperchess {
@@ -499,10 +559,10 @@ impl Game for Hyperchess {
         if self.rule_status.is_over() {
             return;
         }
-        self.gen::<true, false>(&mut |m| {
+        self.gen::<true, false>(&mut Each(|m| {
             out.push(m);
             false
-        });
+        }));
     }
 
     fn noisy_moves(&self, out: &mut Vec<Move>) {
@@ -510,23 +570,25 @@ impl Game for Hyperchess {
         if self.rule_status.is_over() {
             return;
         }
-        self.gen::<true, true>(&mut |m| {
+        self.gen::<true, true>(&mut Each(|m| {
             out.push(m);
             false
-        });
+        }));
     }
 
     fn count_legal_moves(&self, _: &mut Vec<Move>) -> usize {
         if self.rule_status.is_over() {
             return 0;
         }
-        let mut n = 0;
-        // Counted as generated, without building a list (perft's last ply).
-        self.gen::<true, false>(&mut |_| {
-            n += 1;
-            false
-        });
-        n
+        // Counted as generated, a set at a time, without building a list (perft's last ply).
+        // The count of a set is one instruction where the CPU has it (x86-64 has had it since
+        // 2008, but not in the baseline the build targets), else a dozen.
+        #[cfg(target_arch = "x86_64")]
+        if std::arch::is_x86_feature_detected!("popcnt") {
+            // SAFETY: the CPU has the instruction.
+            return unsafe { self.count_with_popcnt() };
+        }
+        self.count_moves()
     }
 
     fn play(&mut self, mv: Move) {
@@ -539,8 +601,10 @@ impl Game for Hyperchess {
         let cap = self.board[to];
         let mut irreversible = t == PAWN;
         self.hash ^= zp(z, p, from);
+        self.flip(p, from);
         if cap != 0 {
             self.hash ^= zp(z, cap, to);
+            self.flip(cap, to);
             let c = &mut self.counts[them as usize][(cap & 7) as usize];
             *c = c.wrapping_sub(1);
             irreversible = true;
@@ -549,6 +613,7 @@ impl Game for Hyperchess {
             let vp = self.board[v];
             if vp != 0 {
                 self.hash ^= zp(z, vp, v);
+                self.flip(vp, v);
                 let c = &mut self.counts[them as usize][(vp & 7) as usize];
                 *c = c.wrapping_sub(1);
                 self.board[v] = 0;
@@ -566,6 +631,7 @@ impl Game for Hyperchess {
         self.board[from] = 0;
         self.board[to] = newp;
         self.hash ^= zp(z, newp, to);
+        self.flip(newp, to);
         if t == KING {
             self.king[us as usize] = to as u16;
         }
@@ -584,13 +650,7 @@ impl Game for Hyperchess {
         self.side = them;
         self.hash ^= z.side;
         self.plies += 1;
-        self.in_check = attacked_by(
-            self.geo,
-            &self.board,
-            &self.counts[us as usize],
-            self.king[them as usize] as usize,
-            us,
-        );
+        self.in_check = self.attacked(self.king[them as usize] as usize, us);
         if self.ep != NONE {
             self.ep_legal = self.compute_ep_legal();
             if self.ep_legal {
