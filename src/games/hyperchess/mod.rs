@@ -490,11 +490,11 @@ impl Game for Hyperchess {
     /// Measured against a random mover at 100 ms a move, 6 games each, 600-ply cap: 12 plies
     /// mated 6 of 6, 4 plies 17 of 20 (the rest hit the cap), 0 plies 3 of 6.
     const ROLLOUT_PLIES: usize = 12;
-    /// Measured at 100 ms a move, one thread (10 games a pair unless said): MCTS scoring its
-    /// leaves by a 4-ply captures-only search beat MCTS with the 12-ply rollout 9–1; 2 plies beat
-    /// 4 plies 7–3, 8 plies lost to 4 plies 4–6, 1 ply lost to 2 plies 3.5–6.5. Against
-    /// alpha-beta (20 games, same seed): 2 plies 10/20, 4 plies 5/20, the rollout 0/20 — random
-    /// plies miss the exchanges that decide this game.
+    /// Measured at 100 ms a move, one thread, 10 games a pair: MCTS scoring its leaves by a
+    /// 4-ply captures-only search beat MCTS with the 12-ply rollout 9–1, 2 plies beat 4 plies
+    /// 7–3, 8 plies lost to 4 4–6, 1 ply lost to 2 3.5–6.5; on a quiet machine, 2 plies beat
+    /// the rollout 10–0. Random plies miss the exchanges that decide this game. (Against
+    /// alpha-beta it still loses: 1/20 on a quiet machine, see docs/results.md.)
     const LEAF_SEARCH: usize = 2;
 
     fn rule_options() -> &'static [OptionSpec] {
