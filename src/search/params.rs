@@ -183,10 +183,12 @@ pub fn engine_specs() -> Vec<OptionSpec> {
         },
         OptionSpec {
             name: "LeafSearch",
+            // The leaf search does not look at the clock: a bound keeps each leaf short
+            // (at most 8 noisy moves a ply).
             kind: OptionKind::Spin {
                 default: -1,
                 min: -1,
-                max: 64,
+                max: 8,
             },
         },
     ]
