@@ -381,7 +381,7 @@ fn worker<G: Game>(sh: &Shared<G>, index: usize) {
     let mut buf: Vec<G::Move> = Vec::new();
     let mut path: Vec<u32> = Vec::with_capacity(256);
     let mut legal: FxHashSet<G::Move> = FxHashSet::default();
-    let mut qbufs: Vec<Vec<G::Move>> = vec![Vec::new(); sh.leaf_search + 1];
+    let mut qbufs: Vec<QsBuf<G::Move>> = vec![(Vec::new(), Vec::new()); sh.leaf_search + 1];
     let mut last_report = Instant::now();
     let mut last_publish = Instant::now();
     let mut reported = false;
@@ -477,7 +477,7 @@ fn iterate<G: Game>(
     buf: &mut Vec<G::Move>,
     path: &mut Vec<u32>,
     legal: &mut FxHashSet<G::Move>,
-    qbufs: &mut [Vec<G::Move>],
+    qbufs: &mut [QsBuf<G::Move>],
 ) -> u32 {
     let tree = &sh.tree;
     let hidden = G::hidden_information();
@@ -867,7 +867,7 @@ fn rollout<G: Game>(
 fn quiescence_rewards<G: Game>(
     state: &G,
     plies: usize,
-    bufs: &mut [Vec<G::Move>],
+    bufs: &mut [QsBuf<G::Move>],
 ) -> [f32; crate::game::MAX_SEATS] {
     let stm = state.to_move();
     let v = quiescence(state, -QS_INF, QS_INF, plies, bufs);
@@ -877,6 +877,9 @@ fn quiescence_rewards<G: Game>(
     r[1 - stm] = 1.0 - p;
     r
 }
+
+/// One ply's lists of [`quiescence`]: the noisy moves, and the same keyed by priority.
+type QsBuf<M> = (Vec<M>, Vec<(i32, M)>);
 
 /// Bound of [`quiescence`]'s window, beyond any evaluation and the won or lost score.
 const QS_INF: i32 = 1_000_000;
@@ -890,7 +893,7 @@ fn quiescence<G: Game>(
     mut alpha: i32,
     beta: i32,
     plies: usize,
-    bufs: &mut [Vec<G::Move>],
+    bufs: &mut [QsBuf<G::Move>],
 ) -> i32 {
     let stm = g.to_move();
     if let Status::Over(o) = g.status() {
@@ -901,13 +904,16 @@ fn quiescence<G: Game>(
         return stand;
     }
     alpha = alpha.max(stand);
-    let Some((moves, rest)) = bufs.split_first_mut() else {
+    let Some(((moves, keyed), rest)) = bufs.split_first_mut() else {
         return stand;
     };
     g.noisy_moves(moves);
-    moves.sort_by_cached_key(|&m| std::cmp::Reverse(g.move_priority(m)));
+    // Priorities computed once into a reused list: no allocation at each leaf node.
+    keyed.clear();
+    keyed.extend(moves.iter().map(|&m| (g.move_priority(m), m)));
+    keyed.sort_by_key(|&(p, _)| std::cmp::Reverse(p));
     let mut best = stand;
-    for &m in moves.iter().take(QS_WIDTH) {
+    for &(_, m) in keyed.iter().take(QS_WIDTH) {
         let mut c = g.clone();
         c.play(m);
         let s = -quiescence(&c, -beta, -alpha, plies - 1, rest);
@@ -1171,7 +1177,7 @@ mod tests {
         use crate::game::RuleOptions;
         use crate::games::hyperchess::Hyperchess;
         let opts = RuleOptions::of::<Hyperchess>().with("Boards", "1x1");
-        let mut bufs = vec![Vec::new(); 5];
+        let mut bufs = vec![(Vec::new(), Vec::new()); 5];
         // White to move takes the black queen on d5 for nothing.
         let free = Hyperchess::from_text("4k3/8/8/3q4/8/8/3R4/4K3 w - - 0 1", &opts).unwrap();
         let stand = free.evaluate(0);
