@@ -489,28 +489,19 @@ impl Hyperchess {
         }
 
         // Knights, sliders, guards (and the king, when it needs no test).
-        let mut set = free & pb[KNIGHT as usize];
-        while set != 0 {
-            let s = set.trailing_zeros() as usize;
-            set &= set - 1;
+        for s in plane::squares(free & pb[KNIGHT as usize]) {
             if sink.set(base + s, base, plane::KNIGHT[s] & tgt)
                 || (CROSS && self.jumps_x(base + s, geo.knight_xb.get(base + s), sets, sink))
             {
                 return true;
             }
         }
-        let mut set = free & (pb[BISHOP as usize] | pb[QUEEN as usize]);
-        while set != 0 {
-            let s = set.trailing_zeros() as usize;
-            set &= set - 1;
+        for s in plane::squares(free & (pb[BISHOP as usize] | pb[QUEEN as usize])) {
             if sink.set(base + s, base, plane::bishop(s, occ) & tgt) {
                 return true;
             }
         }
-        let mut set = free & (pb[ROOK as usize] | pb[QUEEN as usize]);
-        while set != 0 {
-            let s = set.trailing_zeros() as usize;
-            set &= set - 1;
+        for s in plane::squares(free & (pb[ROOK as usize] | pb[QUEEN as usize])) {
             if sink.set(base + s, base, plane::rook(s, occ) & tgt) {
                 return true;
             }
@@ -524,10 +515,7 @@ impl Hyperchess {
                 return true;
             }
         }
-        let mut set = free & (pb[GUARD as usize] | pb[KING as usize]);
-        while set != 0 {
-            let s = set.trailing_zeros() as usize;
-            set &= set - 1;
+        for s in plane::squares(free & (pb[GUARD as usize] | pb[KING as usize])) {
             if sink.set(base + s, base, plane::KING[s] & tgt)
                 || (CROSS
                     && pb[GUARD as usize] & bit(s) != 0

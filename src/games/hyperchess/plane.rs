@@ -201,3 +201,15 @@ mod tests {
         }
     }
 }
+
+/// The squares of `set`, lowest first.
+#[inline(always)]
+pub fn squares(mut set: u64) -> impl Iterator<Item = usize> {
+    std::iter::from_fn(move || {
+        (set != 0).then(|| {
+            let s = set.trailing_zeros() as usize;
+            set &= set - 1;
+            s
+        })
+    })
+}
