@@ -162,6 +162,18 @@ pub fn bishop(s: usize, occ: u64) -> u64 {
     up(2, s, occ) | up(3, s, occ) | down(6, s, occ) | down(7, s, occ)
 }
 
+/// The squares of `set`, lowest first.
+#[inline(always)]
+pub fn squares(mut set: u64) -> impl Iterator<Item = usize> {
+    std::iter::from_fn(move || {
+        (set != 0).then(|| {
+            let s = set.trailing_zeros() as usize;
+            set &= set - 1;
+            s
+        })
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -200,16 +212,4 @@ mod tests {
             }
         }
     }
-}
-
-/// The squares of `set`, lowest first.
-#[inline(always)]
-pub fn squares(mut set: u64) -> impl Iterator<Item = usize> {
-    std::iter::from_fn(move || {
-        (set != 0).then(|| {
-            let s = set.trailing_zeros() as usize;
-            set &= set - 1;
-            s
-        })
-    })
 }
