@@ -71,7 +71,14 @@ struct Node<M> {
     /// this node's mover, backed up by minimax over the children scored so far (f32 bits;
     /// NO_VALUE until the node is first scored).
     value: AtomicU32,
+    /// Progressive widening (two seats, perfect information): how many of the node's moves
+    /// have a child so far, in `move_priority` order, with [`COMPLETE`] once all of them do.
+    /// Children are created as the widening window admits them, not all at expansion.
+    widened: AtomicU32,
 }
+
+/// The flag of [`Node::widened`] that says every legal move has its child.
+const COMPLETE: u32 = 1 << 31;
 
 const NO_VALUE: u32 = u32::MAX;
 
@@ -96,6 +103,7 @@ impl<M: Copy> Node<M> {
             lock: AtomicBool::new(false),
             proven: AtomicU8::new(UNPROVEN),
             value: AtomicU32::new(NO_VALUE),
+            widened: AtomicU32::new(0),
         }
     }
     fn mv(&self) -> Option<M> {
@@ -127,6 +135,10 @@ impl<M: Copy> Node<M> {
     }
     fn proven(&self) -> u8 {
         self.proven.load(Ordering::Relaxed)
+    }
+    /// Whether every legal move of the node has its child.
+    fn complete(&self) -> bool {
+        self.widened.load(Ordering::Acquire) & COMPLETE != 0
     }
     fn value(&self) -> Option<f32> {
         match self.value.load(Ordering::Relaxed) {
@@ -198,6 +210,34 @@ impl<M: Copy> Tree<M> {
             .next_sibling
             .store(p.first_child.load(Ordering::Relaxed), Ordering::Relaxed);
         p.first_child.store(child, Ordering::Release);
+    }
+
+    /// Links the fresh nodes `slots` after the last child of `parent`, in their order (caller
+    /// holds parent's lock): children stay in priority order as the node widens.
+    fn append(&self, parent: u32, slots: std::ops::Range<usize>) {
+        let Some(first) = slots.clone().next() else {
+            return;
+        };
+        for i in slots.clone() {
+            let next = if i + 1 < slots.end {
+                i as u32 + 1
+            } else {
+                NONE
+            };
+            self.node(i as u32)
+                .next_sibling
+                .store(next, Ordering::Relaxed);
+        }
+        match self.children(parent).last() {
+            Some(tail) => self
+                .node(tail)
+                .next_sibling
+                .store(first as u32, Ordering::Release),
+            None => self
+                .node(parent)
+                .first_child
+                .store(first as u32, Ordering::Release),
+        }
     }
 
     fn children(&self, parent: u32) -> Children<'_, M> {
@@ -283,7 +323,10 @@ pub fn search<G: Game>(root: &G, ctx: &Context, moves: &[G::Move]) -> Outcome<G:
             0 => usize::MAX,
             d => d,
         },
-        exploration: G::EXPLORATION as f64,
+        exploration: match ctx.params.exploration {
+            Some(c) => c as f64 / 100.0,
+            None => G::EXPLORATION as f64,
+        },
         minimax: if informed {
             ctx.params.minimax_weight as f64 / 100.0
         } else {
@@ -555,7 +598,12 @@ fn iterate<G: Game>(
                             moves.retain(|m| only.contains(m));
                         }
                     }
-                    add_missing_children(tree, node, &state, moves, false);
+                    if sh.widening > 0.0 && node != 0 {
+                        widen(tree, node, &state, moves, FIRST_CHILDREN);
+                    } else {
+                        add_missing_children(tree, node, &state, moves, false);
+                        nd.widened.fetch_or(COMPLETE, Ordering::Release);
+                    }
                     if sh.solver {
                         mark_decisive(tree, node, &state, buf);
                     }
@@ -567,7 +615,7 @@ fn iterate<G: Game>(
                 break rollout(&mut state, sh.rollout_plies, rng, buf);
             }
         }
-        let Some(child) = select(
+        let (mut pick, short) = select(
             tree,
             node,
             hidden.then_some(&*legal),
@@ -575,7 +623,17 @@ fn iterate<G: Game>(
             c,
             sh.minimax,
             sh.widening,
-        ) else {
+        );
+        // The widening window admits more moves than have children: create the next ones.
+        if short && !hidden && !nd.complete() && nd.try_lock() {
+            let have = nd.widened.load(Ordering::Relaxed) & !COMPLETE;
+            let grew = widen(tree, node, &state, moves, (have as usize / 2).max(2));
+            nd.unlock();
+            if grew {
+                pick = select(tree, node, None, false, c, sh.minimax, sh.widening).0;
+            }
+        }
+        let Some(child) = pick else {
             // No child (tree full): score the position from here.
             break rollout(&mut state, sh.rollout_plies, rng, buf);
         };
@@ -674,7 +732,7 @@ fn solve_path<M: Copy>(tree: &Tree<M>, path: &[u32]) {
         }
         if won {
             nd.proven.store(LOSS, Ordering::Relaxed);
-        } else if any && all_lost && !tree.is_full() {
+        } else if any && all_lost && nd.complete() && !tree.is_full() {
             nd.proven.store(WIN, Ordering::Relaxed);
         } else {
             break;
@@ -722,7 +780,50 @@ fn root_decided<M: Copy>(tree: &Tree<M>) -> bool {
             _ => all_lost = false,
         }
     }
-    all_lost && tree.node(0).expanded.load(Ordering::Acquire) && !tree.is_full()
+    all_lost && tree.node(0).complete() && !tree.is_full()
+}
+
+/// Children a node gets at its expansion under progressive widening (more as it is visited).
+const FIRST_CHILDREN: usize = 2;
+
+/// Progressive widening, two seats with perfect information (caller holds the node's lock):
+/// gives children to the next `more` of the state's legal moves in `move_priority` order
+/// (stable, so the moves that have children are always the first ones), after the existing
+/// children. Marks the node complete once every move has its child. Returns whether any was
+/// added (none when the arena is full).
+fn widen<G: Game>(
+    tree: &Tree<G::Move>,
+    node: u32,
+    state: &G,
+    moves: &mut Vec<G::Move>,
+    more: usize,
+) -> bool {
+    let nd = tree.node(node);
+    let have = nd.widened.load(Ordering::Relaxed);
+    if have & COMPLETE != 0 {
+        return false;
+    }
+    let have = have as usize;
+    state.legal_moves(moves);
+    let mut keyed: Vec<(i32, G::Move)> =
+        moves.iter().map(|&m| (state.move_priority(m), m)).collect();
+    keyed.sort_by_key(|&(k, _)| std::cmp::Reverse(k));
+    let next = &keyed[have.min(keyed.len())..(have + more).min(keyed.len())];
+    let slots = tree.alloc_many(next.len());
+    let mover = state.to_move() as u8;
+    for (ch, &(_, m)) in slots.clone().zip(next) {
+        tree.init(ch, Some(m), mover, 0);
+    }
+    let added = slots.len();
+    tree.append(node, slots);
+    let now = (have + added) as u32;
+    let flag = if have + added >= keyed.len() {
+        COMPLETE
+    } else {
+        0
+    };
+    nd.widened.store(now | flag, Ordering::Release);
+    added > 0
 }
 
 /// Adds a child for every move of `moves` that `node` lacks (all of them on first expansion),
@@ -772,6 +873,7 @@ fn add_missing_children<G: Game>(
 /// availability counts in place of the parent's visits (`all_available`: every child is).
 /// `minimax` mixes each child's implicit minimax value into its mean; `widening` > 0 considers
 /// only the first `1 + widening · √visits` children not proven lost (they are in priority order).
+/// Also says whether that window is wider than the children there are (`widen` can add more).
 fn select<M: Copy + Eq + std::hash::Hash>(
     tree: &Tree<M>,
     node: u32,
@@ -780,7 +882,7 @@ fn select<M: Copy + Eq + std::hash::Hash>(
     c: f64,
     minimax: f64,
     widening: f64,
-) -> Option<u32> {
+) -> (Option<u32>, bool) {
     let parent = &tree.node(node);
     let parent_n = (parent.visits.load(Ordering::Relaxed)
         + parent.virtual_loss.load(Ordering::Relaxed))
@@ -821,7 +923,7 @@ fn select<M: Copy + Eq + std::hash::Hash>(
         let n = cn.visits.load(Ordering::Relaxed) as f64 + vl;
         let proven = cn.proven();
         if proven == WIN {
-            return Some(ch);
+            return (Some(ch), false);
         }
         if proven != LOSS {
             window -= 1;
@@ -844,7 +946,7 @@ fn select<M: Copy + Eq + std::hash::Hash>(
             best = Some(ch);
         }
     }
-    best
+    (best, widening > 0.0 && window > 0)
 }
 
 /// Scores a new leaf: `plies` rollout moves (random unless the game has a policy), then the
@@ -1068,6 +1170,7 @@ mod tests {
         }
         for n in [0, 1, 2] {
             t.node(n).expanded.store(true, Ordering::Relaxed);
+            t.node(n).widened.store(2 | COMPLETE, Ordering::Relaxed);
         }
         t
     }
@@ -1131,12 +1234,12 @@ mod tests {
     #[test]
     fn selection_takes_a_proven_win_and_avoids_a_proven_loss() {
         let t = visited_tree();
-        assert_eq!(select(&t, 0, None, false, 0.5, 0.0, 0.0), Some(1));
+        assert_eq!(select(&t, 0, None, false, 0.5, 0.0, 0.0).0, Some(1));
         t.node(1).proven.store(LOSS, Ordering::Relaxed);
-        assert_eq!(select(&t, 0, None, false, 0.5, 0.0, 0.0), Some(2));
+        assert_eq!(select(&t, 0, None, false, 0.5, 0.0, 0.0).0, Some(2));
         t.node(1).proven.store(UNPROVEN, Ordering::Relaxed);
         t.node(2).proven.store(WIN, Ordering::Relaxed);
-        assert_eq!(select(&t, 0, None, false, 0.5, 0.0, 0.0), Some(2));
+        assert_eq!(select(&t, 0, None, false, 0.5, 0.0, 0.0).0, Some(2));
     }
 
     #[test]
@@ -1163,13 +1266,60 @@ mod tests {
         back_up_value(&t, &[0, 1, 3], 1.0);
         back_up_value(&t, &[0, 2, 5], 0.0);
         // Means 0.8 and 0.2; minimax values 0 and 1.
-        assert_eq!(select(&t, 0, None, false, 0.5, 0.0, 0.0), Some(1));
-        assert_eq!(select(&t, 0, None, false, 0.5, 0.2, 0.0), Some(1));
-        assert_eq!(select(&t, 0, None, false, 0.5, 0.9, 0.0), Some(2));
+        assert_eq!(select(&t, 0, None, false, 0.5, 0.0, 0.0).0, Some(1));
+        assert_eq!(select(&t, 0, None, false, 0.5, 0.2, 0.0).0, Some(1));
+        assert_eq!(select(&t, 0, None, false, 0.5, 0.9, 0.0).0, Some(2));
         // A window of one child: the first in the list (2), unless it is proven lost.
-        assert_eq!(select(&t, 0, None, false, 0.5, 0.0, 0.01), Some(2));
+        assert_eq!(select(&t, 0, None, false, 0.5, 0.0, 0.01).0, Some(2));
         t.node(2).proven.store(LOSS, Ordering::Relaxed);
-        assert_eq!(select(&t, 0, None, false, 0.5, 0.0, 0.01), Some(1));
+        assert_eq!(select(&t, 0, None, false, 0.5, 0.0, 0.01).0, Some(1));
+    }
+
+    #[test]
+    fn widening_creates_children_in_priority_order_as_the_window_admits_them() {
+        use crate::game::RuleOptions;
+        use crate::games::hyperchess::Hyperchess;
+        let opts = RuleOptions::of::<Hyperchess>().with("Boards", "1x1");
+        // White to move has two captures (the queen, then the knight) among many quiet moves.
+        let g = Hyperchess::from_text("4k3/8/8/3q4/8/8/n2R4/4K3 w - - 0 1", &opts).unwrap();
+        let mut moves = Vec::new();
+        g.legal_moves(&mut moves);
+        let t: Tree<crate::games::hyperchess::Move> = Tree::new(1);
+        assert!(widen(&t, 0, &g, &mut moves, FIRST_CHILDREN));
+        let kids =
+            |t: &Tree<_>| -> Vec<_> { t.children(0).map(|c| t.node(c).mv().unwrap()).collect() };
+        let first = kids(&t);
+        assert_eq!(first.len(), 2);
+        let victims: Vec<_> = first.iter().map(|&m| g.move_priority(m)).collect();
+        assert!(victims[0] > victims[1] && victims[1] > 0, "{victims:?}");
+        assert!(!t.node(0).complete());
+        // Growing appends the next moves after the existing ones, never a move twice, until
+        // every legal move has its child.
+        while widen(&t, 0, &g, &mut moves, 3) {}
+        let all = kids(&t);
+        assert_eq!(&all[..2], &first[..]);
+        assert_eq!(all.len(), moves.len());
+        let distinct: FxHashSet<_> = all.iter().collect();
+        assert_eq!(distinct.len(), all.len());
+        assert!(t.node(0).complete());
+        assert!(
+            !widen(&t, 0, &g, &mut moves, 3),
+            "a complete node does not grow"
+        );
+    }
+
+    #[test]
+    fn a_node_whose_children_are_not_all_created_is_not_proven_won() {
+        let t = tree();
+        t.node(2).widened.store(2, Ordering::Relaxed);
+        t.node(5).proven.store(LOSS, Ordering::Relaxed);
+        t.node(6).proven.store(LOSS, Ordering::Relaxed);
+        solve_path(&t, &[0, 2, 6]);
+        assert_eq!(
+            t.node(2).proven(),
+            UNPROVEN,
+            "moves without a child may not lose"
+        );
     }
 
     #[test]

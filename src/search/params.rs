@@ -61,6 +61,9 @@ pub struct SearchParams {
     /// that scores a new leaf instead of the rollout; 0 = rollout and evaluation. None = the
     /// game's own measured choice ([`Game::LEAF_SEARCH`]).
     pub leaf_search: Option<usize>,
+    /// MCTS: the UCB exploration constant, in hundredths; None = the game's own choice
+    /// ([`Game::EXPLORATION`]).
+    pub exploration: Option<u32>,
     /// `UCI_ShowWDL`: alpha-beta adds win/draw/loss estimates to its `info` lines.
     pub show_wdl: bool,
 }
@@ -80,6 +83,7 @@ impl Default for SearchParams {
             minimax_weight: 0,
             widening: 0,
             leaf_search: None,
+            exploration: None,
             show_wdl: false,
         };
         for s in engine_specs() {
@@ -191,6 +195,14 @@ pub fn engine_specs() -> Vec<OptionSpec> {
                 max: 8,
             },
         },
+        OptionSpec {
+            name: "Exploration",
+            kind: OptionKind::Spin {
+                default: -1,
+                min: -1,
+                max: 1000,
+            },
+        },
     ]
 }
 
@@ -222,6 +234,7 @@ pub fn apply(params: &mut SearchParams, name: &str, value: &str) -> bool {
         "minimaxweight" => params.minimax_weight = int().clamp(0, 100) as u32,
         "widening" => params.widening = int().max(0) as u32,
         "leafsearch" => params.leaf_search = usize::try_from(int()).ok(),
+        "exploration" => params.exploration = u32::try_from(int()).ok(),
         "uci_showwdl" => params.show_wdl = value == "true",
         // The GUI says whether it will send `go ponder`; nothing to set.
         "ponder" => {}
