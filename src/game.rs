@@ -275,6 +275,11 @@ pub trait Game: Clone + Send + Sync + Debug + 'static {
     /// MCTS exploration constant (UCB1's c) for this game's reward scale, as measured.
     const EXPLORATION: f32 = 0.8;
 
+    /// MCTS, two seats with perfect information: whether progressive widening also applies at
+    /// the root (true), or the root considers every move from the start, as measured; the
+    /// `WidenRoot` option overrides it.
+    const WIDEN_ROOT: bool = true;
+
     /// The rule options, each shown as an `option` line and set with `setoption`.
     fn rule_options() -> &'static [OptionSpec];
 

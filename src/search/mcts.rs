@@ -292,6 +292,8 @@ struct Shared<'a, G: Game> {
     minimax: f64,
     /// Progressive widening factor (0 = every child is considered).
     widening: f64,
+    /// Whether the widening applies at the root too.
+    widen_root: bool,
     /// Plies of captures-only search that score a new leaf instead of a rollout (0 = off).
     leaf_search: usize,
 }
@@ -337,6 +339,7 @@ pub fn search<G: Game>(root: &G, ctx: &Context, moves: &[G::Move]) -> Outcome<G:
         } else {
             0.0
         },
+        widen_root: ctx.params.widen_root.unwrap_or(G::WIDEN_ROOT),
         leaf_search: if informed {
             ctx.params.leaf_search.unwrap_or(G::LEAF_SEARCH)
         } else {
@@ -622,7 +625,11 @@ fn iterate<G: Game>(
             all_available,
             c,
             sh.minimax,
-            sh.widening,
+            if node == 0 && !sh.widen_root {
+                0.0
+            } else {
+                sh.widening
+            },
         );
         // The widening window admits more moves than have children: create the next ones.
         if short && !hidden && !nd.complete() && nd.try_lock() {

@@ -64,6 +64,9 @@ pub struct SearchParams {
     /// MCTS: the UCB exploration constant, in hundredths; None = the game's own choice
     /// ([`Game::EXPLORATION`]).
     pub exploration: Option<u32>,
+    /// MCTS, two seats with perfect information: progressive widening at the root too (true)
+    /// or every root move from the start; None = the game's own choice ([`Game::WIDEN_ROOT`]).
+    pub widen_root: Option<bool>,
     /// `UCI_ShowWDL`: alpha-beta adds win/draw/loss estimates to its `info` lines.
     pub show_wdl: bool,
 }
@@ -84,6 +87,7 @@ impl Default for SearchParams {
             widening: 0,
             leaf_search: None,
             exploration: None,
+            widen_root: None,
             show_wdl: false,
         };
         for s in engine_specs() {
@@ -196,6 +200,14 @@ pub fn engine_specs() -> Vec<OptionSpec> {
             },
         },
         OptionSpec {
+            name: "WidenRoot",
+            kind: OptionKind::Spin {
+                default: -1,
+                min: -1,
+                max: 1,
+            },
+        },
+        OptionSpec {
             name: "Exploration",
             kind: OptionKind::Spin {
                 default: -1,
@@ -235,6 +247,7 @@ pub fn apply(params: &mut SearchParams, name: &str, value: &str) -> bool {
         "widening" => params.widening = int().max(0) as u32,
         "leafsearch" => params.leaf_search = usize::try_from(int()).ok(),
         "exploration" => params.exploration = u32::try_from(int()).ok(),
+        "widenroot" => params.widen_root = (int() >= 0).then_some(int() == 1),
         "uci_showwdl" => params.show_wdl = value == "true",
         // The GUI says whether it will send `go ponder`; nothing to set.
         "ponder" => {}
