@@ -19,7 +19,8 @@
 //!   children's, and selection mixes that value into the mean reward (`MinimaxWeight`).
 //!   Progressive widening (`Widening`): a node considers its moves in `move_priority` order, more
 //!   of them as its visits grow, and a move gets its node only when the window admits it (below
-//!   the root; the root is widened too unless the game says otherwise, `WidenRoot`). Against alpha-beta at 100 ms in rithmomachia: 5% → 28%.
+//!   the root; the root is widened too unless the game says otherwise, `WidenRoot`). Against
+//!   alpha-beta at 100 ms in rithmomachia: 5% → 28%.
 //! - Leaf search (`LeafSearch`), same games: a new leaf is scored by a short captures-only
 //!   search (quiescence) instead of a rollout, so that an exchange in progress is played out
 //!   before the evaluation speaks. Hyperchess at 100 ms: it beat the rollout 10–0.
