@@ -590,7 +590,7 @@ fn iterate<G: Game>(
                 }
             }
             if present < moves.len() {
-                add_missing_children(tree, node, &state, moves, true);
+                add_missing_children(tree, node, &state, moves);
             }
             // The children just added are legal here too.
             all_available = present == total;
@@ -603,12 +603,14 @@ fn iterate<G: Game>(
                             moves.retain(|m| only.contains(m));
                         }
                     }
-                    if sh.widening > 0.0 && node != 0 {
-                        widen(tree, node, &state, moves, FIRST_CHILDREN);
+                    // Below the root, under progressive widening, the first moves only; the
+                    // root (and every node without widening) gets all its children at once.
+                    let first = if sh.widening > 0.0 && node != 0 {
+                        FIRST_CHILDREN
                     } else {
-                        add_missing_children(tree, node, &state, moves, false);
-                        nd.widened.fetch_or(COMPLETE, Ordering::Release);
-                    }
+                        usize::MAX
+                    };
+                    widen(tree, node, &state, moves, first);
                     if sh.solver {
                         mark_decisive(tree, node, &state, buf);
                     }
@@ -636,6 +638,7 @@ fn iterate<G: Game>(
         // The widening window admits more moves than have children: create the next ones.
         if short && !hidden && !nd.complete() && nd.try_lock() {
             let have = nd.widened.load(Ordering::Relaxed) & !COMPLETE;
+            state.legal_moves(moves);
             let grew = widen(tree, node, &state, moves, (have as usize / 2).max(2));
             nd.unlock();
             if grew {
@@ -795,16 +798,16 @@ fn root_decided<M: Copy>(tree: &Tree<M>) -> bool {
 /// Children a node gets at its expansion under progressive widening (more as it is visited).
 const FIRST_CHILDREN: usize = 2;
 
-/// Progressive widening, two seats with perfect information (caller holds the node's lock):
-/// gives children to the next `more` of the state's legal moves in `move_priority` order
-/// (stable, so the moves that have children are always the first ones), after the existing
-/// children. Marks the node complete once every move has its child. Returns whether any was
-/// added (none when the arena is full).
+/// Perfect information (caller holds the node's lock): gives children to the next `more` of
+/// the node's moves `moves` (the state's legal moves, or the root's searched ones) in
+/// `move_priority` order — stable, so the moves that have children are always the first ones —
+/// after the existing children. Marks the node complete once every move has its child.
+/// Returns whether any was added (none when the arena is full).
 fn widen<G: Game>(
     tree: &Tree<G::Move>,
     node: u32,
     state: &G,
-    moves: &mut Vec<G::Move>,
+    moves: &[G::Move],
     more: usize,
 ) -> bool {
     let nd = tree.node(node);
@@ -813,11 +816,10 @@ fn widen<G: Game>(
         return false;
     }
     let have = have as usize;
-    state.legal_moves(moves);
     let mut keyed: Vec<(i32, G::Move)> =
         moves.iter().map(|&m| (state.move_priority(m), m)).collect();
     keyed.sort_by_key(|&(k, _)| std::cmp::Reverse(k));
-    let next = &keyed[have.min(keyed.len())..(have + more).min(keyed.len())];
+    let next = &keyed[have.min(keyed.len())..have.saturating_add(more).min(keyed.len())];
     let slots = tree.alloc_many(next.len());
     let mover = state.to_move() as u8;
     for (ch, &(_, m)) in slots.clone().zip(next) {
@@ -835,28 +837,17 @@ fn widen<G: Game>(
     added > 0
 }
 
-/// Adds a child for every move of `moves` that `node` lacks (all of them on first expansion),
-/// highest `move_priority` first in the list. With `lock`, waits for the node's flag.
-fn add_missing_children<G: Game>(
-    tree: &Tree<G::Move>,
-    node: u32,
-    state: &G,
-    moves: &[G::Move],
-    lock: bool,
-) {
+/// ISMCTS: adds a child for every move of `moves` (legal in this determinization) that `node`
+/// lacks, highest `move_priority` first in the list. Waits for the node's flag.
+fn add_missing_children<G: Game>(tree: &Tree<G::Move>, node: u32, state: &G, moves: &[G::Move]) {
     let nd = &tree.node(node);
-    if lock {
-        while !nd.try_lock() {
-            std::hint::spin_loop();
-        }
+    while !nd.try_lock() {
+        std::hint::spin_loop();
     }
-    let existing: FxHashSet<G::Move> = if lock {
-        tree.children(node)
-            .filter_map(|c| tree.node(c).mv())
-            .collect()
-    } else {
-        FxHashSet::default()
-    };
+    let existing: FxHashSet<G::Move> = tree
+        .children(node)
+        .filter_map(|c| tree.node(c).mv())
+        .collect();
     let mut missing: Vec<(i32, G::Move)> = moves
         .iter()
         .filter(|m| !existing.contains(m))
@@ -873,9 +864,7 @@ fn add_missing_children<G: Game>(
         tree.init(ch, Some(m), mover, base);
         tree.link(node, ch as u32);
     }
-    if lock {
-        nd.unlock();
-    }
+    nd.unlock();
 }
 
 /// UCB1 with virtual loss; with `available` (ISMCTS), only children whose move is in it, with
@@ -1294,7 +1283,7 @@ mod tests {
         let mut moves = Vec::new();
         g.legal_moves(&mut moves);
         let t: Tree<crate::games::hyperchess::Move> = Tree::new(1);
-        assert!(widen(&t, 0, &g, &mut moves, FIRST_CHILDREN));
+        assert!(widen(&t, 0, &g, &moves, FIRST_CHILDREN));
         let kids =
             |t: &Tree<_>| -> Vec<_> { t.children(0).map(|c| t.node(c).mv().unwrap()).collect() };
         let first = kids(&t);
@@ -1304,7 +1293,7 @@ mod tests {
         assert!(!t.node(0).complete());
         // Growing appends the next moves after the existing ones, never a move twice, until
         // every legal move has its child.
-        while widen(&t, 0, &g, &mut moves, 3) {}
+        while widen(&t, 0, &g, &moves, 3) {}
         let all = kids(&t);
         assert_eq!(&all[..2], &first[..]);
         assert_eq!(all.len(), moves.len());
@@ -1312,7 +1301,7 @@ mod tests {
         assert_eq!(distinct.len(), all.len());
         assert!(t.node(0).complete());
         assert!(
-            !widen(&t, 0, &g, &mut moves, 3),
+            !widen(&t, 0, &g, &moves, 3),
             "a complete node does not grow"
         );
     }

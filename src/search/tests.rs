@@ -350,3 +350,35 @@ fn strict_timing_movetime_is_honoured_within_60_ms() {
     let ms = movetime_200_takes();
     assert!((150..260).contains(&ms), "took {} ms", ms);
 }
+
+#[test]
+fn mcts_widen_root_off_tries_every_root_move_first() {
+    let visited = |widen_root: bool| {
+        let p = SearchParams {
+            algorithm: Algorithm::Mcts,
+            threads: 1,
+            hash_mb: 4,
+            multipv: 9,
+            widen_root: Some(widen_root),
+            ..Default::default()
+        };
+        let o = run(
+            ".........",
+            p,
+            Limits {
+                nodes: Some(10),
+                ..Default::default()
+            },
+        );
+        o.report
+            .unwrap()
+            .lines
+            .iter()
+            .filter(|l| l.visits.unwrap_or(0) > 0)
+            .count()
+    };
+    // Every one of the 9 moves gets its first visit before any gets a second.
+    assert_eq!(visited(false), 9);
+    // Widened, the root's window after 10 visits is 1 + √10 moves.
+    assert!(visited(true) <= 4, "{}", visited(true));
+}

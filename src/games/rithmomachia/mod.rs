@@ -595,12 +595,6 @@ impl Rithmomachia {
 impl Game for Rithmomachia {
     type Move = Move;
     const NAME: &'static str = NAME;
-    /// Measured against alpha-beta at 100 ms a move, one thread, 20 games (after children
-    /// were created as the widening window admits them): c = 0.4 scored 35% against 22.5% with
-    /// 0.8 in tesseract, 27.5% against 17.5% in rithmomachia, 11/40 against 3/20 in
-    /// hyperchess (0.2: 5.5/20, 0.6: 0/20). With the evaluation's win probabilities as rewards,
-    /// the smaller constant spends the iterations on the lines that look best.
-    const EXPLORATION: f32 = 0.4;
 
     fn rule_options() -> &'static [OptionSpec] {
         &OPTIONS
