@@ -1035,20 +1035,23 @@ fn best_child<M: Copy>(tree: &Tree<M>) -> Option<u32> {
 
 /// Root children sorted by visits, most first.
 fn ranked<M: Copy>(tree: &Tree<M>) -> Vec<u32> {
-    let mut v: Vec<u32> = tree.children(0).collect();
-    // Proven wins first and proven losses last, then by visits.
+    // Proven wins first and proven losses last, then by visits, then by mean reward. The keys
+    // are read once: other threads go on updating the counts, and a sort whose comparisons
+    // change under it is not a total order (the standard sort may panic on one).
     let class = |n: &Node<M>| match n.proven() {
-        WIN => 2,
+        WIN => 2u8,
         LOSS => 0,
         _ => 1,
     };
-    v.sort_by(|&a, &b| {
-        let (na, nb) = (&tree.node(a), &tree.node(b));
-        (class(nb), nb.visits.load(Ordering::Relaxed), nb.mean())
-            .partial_cmp(&(class(na), na.visits.load(Ordering::Relaxed), na.mean()))
-            .unwrap_or(std::cmp::Ordering::Equal)
-    });
-    v
+    let mut keyed: Vec<(u8, u32, f64, u32)> = tree
+        .children(0)
+        .map(|c| {
+            let n = tree.node(c);
+            (class(n), n.visits.load(Ordering::Relaxed), n.mean(), c)
+        })
+        .collect();
+    keyed.sort_by(|a, b| (b.0, b.1).cmp(&(a.0, a.1)).then(b.2.total_cmp(&a.2)));
+    keyed.into_iter().map(|k| k.3).collect()
 }
 
 /// The report; `first`, when given, is listed as the best line (an immediate win).
