@@ -124,6 +124,14 @@ impl Game for Ttt {
     }
 }
 
+/// A search limited to `n` nodes (playouts for MCTS).
+fn nodes(n: u64) -> Limits {
+    Limits {
+        nodes: Some(n),
+        ..Default::default()
+    }
+}
+
 fn run(pos: &str, params: SearchParams, limits: Limits) -> super::Outcome<u8> {
     let g = Ttt::from_text(pos, &RuleOptions::of::<Ttt>()).unwrap();
     let stop = AtomicBool::new(false);
@@ -211,23 +219,9 @@ fn alphabeta_multipv_gives_distinct_lines() {
 
 #[test]
 fn mcts_takes_a_win_in_one_and_blocks() {
-    let o = run(
-        "xx.oo....",
-        mcts(),
-        Limits {
-            nodes: Some(3000),
-            ..Default::default()
-        },
-    );
+    let o = run("xx.oo....", mcts(), nodes(3000));
     assert_eq!(o.best, Some(2));
-    let o = run(
-        "xx..o....",
-        mcts(),
-        Limits {
-            nodes: Some(5000),
-            ..Default::default()
-        },
-    );
+    let o = run("xx..o....", mcts(), nodes(5000));
     assert_eq!(o.best, Some(2));
 }
 
@@ -236,22 +230,8 @@ fn mcts_with_a_seed_and_one_thread_is_deterministic() {
     let mut p = mcts();
     p.seed = 42;
     p.rollout_plies = Some(9);
-    let a = run(
-        "x........",
-        p.clone(),
-        Limits {
-            nodes: Some(2000),
-            ..Default::default()
-        },
-    );
-    let b = run(
-        "x........",
-        p,
-        Limits {
-            nodes: Some(2000),
-            ..Default::default()
-        },
-    );
+    let a = run("x........", p.clone(), nodes(2000));
+    let b = run("x........", p, nodes(2000));
     assert_eq!(a.best, b.best);
     assert_eq!(a.nodes, b.nodes);
     let (ra, rb) = (a.report.unwrap(), b.report.unwrap());
@@ -275,10 +255,7 @@ fn mcts_prefers_the_immediate_win_over_a_slower_one() {
         let o = run(
             "xx..o...x",
             SearchParams { threads, ..mcts() },
-            Limits {
-                nodes: Some(20000),
-                ..Default::default()
-            },
+            nodes(20000),
         );
         assert_eq!(o.best, Some(2));
     }
@@ -288,14 +265,7 @@ fn mcts_prefers_the_immediate_win_over_a_slower_one() {
 fn mcts_with_two_threads_agrees_on_a_forced_move() {
     let mut p = mcts();
     p.threads = 2;
-    let o = run(
-        "xx..o....",
-        p,
-        Limits {
-            nodes: Some(20000),
-            ..Default::default()
-        },
-    );
+    let o = run("xx..o....", p, nodes(20000));
     assert_eq!(o.best, Some(2));
     assert!(o.nodes >= 20000);
 }
@@ -305,14 +275,7 @@ fn a_full_tree_does_not_stop_the_search() {
     // 1 MiB holds few nodes: the search must go on scoring leaves without growing the tree.
     let mut p = mcts();
     p.hash_mb = 1;
-    let o = run(
-        ".........",
-        p,
-        Limits {
-            nodes: Some(200_000),
-            ..Default::default()
-        },
-    );
+    let o = run(".........", p, nodes(200_000));
     assert!(o.nodes >= 200_000);
     assert!(o.report.unwrap().hashfull >= 990);
 }
@@ -362,14 +325,7 @@ fn mcts_widen_root_off_tries_every_root_move_first() {
             widen_root: Some(widen_root),
             ..Default::default()
         };
-        let o = run(
-            ".........",
-            p,
-            Limits {
-                nodes: Some(10),
-                ..Default::default()
-            },
-        );
+        let o = run(".........", p, nodes(10));
         o.report
             .unwrap()
             .lines
