@@ -147,6 +147,51 @@ fn uci_handshake_lists_every_option() {
     e.quit();
 }
 
+/// The nodes of the last `info` line of a `go depth N`.
+fn nodes_to_depth(e: &mut Engine, depth: u32) -> u64 {
+    let out = e.ask(&format!("go depth {}", depth), |l| {
+        l.starts_with("bestmove")
+    });
+    let info = out
+        .iter()
+        .rev()
+        .find(|l| l.contains(" nodes "))
+        .unwrap_or_else(|| panic!("no info line with nodes: {:?}", out));
+    let t: Vec<&str> = info.split_whitespace().collect();
+    let i = t.iter().position(|&w| w == "nodes").unwrap();
+    t[i + 1].parse().unwrap()
+}
+
+/// Alpha-beta keeps its table from one `go` to the next, as chess engines do (the next search
+/// finds the positions of the last one's lines there); `Clear Hash` and `ucinewgame` empty it.
+#[test]
+fn the_table_is_kept_between_searches_until_cleared() {
+    let mut e = Engine::start();
+    for c in [
+        "setoption name Boards value 1x1",
+        "setoption name Threads value 1",
+        "setoption name Algorithm value alphabeta",
+        "position startpos",
+    ] {
+        assert!(e.exchange(c).is_empty(), "{}", c);
+    }
+    let fresh = nodes_to_depth(&mut e, 6);
+    let again = nodes_to_depth(&mut e, 6);
+    assert!(again * 2 < fresh, "{} then {}", fresh, again);
+    // Two plies on, the table still helps.
+    e.exchange("position startpos moves e2e4 e7e5");
+    let on = nodes_to_depth(&mut e, 6);
+    e.exchange("setoption name Clear Hash");
+    assert!(on < nodes_to_depth(&mut e, 6));
+    e.exchange("position startpos");
+    e.exchange("setoption name Clear Hash");
+    assert_eq!(nodes_to_depth(&mut e, 6), fresh);
+    e.exchange("ucinewgame");
+    e.exchange("position startpos");
+    assert_eq!(nodes_to_depth(&mut e, 6), fresh);
+    e.quit();
+}
+
 #[test]
 fn position_moves_and_perft_on_ordinary_chess() {
     let mut e = Engine::start();

@@ -7,7 +7,7 @@
 use crate::game::{rng_from_seed, GameRng};
 use crate::games::AnyGame;
 use crate::protocol::options;
-use crate::search::{Algorithm, Limits, Score, SearchParams};
+use crate::search::{Algorithm, Control, Limits, Memory, Score, SearchParams};
 use std::io::{BufRead, BufReader, Read, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -326,6 +326,7 @@ pub fn start(spec: &EngineSpec, setup: &Setup) -> Result<Box<dyn Player>, Fault>
                 kind: *kind,
                 params,
                 rng: rng_from_seed(setup.seed),
+                memory: Memory::default(),
             }))
         }
         EngineKind::External { program, args } => {
@@ -342,6 +343,8 @@ struct Builtin {
     kind: BuiltinKind,
     params: SearchParams,
     rng: GameRng,
+    /// What its searches keep from one move to the next (one player per game).
+    memory: Memory,
 }
 
 impl Player for Builtin {
@@ -356,10 +359,15 @@ impl Player for Builtin {
                 let params = &self.params;
                 let state = req.state;
                 let limits = &req.limits;
+                let memory = &self.memory;
                 std::thread::scope(|s| {
                     let stop = &stop;
                     s.spawn(move || {
-                        let r = state.search(params, limits, stop, &|_| {});
+                        let control = Control {
+                            memory: Some(memory),
+                            ..Control::new(stop)
+                        };
+                        let r = state.search_controlled(params, limits, control, &|_| {});
                         let score =
                             r.report.as_ref().and_then(|r| r.lines.first()).map(|l| {
                                 match l.score {

@@ -59,6 +59,7 @@ impl Engine {
             received,
             margin: self.lag_ms.load(Ordering::Relaxed),
             lag: self.lag_ms.clone(),
+            memory: self.memory.clone(),
         };
         self.spawn_job(job.unlimited, ponder, received, move |stop, out, answer| {
             job.run(stop, out, answer)
@@ -239,6 +240,8 @@ struct GoJob {
     margin: u64,
     /// The session's lag measure, updated after this answer.
     lag: Arc<AtomicU64>,
+    /// What the session's searches keep from one to the next.
+    memory: Arc<search::Memory>,
 }
 
 /// What the search thread hands back: its summary, or the panic that ended it.
@@ -265,6 +268,7 @@ impl GoJob {
             start: self.received,
             margin_ms: self.margin,
             best: Some(&best_so_far),
+            memory: Some(&self.memory),
         };
         let (tx, rx) = std::sync::mpsc::channel();
         let finished = std::thread::scope(|scope| {

@@ -9,7 +9,7 @@ pub mod options;
 
 use crate::game::{RuleOptions, Status};
 use crate::games::{self, AnyGame, Entry};
-use crate::search::SearchParams;
+use crate::search::{self, SearchParams};
 use command::{Command, PositionSpec, Query};
 use go::Running;
 use std::collections::HashMap;
@@ -89,6 +89,8 @@ pub struct Engine {
     /// Milliseconds by which recent answers came later than their hard limit: kept in hand on top
     /// of `MoveOverhead` (a busy machine delays the search threads and the answer).
     lag_ms: Arc<AtomicU64>,
+    /// What the last search kept for the next (MCTS: its tree); see [`search::Memory`].
+    memory: Arc<search::Memory>,
 }
 
 impl Engine {
@@ -115,6 +117,7 @@ impl Engine {
             search: None,
             unlimited_search: false,
             lag_ms: Arc::new(AtomicU64::new(0)),
+            memory: Arc::default(),
         })
     }
 
@@ -194,6 +197,7 @@ impl Engine {
     fn restart(&mut self) {
         self.position = self.game.start(self.rule_opts(), None);
         self.played_through = None;
+        self.memory.clear();
     }
 
     fn execute(&mut self, c: Command, received: Instant) -> Result<(), String> {
@@ -377,7 +381,9 @@ impl Engine {
             return options::set(&mut self.params, name, value);
         }
         if name.eq_ignore_ascii_case("Clear Hash") {
-            return Ok(()); // Each search starts with a fresh tree and table.
+            // Alpha-beta's table is fresh at each search; MCTS's tree may be kept.
+            self.memory.clear();
+            return Ok(());
         }
         // A rule option: set for every game that has it, whichever game is current, so that
         // options sent before `Game` (runners send them in any order) are not lost.

@@ -72,6 +72,12 @@ fn zeroed_slots(n: usize) -> Option<Box<[[AtomicU64; 2]]>> {
 }
 
 impl Table {
+    /// The table the engine's last search kept, if it had the `Hash` size asked for now.
+    fn kept(ctx: &Context) -> Option<Self> {
+        let kept = ctx.memory?.take()?.downcast::<Kept>().ok()?;
+        (kept.hash_mb == ctx.params.hash_mb).then_some(kept.table)
+    }
+
     fn new(mb: usize) -> Self {
         // The largest power of two of 16-byte slots that fits in `mb`; halved while memory is short.
         let mut bytes = mb.max(1) * 1024 * 1024;
@@ -183,7 +189,7 @@ struct Worker<'a, 'b, G: Game> {
 /// Runs alpha-beta on `root`, considering the root moves `moves` (all legal, not empty).
 pub fn search<G: Game>(root: &G, ctx: &Context, moves: &[G::Move]) -> Outcome<G::Move> {
     let sh = Shared {
-        table: Table::new(ctx.params.hash_mb),
+        table: Table::kept(ctx).unwrap_or_else(|| Table::new(ctx.params.hash_mb)),
         nodes: AtomicU64::new(0),
         abort: AtomicBool::new(false),
         time_up: AtomicBool::new(false),
@@ -208,9 +214,27 @@ pub fn search<G: Game>(root: &G, ctx: &Context, moves: &[G::Move]) -> Outcome<G:
             Err(_) => iterative_deepening(root, &sh, true, 0, moves),
         }
     };
-    // The table can be large: free it on another thread, after the answer.
-    std::thread::spawn(move || drop(sh.table));
+    match ctx.memory {
+        // Kept for the engine's next search, as chess engines keep theirs from move to move.
+        Some(memory) => memory.put(Box::new(Kept {
+            table: sh.table,
+            hash_mb: ctx.params.hash_mb,
+        })),
+        // The table can be large: free it on another thread, after the answer.
+        None => {
+            std::thread::spawn(move || drop(sh.table));
+        }
+    }
     result
+}
+
+/// The table a search leaves for the engine's next one ([`super::Memory`]): its entries stay
+/// right for the positions they describe, and the next search, two plies on, finds the
+/// principal variation's positions and their best moves there. Entries of older searches are
+/// replaced as any other (a slot keeps the deeper result for the same position only).
+struct Kept {
+    table: Table,
+    hash_mb: usize,
 }
 
 fn iterative_deepening<G: Game>(

@@ -129,6 +129,32 @@ impl BestSoFar {
     }
 }
 
+/// What one engine's searches keep from one move to the next: MCTS keeps its tree, and the next
+/// search of a position that tree reached (the position two plies on, after the opponent's
+/// reply, or the same one searched again) starts from the subtree instead of an empty tree.
+/// Cleared by `ucinewgame` and `Clear Hash`; each game of the arena has its own.
+#[derive(Default)]
+pub struct Memory(std::sync::Mutex<Option<Box<dyn std::any::Any + Send>>>);
+
+impl Memory {
+    /// Forgets what the last search kept.
+    pub fn clear(&self) {
+        drop(self.take());
+    }
+    pub(crate) fn take(&self) -> Option<Box<dyn std::any::Any + Send>> {
+        self.0.lock().unwrap_or_else(|e| e.into_inner()).take()
+    }
+    pub(crate) fn put(&self, kept: Box<dyn std::any::Any + Send>) {
+        *self.0.lock().unwrap_or_else(|e| e.into_inner()) = Some(kept);
+    }
+}
+
+impl std::fmt::Debug for Memory {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Memory")
+    }
+}
+
 /// What the caller of a search controls while it runs.
 #[derive(Clone, Copy)]
 pub struct Control<'a> {
@@ -142,6 +168,8 @@ pub struct Control<'a> {
     pub margin_ms: u64,
     /// Where the search keeps the move it would play now, if the caller wants it.
     pub best: Option<&'a BestSoFar>,
+    /// What the search may keep for the next one (None: nothing is kept).
+    pub memory: Option<&'a Memory>,
 }
 
 impl<'a> Control<'a> {
@@ -153,6 +181,7 @@ impl<'a> Control<'a> {
             start: Instant::now(),
             margin_ms: 0,
             best: None,
+            memory: None,
         }
     }
 }
@@ -171,6 +200,8 @@ pub struct Context<'a> {
     /// The thinking time of the seat to move.
     pub budget: time::Budget,
     best: Option<&'a BestSoFar>,
+    /// What the search may keep for the next one.
+    pub memory: Option<&'a Memory>,
 }
 
 impl<'a> Context<'a> {
@@ -192,6 +223,7 @@ impl<'a> Context<'a> {
             ponder: control.ponder,
             budget: time::budget_for(limits, seat, overhead),
             best: control.best,
+            memory: control.memory,
         }
     }
 
