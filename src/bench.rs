@@ -49,6 +49,17 @@ fn positions(e: &Entry) -> Vec<(String, Box<dyn AnyGame>)> {
         v.push(("start".to_string(), g));
     }
     if e.name == "hyperchess" {
+        // The crowded middlegame where MCTS spent most of its time in the evaluation (ply 100
+        // of a match game); searched as the start is.
+        let moves = include_str!("../docs/positions/hyperchess-middlegame.txt")
+            .lines()
+            .filter(|l| !l.starts_with('#'))
+            .flat_map(str::split_whitespace);
+        if let Ok(mut g) = e.start(&opts, Some(1)) {
+            if moves.map(|m| g.play_text(m)).all(|r| r.is_ok()) {
+                v.push(("middlegame".to_string(), g));
+            }
+        }
         let o1 = opts.clone().with("Boards", "1x1");
         if let Ok(g) = e.from_text("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1", &o1) {
             v.push(("1x1 start".to_string(), g));
@@ -93,22 +104,30 @@ pub fn run(
     let mut items = Vec::new();
     for e in entries {
         for (label, g) in positions(&e) {
-            let depth = perft_depth(g.as_ref(), 30_000_000);
+            // (The middlegame has about 400 moves a side: depth 3, not 2.)
+            let budget = if label == "middlegame" {
+                100_000_000
+            } else {
+                30_000_000
+            };
+            let depth = perft_depth(g.as_ref(), budget);
             let it = timed(e.name, format!("perft {} depth {}", label, depth), || {
                 g.perft(depth)
             });
             print(&it.line());
             items.push(it);
-            if label != "start" {
+            if label != "start" && label != "middlegame" {
                 continue;
             }
-            let it = timed(
-                e.name,
-                format!("random playouts {} (200 games)", label),
-                || g.random_playouts(200, 1000, 7),
-            );
-            print(&it.line());
-            items.push(it);
+            if label == "start" {
+                let it = timed(
+                    e.name,
+                    format!("random playouts {} (200 games)", label),
+                    || g.random_playouts(200, 1000, 7),
+                );
+                print(&it.line());
+                items.push(it);
+            }
             let stop = AtomicBool::new(false);
             let sink = |_: crate::search::Event| {};
             let mut params = SearchParams {
@@ -124,7 +143,10 @@ pub fn run(
             };
             let it = timed(
                 e.name,
-                format!("mcts {} playouts, {} thread(s)", playouts, threads),
+                format!(
+                    "mcts {} {} playouts, {} thread(s)",
+                    label, playouts, threads
+                ),
                 || g.search(&params, &limits, &stop, &sink).nodes,
             );
             print(&it.line());
@@ -135,6 +157,7 @@ pub fn run(
                 // Depths that take a fraction of a second to a second on one thread (with the
                 // pruning of 2026-11-25 the old depths 3 and 4 took a few milliseconds).
                 let (name, depth) = match e.name {
+                    "hyperchess" if label == "middlegame" => ("alphabeta", 5),
                     "hyperchess" => ("alphabeta", 6),
                     "rithmomachia" => ("alphabeta", 9),
                     "threechess" => ("brs", 6),
@@ -147,8 +170,9 @@ pub fn run(
                 let it = timed(
                     e.name,
                     format!(
-                        "{} depth {}, {} thread(s)",
+                        "{} {} depth {}, {} thread(s)",
                         name,
+                        label,
                         limits.depth.unwrap_or(0),
                         threads
                     ),
