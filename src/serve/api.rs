@@ -5,7 +5,7 @@ use crate::arena::referee::GameRecord;
 use crate::game::{OptionKind, RuleOptions, Status};
 use crate::games::{self, AnyGame, Entry};
 use crate::render::DrawOptions;
-use crate::search::{params, Event, Limits, Score, SearchParams};
+use crate::search::{params, Control, Event, Limits, Memory, Score, SearchParams};
 use serde_json::{json, Value};
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -34,6 +34,8 @@ struct Session {
     thinking: Option<Arc<Thinking>>,
     /// What the last search said.
     analysis: Value,
+    /// What the engine's searches keep from one move to the next (alpha-beta's table).
+    memory: Arc<Memory>,
 }
 
 struct Thinking {
@@ -233,6 +235,7 @@ fn new_game(s: &Sessions, body: &Value) -> Result<Value, String> {
         limits,
         thinking: None,
         analysis: Value::Null,
+        memory: Arc::default(),
     };
     let id = s.next.fetch_add(1, Ordering::Relaxed) + 1;
     let st = state(id, &session);
@@ -365,7 +368,7 @@ fn engine_move(s: &Sessions, id: u64) -> Result<Value, String> {
         at: g.moves.len(),
     });
     g.thinking = Some(thinking.clone());
-    let (params, limits) = (g.params.clone(), g.limits.clone());
+    let (params, limits, memory) = (g.params.clone(), g.limits.clone(), g.memory.clone());
     let session = arc.clone();
     std::thread::spawn(move || {
         let t = thinking.clone();
@@ -382,7 +385,11 @@ fn engine_move(s: &Sessions, id: u64) -> Result<Value, String> {
                 }
             }
         };
-        let result = view.search(&params, &limits, &thinking.stop, &events);
+        let control = Control {
+            memory: Some(&memory),
+            ..Control::new(&thinking.stop)
+        };
+        let result = view.search_controlled(&params, &limits, control, &events);
         let mut g = session.lock().unwrap();
         let current = g
             .thinking
