@@ -192,6 +192,67 @@ fn the_table_is_kept_between_searches_until_cleared() {
     e.quit();
 }
 
+/// What the kept table saves, in nodes (deterministic with one thread, so the same on any
+/// machine): on the positions of docs/positions/<game>-games.txt, a search to `d1`, then the
+/// position after its best move and expected reply searched to `d2` with the table kept and
+/// again after `Clear Hash`. In a game each move gets about the same time, so `d1 = d2`. Prints the totals and their ratio (docs/results.md quotes them):
+/// `cargo test --release --test protocol -- --ignored --nocapture kept_table_saves`.
+#[test]
+#[ignore]
+fn kept_table_saves_nodes_two_plies_on() {
+    for (game, d1, d2) in [
+        ("hyperchess", 5, 5),
+        ("rithmomachia", 6, 6),
+        ("tesseract", 5, 5),
+    ] {
+        let path = format!(
+            "{}/docs/positions/{}-games.txt",
+            env!("CARGO_MANIFEST_DIR"),
+            game
+        );
+        let text = std::fs::read_to_string(&path).unwrap();
+        let mut e = Engine::start();
+        for c in [
+            format!("setoption name Game value {}", game),
+            "setoption name Threads value 1".into(),
+            "setoption name Algorithm value alphabeta".into(),
+        ] {
+            assert!(e.exchange(&c).is_empty(), "{}", c);
+        }
+        let (mut kept, mut fresh) = (0, 0);
+        for moves in text
+            .lines()
+            .filter(|l| !l.starts_with('#') && !l.is_empty())
+        {
+            e.exchange("ucinewgame");
+            e.exchange(&format!("position startpos moves {}", moves));
+            let out = e.ask(&format!("go depth {}", d1), |l| l.starts_with("bestmove"));
+            let t: Vec<&str> = out.last().unwrap().split_whitespace().collect();
+            let [_, best, _, reply] = t[..] else {
+                continue;
+            };
+            e.exchange(&format!(
+                "position startpos moves {} {} {}",
+                moves, best, reply
+            ));
+            kept += nodes_to_depth(&mut e, d2);
+            e.exchange("setoption name Clear Hash");
+            fresh += nodes_to_depth(&mut e, d2);
+        }
+        println!(
+            "{}: depth {} two plies after a depth-{} search: {} nodes with the kept table, {} \
+             from an empty one: {:.2}x",
+            game,
+            d2,
+            d1,
+            kept,
+            fresh,
+            kept as f64 / fresh as f64
+        );
+        e.quit();
+    }
+}
+
 #[test]
 fn position_moves_and_perft_on_ordinary_chess() {
     let mut e = Engine::start();
