@@ -178,6 +178,10 @@ fn the_table_is_kept_between_searches_until_cleared() {
     let fresh = nodes_to_depth(&mut e, 6);
     let again = nodes_to_depth(&mut e, 6);
     assert!(again * 2 < fresh, "{} then {}", fresh, again);
+    // A search that finds its whole line in the table still gives that line, and a move to
+    // ponder on.
+    let out = e.ask("go depth 6", |l| l.starts_with("bestmove"));
+    assert!(out.last().unwrap().contains(" ponder "), "{:?}", out);
     // Two plies on, the table still helps.
     e.exchange("position startpos moves e2e4 e7e5");
     let on = nodes_to_depth(&mut e, 6);

@@ -625,12 +625,15 @@ impl<G: Game> Worker<'_, '_, G> {
         let key = g.hash();
         let mut moves = std::mem::take(&mut self.move_bufs[ply]);
         g.legal_moves(&mut moves);
+        let pv_node = beta - alpha > 1;
         let (tt_move, cut) = self.probe(key, &moves, depth, alpha, beta, ply);
-        if let Some(s) = cut {
+        // Not at a PV node (as Stockfish): the line must go on past it. The table is kept from
+        // one search to the next, and a cut there left the next search's PV one move long,
+        // with no move to ponder on.
+        if let Some(s) = cut.filter(|_| !pv_node) {
             self.move_bufs[ply] = moves;
             return s;
         }
-        let pv_node = beta - alpha > 1;
         let in_check = g.in_check();
         if self.selective
             && !pv_node
