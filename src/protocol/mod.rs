@@ -89,7 +89,7 @@ pub struct Engine {
     /// Milliseconds by which recent answers came later than their hard limit: kept in hand on top
     /// of `MoveOverhead` (a busy machine delays the search threads and the answer).
     lag_ms: Arc<AtomicU64>,
-    /// What the last search kept for the next (MCTS: its tree); see [`search::Memory`].
+    /// What the last search kept for the next (alpha-beta's table); see [`search::Memory`].
     memory: Arc<search::Memory>,
 }
 
@@ -381,7 +381,7 @@ impl Engine {
             return options::set(&mut self.params, name, value);
         }
         if name.eq_ignore_ascii_case("Clear Hash") {
-            // Alpha-beta's table is fresh at each search; MCTS's tree may be kept.
+            // Empties alpha-beta's kept table (MCTS starts every search afresh anyway).
             self.memory.clear();
             return Ok(());
         }
