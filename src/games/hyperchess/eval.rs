@@ -13,6 +13,7 @@
 //! king-safety term (own pieces next to the king, being in check) and a light mobility term
 //! (pseudo-legal target squares of knights, bishops, rooks, queens and guards).
 
+use super::movegen::{Count, Sets, Squares};
 use super::*;
 
 /// Classical values of P N B R Q G (index = piece type).
@@ -74,32 +75,38 @@ fn evaluate_white_any(g: &Hyperchess) -> i32 {
 
 /// Pawn advancement (White's minus Black's) and each colour's mobility: the squares its
 /// knights, guards, bishops, rooks and queens reach (empty or enemy-held), across boards.
-/// A board's pieces of a kind are taken a bitboard at a time, as the move generator does
-/// (the walk along the geometry's rays, square by square, was most of an evaluation).
+/// A board's pieces of a kind are taken a bitboard at a time, with the move generator's own
+/// steps to other boards and its counting sink (the walk along the geometry's rays, square by
+/// square, was most of an evaluation).
 #[inline(always)]
 fn advance_and_mobility(g: &Hyperchess) -> (i32, [i32; 2]) {
     let geo = g.geo;
     let nb = geo.nb.min(MAX_SQ / 64);
-    let mut occ = [0u64; MAX_SQ / 64];
-    let mut own = [[0u64; MAX_SQ / 64]; 2];
+    let mut occ: Squares = [0; MAX_SQ / 64];
+    let mut tgt: [Squares; 2] = [[0; MAX_SQ / 64]; 2];
     for b in 0..nb {
-        own[0][b] = g.bb[b][0];
-        own[1][b] = g.bb[b][8];
-        occ[b] = own[0][b] | own[1][b];
+        occ[b] = g.bb[b][0] | g.bb[b][8];
+        tgt[0][b] = !g.bb[b][0];
+        tgt[1][b] = !g.bb[b][8];
     }
     let mut advance = 0;
     let mut mob = [0i32; 2];
     for col in 0..2 {
-        let mine = &own[col];
-        let mut n = 0u32;
+        // (`block` is not read by the steps to other boards.)
+        let sets = Sets {
+            block: &occ,
+            occ: &occ,
+            tgt: &tgt[col],
+        };
+        let mut n = Count(0);
         for b in 0..nb {
             let pb = &g.bb[b];
             let base = b * 64;
-            let ours = mine[b];
+            let ours = !tgt[col][b];
             if ours == 0 {
                 continue;
             }
-            let free = !ours;
+            let free = tgt[col][b];
             for s in plane::squares(ours & pb[PAWN as usize]) {
                 let y = geo.coord[base + s][1] as usize;
                 advance += if col == 0 {
@@ -109,73 +116,35 @@ fn advance_and_mobility(g: &Hyperchess) -> (i32, [i32; 2]) {
                 };
             }
             for s in plane::squares(ours & pb[KNIGHT as usize]) {
-                n += (plane::KNIGHT[s] & free).count_ones();
+                n.0 += (plane::KNIGHT[s] & free).count_ones() as usize;
                 if geo.cross {
-                    n += reach_x(geo.knight_xb.get(base + s), mine);
+                    g.jumps_x(base + s, geo.knight_xb.get(base + s), &sets, &mut n);
                 }
             }
             for s in plane::squares(ours & pb[GUARD as usize]) {
-                n += (plane::KING[s] & free).count_ones();
+                n.0 += (plane::KING[s] & free).count_ones() as usize;
                 if geo.cross {
-                    n += reach_x(geo.zw_b.get(base + s), mine);
+                    g.jumps_x(base + s, geo.zw_b.get(base + s), &sets, &mut n);
                 }
             }
             let rooks = ours & (pb[ROOK as usize] | pb[QUEEN as usize]);
             let bishops = ours & (pb[BISHOP as usize] | pb[QUEEN as usize]);
             for s in plane::squares(rooks) {
-                n += (plane::rook(s, occ[b]) & free).count_ones();
+                n.0 += (plane::rook(s, occ[b]) & free).count_ones() as usize;
             }
             for s in plane::squares(bishops) {
-                n += (plane::bishop(s, occ[b]) & free).count_ones();
+                n.0 += (plane::bishop(s, occ[b]) & free).count_ones() as usize;
             }
-            if geo.cross {
-                n += lines_x(b, rooks, &geo.rook_lines, mine, &occ)
-                    + lines_x(b, bishops, &geo.bishop_lines, mine, &occ);
+            if geo.cross && rooks != 0 {
+                g.lines_x(b, rooks, &geo.rook_lines, &sets, &mut n);
+            }
+            if geo.cross && bishops != 0 {
+                g.lines_x(b, bishops, &geo.bishop_lines, &sets, &mut n);
             }
         }
-        mob[col] = n as i32;
+        mob[col] = n.0 as i32;
     }
     (advance, mob)
-}
-
-/// Squares among a piece's jumps to other boards `targets` that `mine` does not hold.
-#[inline(always)]
-fn reach_x(targets: &[geometry::OnBoard], mine: &[u64; MAX_SQ / 64]) -> u32 {
-    targets
-        .iter()
-        .map(|ob| (ob.bits & !mine[ob.board as usize & (MAX_SQ / 64 - 1)]).count_ones())
-        .sum()
-}
-
-/// Squares the sliders `from` of board `b` reach along the lines to other boards (up to the
-/// first piece, an enemy one included), all of them a step at a time as the generator does.
-#[inline(always)]
-fn lines_x(
-    b: usize,
-    from: u64,
-    lines: &[geometry::CrossLine],
-    mine: &[u64; MAX_SQ / 64],
-    occ: &[u64; MAX_SQ / 64],
-) -> u32 {
-    if from == 0 {
-        return 0;
-    }
-    let mut n = 0;
-    for l in lines {
-        let mut front = from;
-        let mut tb = b as isize;
-        for _ in 0..l.steps[b & (MAX_SQ / 64 - 1)] {
-            front = l.step(front);
-            if front == 0 {
-                break;
-            }
-            tb += l.board as isize;
-            let t = tb as usize & (MAX_SQ / 64 - 1);
-            n += (front & !mine[t]).count_ones();
-            front &= !occ[t];
-        }
-    }
-    n
 }
 
 /// The square-by-square walk [`advance_and_mobility`] replaced, kept to check it.

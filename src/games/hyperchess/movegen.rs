@@ -204,15 +204,15 @@ fn on_ray_through(geo: &Geometry, k: usize, a: usize, to: usize) -> bool {
 }
 
 /// A set of squares of the whole grid, a bitboard per board.
-type Squares = [u64; MAX_SQ / 64];
+pub(super) type Squares = [u64; MAX_SQ / 64];
 
 /// Per board, for one generation: where a piece other than the king may go to end a check
 /// (everywhere when not in check), the squares taken, and the squares our pieces other than
 /// the king may go to (`block`, not ours; with `NOISY`, theirs).
-struct Sets<'a> {
-    block: &'a Squares,
-    occ: &'a Squares,
-    tgt: &'a Squares,
+pub(super) struct Sets<'a> {
+    pub(super) block: &'a Squares,
+    pub(super) occ: &'a Squares,
+    pub(super) tgt: &'a Squares,
 }
 
 impl Hyperchess {
@@ -527,9 +527,10 @@ impl Hyperchess {
         false
     }
 
-    /// The jumps of our piece on `s` to the squares `targets` on other boards.
+    /// The jumps of our piece on `s` to the squares `targets` on other boards (the
+    /// evaluation counts its mobility with these too).
     #[inline(always)]
-    fn jumps_x(
+    pub(super) fn jumps_x(
         &self,
         s: usize,
         targets: &[geometry::OnBoard],
@@ -548,7 +549,7 @@ impl Hyperchess {
     /// The moves of our sliders `from` on board `b` along the lines `lines` to other boards,
     /// all of them at once: a step at a time, the pieces still moving land on the next board.
     #[inline(always)]
-    fn lines_x(
+    pub(super) fn lines_x(
         &self,
         b: usize,
         from: u64,
