@@ -151,12 +151,6 @@ impl Memory {
     }
 }
 
-impl std::fmt::Debug for Memory {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("Memory")
-    }
-}
-
 /// What the caller of a search controls while it runs.
 #[derive(Clone, Copy)]
 pub struct Control<'a> {
