@@ -193,6 +193,11 @@ fn the_table_is_kept_between_searches_until_cleared() {
     e.exchange("ucinewgame");
     e.exchange("position startpos");
     assert_eq!(nodes_to_depth(&mut e, 6), fresh);
+    // The same Hash size keeps the table; a new one starts a new table.
+    e.exchange("setoption name Hash value 64");
+    assert!(nodes_to_depth(&mut e, 6) * 2 < fresh);
+    e.exchange("setoption name Hash value 32");
+    assert_eq!(nodes_to_depth(&mut e, 6), fresh);
     e.quit();
 }
 

@@ -378,7 +378,14 @@ impl Engine {
             .iter()
             .any(|s| s.name.eq_ignore_ascii_case(name))
         {
-            return options::set(&mut self.params, name, value);
+            let hash_mb = self.params.hash_mb;
+            options::set(&mut self.params, name, value)?;
+            if self.params.hash_mb != hash_mb {
+                // A table of the old size is of no use to the next search: free it now, not
+                // on that search's clock.
+                self.memory.clear();
+            }
+            return Ok(());
         }
         if name.eq_ignore_ascii_case("Clear Hash") {
             // Empties alpha-beta's kept table (MCTS starts every search afresh anyway).
