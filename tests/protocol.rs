@@ -198,6 +198,10 @@ fn the_table_is_kept_between_searches_until_cleared() {
     assert!(nodes_to_depth(&mut e, 6) * 2 < fresh);
     e.exchange("setoption name Hash value 32");
     assert_eq!(nodes_to_depth(&mut e, 6), fresh);
+    // Setting a rule option starts a new game, with a new table.
+    e.exchange("setoption name Boards value 1x1");
+    e.exchange("position startpos");
+    assert_eq!(nodes_to_depth(&mut e, 6), fresh);
     e.quit();
 }
 
