@@ -361,6 +361,14 @@ pub trait Game: Clone + Send + Sync + Debug + 'static {
         false
     }
 
+    /// Quiescence pruning hints for a noisy move: the most it can gain in [`Game::evaluate`]'s
+    /// units (the captured piece's value plus a promotion's gain), and whether it likely loses
+    /// material (a piece taking a cheaper one that is defended). None: no hint, and quiescence
+    /// prunes nothing.
+    fn noisy_estimate(&self, _mv: Self::Move) -> Option<(i32, bool)> {
+        None
+    }
+
     /// The legal moves that are noisy ([`Game::is_noisy`]), in the order `legal_moves` lists
     /// them (quiescence search). A game may generate them without the quiet ones.
     fn noisy_moves(&self, out: &mut Vec<Self::Move>) {

@@ -20,6 +20,9 @@ const QS_MAX: usize = 6;
 /// Noisy moves a quiescence node looks at, best first: with a hundred pieces on the board (3x3
 /// hyperchess) an unbounded capture search swamps the main search.
 const QS_WIDTH: usize = 12;
+/// Delta pruning in quiescence: a capture is skipped when the standing evaluation plus the most
+/// it gains ([`Game::noisy_estimate`]) plus this margin stays below alpha.
+const DELTA_MARGIN: i32 = 200;
 /// Aspiration window at the root: half-width of the first try around the last iteration's
 /// score, from this depth on; each failure widens it fourfold.
 const ASPIRATION: i32 = 35;
@@ -550,23 +553,22 @@ impl<G: Game> Worker<'_, '_, G> {
         }
     }
 
-    /// The table's entry for this position: its move (as a move of `moves`), and its score when
-    /// it is deep enough and its bound cuts this window (never at the root, which must name a
-    /// move).
+    /// The table's entry for this position: its move (as an index in `legal_moves` order, so
+    /// that a cut needs no move generation), and its score when it is deep enough and its bound
+    /// cuts this window (never at the root, which must name a move).
     #[inline]
     fn probe(
         &self,
         key: u64,
-        moves: &[G::Move],
         depth: i32,
         alpha: i32,
         beta: i32,
         ply: usize,
-    ) -> (Option<G::Move>, Option<i32>) {
+    ) -> (Option<u16>, Option<i32>) {
         let Some(e) = self.sh.table.probe(key) else {
             return (None, None);
         };
-        let tt_move = moves.get(e.move_index as usize).copied();
+        let tt_move = Some(e.move_index);
         if ply > 0 && e.depth as i32 >= depth {
             let s = from_tt(e.score, ply, MATE_BOUND);
             let cut = match e.bound {
@@ -623,15 +625,12 @@ impl<G: Game> Worker<'_, '_, G> {
             return self.quiesce(g, alpha, beta, ply, 0);
         }
         let key = g.hash();
-        let mut moves = std::mem::take(&mut self.move_bufs[ply]);
-        g.legal_moves(&mut moves);
         let pv_node = beta - alpha > 1;
-        let (tt_move, cut) = self.probe(key, &moves, depth, alpha, beta, ply);
+        let (tt_index, cut) = self.probe(key, depth, alpha, beta, ply);
         // Not at a PV node (as Stockfish): the line must go on past it. The table is kept from
         // one search to the next, and a cut there left the next search's PV one move long,
         // with no move to ponder on.
         if let Some(s) = cut.filter(|_| !pv_node) {
-            self.move_bufs[ply] = moves;
             return s;
         }
         let in_check = g.in_check();
@@ -644,10 +643,12 @@ impl<G: Game> Worker<'_, '_, G> {
             && beta.abs() < MATE_BOUND
         {
             if let Some(s) = self.null_move_cut(g, depth, beta, ply) {
-                self.move_bufs[ply] = moves;
                 return s;
             }
         }
+        let mut moves = std::mem::take(&mut self.move_bufs[ply]);
+        g.legal_moves(&mut moves);
+        let tt_move = tt_index.and_then(|i| moves.get(i as usize).copied());
         let seat = self.seat_at(ply);
         let order = Picker::new(
             g,
@@ -795,6 +796,13 @@ impl<G: Game> Worker<'_, '_, G> {
         let mut best = stand;
         for &i in order.iter().take(QS_WIDTH) {
             let m = moves[i as usize];
+            // Captures that likely lose material, and those that cannot lift the score to
+            // alpha even with a margin, are not searched (where the game gives the hints).
+            if let Some((gain, losing)) = g.noisy_estimate(m) {
+                if losing || stand + gain + DELTA_MARGIN < alpha {
+                    continue;
+                }
+            }
             let mut c = g.clone();
             c.play(m);
             let s = -self.quiesce(&c, -beta, -alpha, ply + 1, qdepth + 1);

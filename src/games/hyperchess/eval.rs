@@ -290,6 +290,29 @@ pub fn move_priority(g: &Hyperchess, m: Move) -> i32 {
     prio
 }
 
+/// The most a noisy move gains (the victim's value, a promotion's gain) and whether it is a
+/// capture by a more valuable piece of a defended one (likely to lose material).
+pub fn noisy_estimate(g: &Hyperchess, m: Move) -> (i32, bool) {
+    let vals = &g.geo.values;
+    let p = g.board[m.from()];
+    let victim = g.board[m.to()];
+    let mut gain = if victim != 0 {
+        vals[(victim & 7) as usize]
+    } else if p & 7 == PAWN && m.to() == g.ep as usize {
+        vals[PAWN as usize]
+    } else {
+        0
+    };
+    if m.promo() != 0 {
+        gain += vals[m.promo() as usize] - vals[PAWN as usize];
+    }
+    let losing = victim != 0
+        && m.promo() == 0
+        && vals[(p & 7) as usize] > vals[(victim & 7) as usize]
+        && g.attacked(m.to(), 1 - g.side);
+    (gain, losing)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -332,6 +355,38 @@ mod tests {
             }
         }
         assert!(positions > 10_000, "{}", positions);
+    }
+
+    /// Quiescence's hints: a queen taking a pawn that a pawn defends likely loses material, a
+    /// queen taking an undefended knight does not, a pawn taking the queen gains her value,
+    /// and a promotion gains the new piece's value less the pawn's.
+    #[test]
+    fn noisy_estimate_flags_a_defended_cheaper_victim_and_gives_the_gain() {
+        let opts = RuleOptions::of::<Hyperchess>().with("Boards", "1x1");
+        let g = Hyperchess::from_text("4k3/8/8/8/3Q1n2/8/8/4K3 w - - 0 1", &opts).unwrap();
+        let m = |t: &str| g.parse_move(t).unwrap();
+        assert_eq!(
+            noisy_estimate(&g, m("d4f4")),
+            (300, false),
+            "f4 is undefended"
+        );
+        let g2 = Hyperchess::from_text("4k3/8/3p4/4p3/3Q4/8/8/4K3 w - - 0 1", &opts).unwrap();
+        let m2 = |t: &str| g2.parse_move(t).unwrap();
+        assert_eq!(
+            noisy_estimate(&g2, m2("d4e5")),
+            (100, true),
+            "d6 defends e5"
+        );
+        let g3 = Hyperchess::from_text("4k3/8/8/8/3q4/4P3/8/4K3 w - - 0 1", &opts).unwrap();
+        assert_eq!(
+            noisy_estimate(&g3, g3.parse_move("e3d4").unwrap()),
+            (900, false)
+        );
+        let g4 = Hyperchess::from_text("7k/3P4/8/8/8/8/8/4K3 w - - 0 1", &opts).unwrap();
+        assert_eq!(
+            noisy_estimate(&g4, g4.parse_move("d7d8q").unwrap()),
+            (800, false)
+        );
     }
 
     #[test]

@@ -713,6 +713,10 @@ impl Game for Hyperchess {
         eval::move_priority(self, mv)
     }
 
+    fn noisy_estimate(&self, mv: Move) -> Option<(i32, bool)> {
+        Some(eval::noisy_estimate(self, mv))
+    }
+
     fn is_noisy(&self, mv: Move) -> bool {
         mv.promo() != 0
             || self.board[mv.to()] != 0
