@@ -8,7 +8,7 @@
 use super::deepening::{last_word, mate_ends_search, pv_texts, score_of, MATE, MATE_BOUND};
 use super::ordering::{order, store_killer, History, Picker};
 use super::tt::{from_tt, to_tt, Bound};
-use super::{Context, Line, Outcome, Report};
+use super::{Context, Line, Outcome, Report, DELTA_MARGIN};
 use crate::game::{Game, Status};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Instant;
@@ -20,9 +20,6 @@ const QS_MAX: usize = 6;
 /// Noisy moves a quiescence node looks at, best first: with a hundred pieces on the board (3x3
 /// hyperchess) an unbounded capture search swamps the main search.
 const QS_WIDTH: usize = 12;
-/// Delta pruning in quiescence: a capture is skipped when the standing evaluation plus the most
-/// it gains ([`Game::noisy_estimate`]) plus this margin stays below alpha.
-const DELTA_MARGIN: i32 = 200;
 /// Aspiration window at the root: half-width of the first try around the last iteration's
 /// score, from this depth on; each failure widens it fourfold.
 const ASPIRATION: i32 = 35;
@@ -568,7 +565,7 @@ impl<G: Game> Worker<'_, '_, G> {
         let Some(e) = self.sh.table.probe(key) else {
             return (None, None);
         };
-        let tt_move = Some(e.move_index);
+        let index = Some(e.move_index);
         if ply > 0 && e.depth as i32 >= depth {
             let s = from_tt(e.score, ply, MATE_BOUND);
             let cut = match e.bound {
@@ -577,10 +574,10 @@ impl<G: Game> Worker<'_, '_, G> {
                 Bound::Upper => s <= alpha,
             };
             if cut {
-                return (tt_move, Some(s));
+                return (index, Some(s));
             }
         }
-        (tt_move, None)
+        (index, None)
     }
 
     /// Stores a node's result. The table keeps the move as its index in `legal_moves` order,

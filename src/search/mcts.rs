@@ -986,8 +986,6 @@ type QsBuf<M> = (Vec<M>, Vec<(i32, Option<i32>, M)>);
 const QS_INF: i32 = 1_000_000;
 /// Noisy moves tried at each node of [`quiescence`], best `move_priority` first.
 const QS_WIDTH: usize = 8;
-/// Delta pruning's margin in [`quiescence`], as alpha-beta's.
-const QS_DELTA: i32 = 200;
 
 /// Fail-soft negamax over noisy moves for two seats, from the side to move's view: the
 /// evaluation stands unless a capture (or the like) does better.
@@ -1023,7 +1021,7 @@ fn quiescence<G: Game>(
     keyed.sort_by_key(|&(p, _, _)| std::cmp::Reverse(p));
     let mut best = stand;
     for &(_, gain, m) in keyed.iter().take(QS_WIDTH) {
-        if gain.is_some_and(|gain| stand + gain + QS_DELTA < alpha) {
+        if gain.is_some_and(|gain| stand + gain + super::DELTA_MARGIN < alpha) {
             continue;
         }
         let mut c = g.clone();

@@ -408,6 +408,11 @@ pub(crate) fn available_memory() -> Option<usize> {
     Some(kb * 1024)
 }
 
+/// Delta pruning's margin in the captures-only searches (alpha-beta's quiescence, MCTS's leaf
+/// search): a capture is skipped when the standing evaluation plus the most it gains
+/// ([`Game::noisy_estimate`]) plus this margin stays below alpha.
+pub(crate) const DELTA_MARGIN: i32 = 200;
+
 /// Probability of winning for a centipawn-like evaluation.
 pub fn win_probability(cp: i32) -> f32 {
     1.0 / (1.0 + 10f32.powf(-(cp as f32) / 400.0))

@@ -276,41 +276,44 @@ fn material(g: &Hyperchess) -> i32 {
 /// plus the promotion piece's value; 0 for quiet moves.
 pub fn move_priority(g: &Hyperchess, m: Move) -> i32 {
     let vals = &g.geo.values;
-    let p = g.board[m.from()];
-    let victim = g.board[m.to()];
+    let taken = captured_value(g, m);
     let mut prio = 0;
+    if taken != 0 {
+        prio += 16 * taken - vals[(g.board[m.from()] & 7) as usize] / 8;
+    }
+    prio + 16 * promotion_gain(g, m)
+}
+
+/// The value of the piece `m` captures (en passant included), 0 for none.
+fn captured_value(g: &Hyperchess, m: Move) -> i32 {
+    let vals = &g.geo.values;
+    let victim = g.board[m.to()];
     if victim != 0 {
-        prio += 16 * vals[(victim & 7) as usize] - vals[(p & 7) as usize] / 8;
-    } else if p & 7 == PAWN && m.to() == g.ep as usize {
-        prio += 16 * vals[PAWN as usize] - vals[PAWN as usize] / 8;
+        vals[(victim & 7) as usize]
+    } else if g.board[m.from()] & 7 == PAWN && m.to() == g.ep as usize {
+        vals[PAWN as usize]
+    } else {
+        0
     }
-    if m.promo() != 0 {
-        prio += 16 * (vals[m.promo() as usize] - vals[PAWN as usize]);
+}
+
+/// What a promotion adds: the new piece's value less the pawn's (0 for other moves).
+fn promotion_gain(g: &Hyperchess, m: Move) -> i32 {
+    match m.promo() {
+        0 => 0,
+        p => g.geo.values[p as usize] - g.geo.values[PAWN as usize],
     }
-    prio
 }
 
 /// The most a noisy move gains (the victim's value, a promotion's gain) and whether it is a
 /// capture by a more valuable piece of a defended one (likely to lose material).
 pub fn noisy_estimate(g: &Hyperchess, m: Move) -> (i32, bool) {
-    let vals = &g.geo.values;
-    let p = g.board[m.from()];
-    let victim = g.board[m.to()];
-    let mut gain = if victim != 0 {
-        vals[(victim & 7) as usize]
-    } else if p & 7 == PAWN && m.to() == g.ep as usize {
-        vals[PAWN as usize]
-    } else {
-        0
-    };
-    if m.promo() != 0 {
-        gain += vals[m.promo() as usize] - vals[PAWN as usize];
-    }
-    let losing = victim != 0
+    let taken = captured_value(g, m);
+    let losing = taken != 0
         && m.promo() == 0
-        && vals[(p & 7) as usize] > vals[(victim & 7) as usize]
+        && g.geo.values[(g.board[m.from()] & 7) as usize] > taken
         && g.attacked(m.to(), 1 - g.side);
-    (gain, losing)
+    (taken + promotion_gain(g, m), losing)
 }
 
 #[cfg(test)]
@@ -363,30 +366,16 @@ mod tests {
     #[test]
     fn noisy_estimate_flags_a_defended_cheaper_victim_and_gives_the_gain() {
         let opts = RuleOptions::of::<Hyperchess>().with("Boards", "1x1");
-        let g = Hyperchess::from_text("4k3/8/8/8/3Q1n2/8/8/4K3 w - - 0 1", &opts).unwrap();
-        let m = |t: &str| g.parse_move(t).unwrap();
-        assert_eq!(
-            noisy_estimate(&g, m("d4f4")),
-            (300, false),
-            "f4 is undefended"
-        );
-        let g2 = Hyperchess::from_text("4k3/8/3p4/4p3/3Q4/8/8/4K3 w - - 0 1", &opts).unwrap();
-        let m2 = |t: &str| g2.parse_move(t).unwrap();
-        assert_eq!(
-            noisy_estimate(&g2, m2("d4e5")),
-            (100, true),
-            "d6 defends e5"
-        );
-        let g3 = Hyperchess::from_text("4k3/8/8/8/3q4/4P3/8/4K3 w - - 0 1", &opts).unwrap();
-        assert_eq!(
-            noisy_estimate(&g3, g3.parse_move("e3d4").unwrap()),
-            (900, false)
-        );
-        let g4 = Hyperchess::from_text("7k/3P4/8/8/8/8/8/4K3 w - - 0 1", &opts).unwrap();
-        assert_eq!(
-            noisy_estimate(&g4, g4.parse_move("d7d8q").unwrap()),
-            (800, false)
-        );
+        for (fen, mv, want) in [
+            ("4k3/8/8/8/3Q1n2/8/8/4K3 w - - 0 1", "d4f4", (300, false)),
+            ("4k3/8/3p4/4p3/3Q4/8/8/4K3 w - - 0 1", "d4e5", (100, true)),
+            ("4k3/8/8/8/3q4/4P3/8/4K3 w - - 0 1", "e3d4", (900, false)),
+            ("7k/3P4/8/8/8/8/8/4K3 w - - 0 1", "d7d8q", (800, false)),
+        ] {
+            let g = Hyperchess::from_text(fen, &opts).unwrap();
+            let m = g.parse_move(mv).unwrap();
+            assert_eq!(noisy_estimate(&g, m), want, "{} in {}", mv, fen);
+        }
     }
 
     #[test]
