@@ -145,6 +145,19 @@ pub(crate) fn evaluate(g: &Tesseract, seat: Seat) -> i32 {
     (score[seat] - score[1 - seat]).clamp(-WIN + 1, WIN - 1)
 }
 
+/// Value of the enemy men `mv` takes ([`PIECE_VALUE`]; the Tesseract, whose loss ends the game,
+/// as 100,000); 0 for a move that takes nothing.
+pub(crate) fn captured_value(g: &Tesseract, mv: Move) -> i32 {
+    let (caps, n) = g.captured_squares(mv);
+    caps[..n]
+        .iter()
+        .map(|&q| match g.board[q as usize] & KM {
+            K_T => 100_000,
+            k => PIECE_VALUE[k as usize],
+        })
+        .sum()
+}
+
 /// Shelter: neighbours of the Tesseract that stop men coming in (edge, slider, own man, cross).
 /// Exposure: empty points on its eight open lines (lines enemy men could come down).
 fn shelter_exposure(g: &Tesseract, side: usize, t: u8) -> (i32, i32) {

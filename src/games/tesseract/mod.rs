@@ -643,20 +643,17 @@ impl Game for Tesseract {
     }
 
     fn move_priority(&self, mv: Move) -> i32 {
-        let (caps, n) = self.captured_squares(mv);
-        if n == 0 {
-            return if mv.is_drop() { -1 } else { 0 };
+        match eval::captured_value(self, mv) {
+            0 if mv.is_drop() => -1,
+            0 => 0,
+            v => v * 10 - eval::PIECE_VALUE[(self.board[mv.from as usize] & KM) as usize] / 10,
         }
-        let mut v = 0;
-        for &q in &caps[..n] {
-            let k = self.board[q as usize] & KM;
-            v += if k == K_T {
-                100_000
-            } else {
-                eval::PIECE_VALUE[k as usize]
-            };
-        }
-        v * 10 - eval::PIECE_VALUE[(self.board[mv.from as usize] & KM) as usize] / 10
+    }
+
+    /// The men a move takes are worth at most their values (the Tesseract ends the game); no
+    /// capture is flagged as losing: that would take the enemy's jumps onto the landing point.
+    fn noisy_estimate(&self, mv: Move) -> Option<(i32, bool)> {
+        Some((eval::captured_value(self, mv), false))
     }
 
     fn is_noisy(&self, mv: Move) -> bool {
@@ -707,6 +704,29 @@ mod tests {
         assert_eq!(stage_of(0, true), Stage::Crosses);
         assert_eq!(stage_of(4, true), Stage::Men);
         assert_eq!(stage_of(13, true), Stage::Sliders);
+    }
+
+    /// Quiescence's hints: the values of the men a move takes (a Rectangle's three at once, the
+    /// Tesseract as a won game), nothing for a quiet move or a drop, and no capture flagged.
+    #[test]
+    fn noisy_estimate_is_the_value_of_the_men_taken() {
+        let opts = RuleOptions::of::<Tesseract>();
+        let est = |text: &str, mv: &str| {
+            let g = Tesseract::from_text(text, &opts).unwrap();
+            g.noisy_estimate(g.parse_move(mv).unwrap())
+        };
+        let three = "w play 20 Rh8,Ta15 Ta14,Sh9,Sh10,Pi10 - -";
+        let (s, p) = (
+            eval::PIECE_VALUE[K_S as usize],
+            eval::PIECE_VALUE[K_P as usize],
+        );
+        assert_eq!(est(three, "h8h10j10"), Some((2 * s + p, false)));
+        assert_eq!(est(three, "a15b15"), Some((0, false)));
+        assert_eq!(
+            est("w play 20 Rh8,Ta15 Th9,Sa1 - -", "h8h10j10"),
+            Some((100_000, false))
+        );
+        assert_eq!(est("w play 20 Ta15 Ta1 S -", "S@h8"), Some((0, false)));
     }
 
     #[test]
