@@ -871,6 +871,22 @@ fn en_passant_only_right_after_the_double_step() {
     assert!(!engine_move_names(&g).contains(&"BeI4BeII3".to_string()));
 }
 
+/// On one board the game is chess without castling and without rook promotion, but the guard
+/// stays a promotion piece (docs/rules/hyperchess.md, "Board"): it then moves as a king does,
+/// and it can be taken.
+#[test]
+fn on_1x1_a_pawn_also_promotes_to_a_guard_that_moves_as_a_king() {
+    let g = Hyperchess::from_text("4k3/1P6/8/8/8/8/8/4K3 w - - 0 1", &opts("1x1")).unwrap();
+    assert_eq!(moves_from(&g, "b7"), ["b7b8b", "b7b8g", "b7b8n", "b7b8q"]);
+    let g = Hyperchess::from_text("4k3/8/4n3/8/3G4/8/8/4K3 w - - 0 1", &opts("1x1")).unwrap();
+    assert_eq!(
+        moves_from(&g, "d4"),
+        ["d4c3", "d4c4", "d4c5", "d4d3", "d4d5", "d4e3", "d4e4", "d4e5"]
+    );
+    let g = Hyperchess::from_text("4k3/8/4n3/8/3G4/8/8/4K3 b - - 0 1", &opts("1x1")).unwrap();
+    assert!(moves_from(&g, "e6").contains(&"e6d4".to_string()));
+}
+
 #[test]
 fn promotion_to_knight_guard_bishop_or_queen_only() {
     let g = pos(
