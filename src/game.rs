@@ -356,6 +356,14 @@ pub trait Game: Clone + Send + Sync + Debug + 'static {
         0
     }
 
+    /// Whether an engine that does not know this game can read `mv` — a chess engine playing
+    /// hyperchess on one board cannot read a promotion to a guard. When a seat of an arena game
+    /// is such an engine, the arena asks the other seats for such moves only (`go searchmoves`;
+    /// docs/arena.md, "Engines that do not know the game").
+    fn foreign_engine_reads(&self, _mv: Self::Move) -> bool {
+        true
+    }
+
     /// Whether alpha-beta's quiescence search should look at this move (captures and the like).
     fn is_noisy(&self, _mv: Self::Move) -> bool {
         false

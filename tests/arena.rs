@@ -1679,3 +1679,64 @@ fn adjudication_ends_games_the_engines_agree_on() {
     assert!(!ok && err.contains("--adjudicate takes"), "{}", err);
     let _ = std::fs::remove_file(&f);
 }
+
+/// A chess engine (one that declares no `Game` option) cannot read a promotion to a guard, so
+/// against one the arena asks the other seat for moves it can read only (`go … searchmoves`);
+/// between two engines that know the game every move stays open.
+#[test]
+fn cli_engines_that_know_the_game_are_kept_to_moves_a_chess_engine_reads() {
+    let openings = temp("promotion.txt");
+    std::fs::write(&openings, "fen 7k/P7/8/8/8/8/8/K7 w - - 0 1\n").unwrap();
+    let go_lines = |guest: &str, tag: &str| {
+        let log = temp(&format!("{}.log", tag));
+        let host = format!("{} {} a7a8q", engine("knows_game.sh"), log.display());
+        let guest_log = temp(&format!("{}-guest.log", tag));
+        let guest = guest.replace("LOG", &guest_log.to_string_lossy());
+        cli_match(
+            "hyperchess",
+            &[
+                "--option",
+                "Boards=1x1",
+                "--engine",
+                &host,
+                "--engine",
+                &guest,
+                "--openings",
+                openings.to_str().unwrap(),
+                "--games",
+                "2",
+                "--nodes",
+                "100",
+            ],
+            &format!("{}.jsonl", tag),
+        );
+        let text = std::fs::read_to_string(&log).unwrap_or_default();
+        let _ = std::fs::remove_file(&log);
+        let _ = std::fs::remove_file(&guest_log);
+        text.lines().map(str::to_string).collect::<Vec<_>>()
+    };
+
+    let against_chess = go_lines(&format!("{} LOG", engine("echo_position.sh")), "vs-chess");
+    let first = against_chess
+        .first()
+        .expect("the host was asked for a move");
+    let (_, listed) = first
+        .split_once(" searchmoves ")
+        .unwrap_or_else(|| panic!("no searchmoves in {:?}", first));
+    let mut listed: Vec<&str> = listed.split_whitespace().collect();
+    listed.sort();
+    assert_eq!(
+        listed,
+        ["a1a2", "a1b1", "a1b2", "a7a8b", "a7a8n", "a7a8q"],
+        "every legal move but the guard promotion a7a8g"
+    );
+
+    let against_itself = go_lines(&format!("{} LOG h8g8", engine("knows_game.sh")), "vs-knows");
+    assert!(!against_itself.is_empty());
+    assert!(
+        against_itself.iter().all(|l| !l.contains("searchmoves")),
+        "{:?}",
+        against_itself
+    );
+    let _ = std::fs::remove_file(&openings);
+}

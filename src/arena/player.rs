@@ -310,6 +310,11 @@ pub trait Player: Send {
     fn go(&mut self, req: &Request) -> Result<Answer, Fault>;
     /// Ends the player (quit, then kill an external engine). Idempotent.
     fn finish(&mut self);
+    /// Whether the player knows the game: an external engine that declared no `Game` option
+    /// in its handshake (a chess engine) does not, and is asked only for moves it can read.
+    fn knows_game(&self) -> bool {
+        true
+    }
 }
 
 /// Starts the player described by `spec` and gets it ready for a game.
@@ -402,6 +407,19 @@ impl Player for Builtin {
 
 // --- external engines ------------------------------------------------------------------------
 
+/// The name an `option name <name> type …` line declares (it may hold spaces: `Skill Level`).
+fn option_name(line: &str) -> Option<String> {
+    let mut words = line.split_whitespace();
+    if !words.next()?.eq_ignore_ascii_case("option") || !words.next()?.eq_ignore_ascii_case("name")
+    {
+        return None;
+    }
+    let name: Vec<&str> = words
+        .take_while(|w| !w.eq_ignore_ascii_case("type"))
+        .collect();
+    (!name.is_empty()).then(|| name.join(" "))
+}
+
 enum Msg {
     Line(Instant, String),
     Eof,
@@ -419,6 +437,8 @@ struct External {
     finished: bool,
     /// The engine's stdout is closed (it exited).
     eof: bool,
+    /// It declared a `Game` option between `uci` and `uciok`.
+    declares_game: bool,
 }
 
 impl External {
@@ -477,6 +497,7 @@ impl External {
             verbose: setup.verbose,
             finished: false,
             eof: false,
+            declares_game: false,
         })
     }
 
@@ -538,6 +559,9 @@ impl External {
                     let first = l.split_whitespace().next().unwrap_or("");
                     if words.iter().any(|w| first.eq_ignore_ascii_case(w)) {
                         return Ok(first.to_ascii_lowercase());
+                    }
+                    if option_name(&l).is_some_and(|n| n.eq_ignore_ascii_case("Game")) {
+                        self.declares_game = true;
                     }
                 }
                 None => {
@@ -632,6 +656,10 @@ impl Player for External {
         }
     }
 
+    fn knows_game(&self) -> bool {
+        self.declares_game
+    }
+
     fn finish(&mut self) {
         if self.finished {
             return;
@@ -665,6 +693,20 @@ impl Drop for External {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn option_lines_name_their_option() {
+        assert_eq!(
+            option_name("option name Game type combo default hyperchess var hyperchess").as_deref(),
+            Some("Game")
+        );
+        assert_eq!(
+            option_name("option name Skill Level type spin default 20 min 0 max 20").as_deref(),
+            Some("Skill Level")
+        );
+        assert_eq!(option_name("info string option name Game"), None);
+        assert_eq!(option_name("option name type spin"), None);
+    }
 
     #[test]
     fn words_split_like_a_shell() {

@@ -379,6 +379,8 @@ pub fn play(
         }
     };
 
+    // A seat that does not know the game (a chess engine) cannot read every move of it.
+    let foreign = seats.iter().any(|p| !p.knows_game());
     let tcs: Vec<TimeControl> = (0..players)
         .map(|s| cfg.tc.for_engine(&engines[job.seats[s]]))
         .collect();
@@ -401,10 +403,13 @@ pub fn play(
         }
         let seat = state.to_move();
         let tc = &tcs[seat];
-        let limits = seat_limits(&tcs, &clocks[..players], seat);
-        let go = go_line(&limits, players);
+        let mut limits = seat_limits(&tcs, &clocks[..players], seat);
         let own_view = seat_view(def, state.as_ref(), seat)?;
         let view: &dyn AnyGame = own_view.as_deref().unwrap_or(state.as_ref());
+        if foreign && seats[seat].knows_game() {
+            limits.searchmoves = foreign_readable_only(view);
+        }
+        let go = go_line(&limits, players);
         let req = Request {
             position: position_line(state.as_ref(), seat, job, &history),
             go,
@@ -477,6 +482,17 @@ fn seat_view(
                 e
             )
         })
+}
+
+/// For a seat that knows the game while another seat does not: the legal moves that one can
+/// read, when some legal move is not among them (otherwise none: every move may be played).
+fn foreign_readable_only(state: &dyn AnyGame) -> Vec<String> {
+    let readable = state.foreign_readable_moves();
+    if readable.is_empty() || readable.len() == state.legal_moves().len() {
+        Vec::new()
+    } else {
+        readable
+    }
 }
 
 /// Starts every seat's player; on a fault, finishes those already started and says which seat
@@ -664,6 +680,10 @@ pub fn go_line(limits: &Limits, players: usize) -> String {
     }
     if let Some(d) = limits.depth {
         s += &format!(" depth {}", d);
+    }
+    if !limits.searchmoves.is_empty() {
+        s += " searchmoves ";
+        s += &limits.searchmoves.join(" ");
     }
     s
 }

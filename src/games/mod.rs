@@ -37,6 +37,9 @@ pub trait AnyGame: Send + Sync {
     fn observation_text(&self, seat: Seat) -> String;
     /// Every legal move in the protocol's notation.
     fn legal_moves(&self) -> Vec<String>;
+    /// The legal moves an engine that does not know the game can read
+    /// ([`Game::foreign_engine_reads`]), in the order of `legal_moves`.
+    fn foreign_readable_moves(&self) -> Vec<String>;
     /// Plays a move given as text, if it is legal; otherwise says why and changes nothing.
     fn play_text(&mut self, mv: &str) -> Result<(), String>;
     /// See [`Game::play_through_draw`].
@@ -127,6 +130,14 @@ impl<G: Game> AnyGame for G {
         let mut v = Vec::new();
         Game::legal_moves(self, &mut v);
         v.into_iter().map(|m| self.format_move(m)).collect()
+    }
+    fn foreign_readable_moves(&self) -> Vec<String> {
+        let mut v = Vec::new();
+        Game::legal_moves(self, &mut v);
+        v.into_iter()
+            .filter(|&m| self.foreign_engine_reads(m))
+            .map(|m| self.format_move(m))
+            .collect()
     }
     fn play_text(&mut self, text: &str) -> Result<(), String> {
         if let Status::Over(o) = Game::status(self) {

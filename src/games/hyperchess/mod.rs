@@ -717,6 +717,11 @@ impl Game for Hyperchess {
         Some(eval::noisy_estimate(self, mv))
     }
 
+    /// A chess engine knows every move of one board except a promotion to a guard.
+    fn foreign_engine_reads(&self, mv: Move) -> bool {
+        mv.promo() != GUARD
+    }
+
     fn is_noisy(&self, mv: Move) -> bool {
         mv.promo() != 0
             || self.board[mv.to()] != 0
