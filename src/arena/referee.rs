@@ -407,7 +407,7 @@ pub fn play(
         let own_view = seat_view(def, state.as_ref(), seat)?;
         let view: &dyn AnyGame = own_view.as_deref().unwrap_or(state.as_ref());
         if foreign && seats[seat].knows_game() {
-            limits.searchmoves = foreign_readable_only(view);
+            limits.searchmoves = view.foreign_readable_moves().unwrap_or_default();
         }
         let go = go_line(&limits, players);
         let req = Request {
@@ -482,17 +482,6 @@ fn seat_view(
                 e
             )
         })
-}
-
-/// For a seat that knows the game while another seat does not: the legal moves that one can
-/// read, when some legal move is not among them (otherwise none: every move may be played).
-fn foreign_readable_only(state: &dyn AnyGame) -> Vec<String> {
-    let readable = state.foreign_readable_moves();
-    if readable.is_empty() || readable.len() == state.legal_moves().len() {
-        Vec::new()
-    } else {
-        readable
-    }
 }
 
 /// Starts every seat's player; on a fault, finishes those already started and says which seat

@@ -38,8 +38,9 @@ pub trait AnyGame: Send + Sync {
     /// Every legal move in the protocol's notation.
     fn legal_moves(&self) -> Vec<String>;
     /// The legal moves an engine that does not know the game can read
-    /// ([`Game::foreign_engine_reads`]), in the order of `legal_moves`.
-    fn foreign_readable_moves(&self) -> Vec<String>;
+    /// ([`Game::foreign_engine_reads`]), in the order of `legal_moves` — None when that is every
+    /// legal move (or none of them: a list cannot be empty).
+    fn foreign_readable_moves(&self) -> Option<Vec<String>>;
     /// Plays a move given as text, if it is legal; otherwise says why and changes nothing.
     fn play_text(&mut self, mv: &str) -> Result<(), String>;
     /// See [`Game::play_through_draw`].
@@ -131,13 +132,13 @@ impl<G: Game> AnyGame for G {
         Game::legal_moves(self, &mut v);
         v.into_iter().map(|m| self.format_move(m)).collect()
     }
-    fn foreign_readable_moves(&self) -> Vec<String> {
+    fn foreign_readable_moves(&self) -> Option<Vec<String>> {
         let mut v = Vec::new();
         Game::legal_moves(self, &mut v);
-        v.into_iter()
-            .filter(|&m| self.foreign_engine_reads(m))
-            .map(|m| self.format_move(m))
-            .collect()
+        let all = v.len();
+        v.retain(|&m| self.foreign_engine_reads(m));
+        (!v.is_empty() && v.len() < all)
+            .then(|| v.into_iter().map(|m| self.format_move(m)).collect())
     }
     fn play_text(&mut self, text: &str) -> Result<(), String> {
         if let Status::Over(o) = Game::status(self) {
