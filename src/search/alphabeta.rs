@@ -6,7 +6,7 @@
 //! tree, sharing the table, and the first thread's result is used.
 
 use super::deepening::{last_word, mate_ends_search, pv_texts, score_of, MATE, MATE_BOUND};
-use super::ordering::{order, store_killer, History, Picker};
+use super::ordering::{quiescence_order, store_killer, History, Picker, QsMove};
 use super::tt::{from_tt, to_tt, Bound};
 use super::{Context, Line, Outcome, Report, DELTA_MARGIN};
 use crate::game::{Game, Status};
@@ -168,6 +168,8 @@ struct Worker<'a, 'b, G: Game> {
     selective: bool,
     pv: Vec<Vec<G::Move>>,
     move_bufs: Vec<Vec<G::Move>>,
+    /// Quiescence's ordered noisy moves at each ply, with their gains (reused lists).
+    qs_bufs: Vec<Vec<QsMove<G::Move>>>,
     root_excluded: Vec<G::Move>,
     /// The root moves to search (`searchmoves`), when not every legal move.
     root_only: Option<Vec<G::Move>>,
@@ -375,6 +377,7 @@ impl<'a, 'b, G: Game> Worker<'a, 'b, G> {
             selective: sh.ctx.limits.mate.is_none(),
             pv: vec![Vec::new(); MAX_PLY + QS_MAX + 2],
             move_bufs: vec![Vec::new(); MAX_PLY + QS_MAX + 2],
+            qs_bufs: vec![Vec::new(); MAX_PLY + QS_MAX + 2],
             root_excluded: Vec::new(),
             root_only: None,
             first_iteration: main,
@@ -789,16 +792,14 @@ impl<G: Game> Worker<'_, '_, G> {
         alpha = alpha.max(stand);
         let mut moves = std::mem::take(&mut self.move_bufs[ply]);
         g.noisy_moves(&mut moves);
-        let order = order(g, &moves, None, self.killers[ply], None);
+        // Captures that likely lose material are left out, and those that cannot lift the
+        // score to alpha even with a margin are skipped (where the game gives the hints).
+        let mut keyed = std::mem::take(&mut self.qs_bufs[ply]);
+        quiescence_order(g, &moves, &mut keyed);
         let mut best = stand;
-        for &i in order.iter().take(QS_WIDTH) {
-            let m = moves[i as usize];
-            // Captures that likely lose material, and those that cannot lift the score to
-            // alpha even with a margin, are not searched (where the game gives the hints).
-            if let Some((gain, losing)) = g.noisy_estimate(m) {
-                if losing || stand + gain + DELTA_MARGIN < alpha {
-                    continue;
-                }
+        for &(_, gain, m) in keyed.iter().take(QS_WIDTH) {
+            if gain.is_some_and(|gain| stand + gain + DELTA_MARGIN < alpha) {
+                continue;
             }
             let mut c = g.clone();
             c.play(m);
@@ -818,6 +819,7 @@ impl<G: Game> Worker<'_, '_, G> {
             }
         }
         self.move_bufs[ply] = moves;
+        self.qs_bufs[ply] = keyed;
         best
     }
 }

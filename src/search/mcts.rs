@@ -980,7 +980,7 @@ fn quiescence_rewards<G: Game>(
 
 /// One ply's lists of [`quiescence`]: the noisy moves, and the same keyed by priority (with
 /// the most each gains, where the game says).
-type QsBuf<M> = (Vec<M>, Vec<(i32, Option<i32>, M)>);
+type QsBuf<M> = (Vec<M>, Vec<super::ordering::QsMove<M>>);
 
 /// Bound of [`quiescence`]'s window, beyond any evaluation and the won or lost score.
 const QS_INF: i32 = 1_000_000;
@@ -1013,12 +1013,7 @@ fn quiescence<G: Game>(
     // alpha-beta's quiescence, captures that likely lose material are left out, and those that
     // cannot lift the score to alpha even with a margin are skipped (where the game gives the
     // hints: hyperchess, where it made this search 3.3 times faster in a crowded middlegame).
-    keyed.clear();
-    keyed.extend(moves.iter().filter_map(|&m| match g.noisy_estimate(m) {
-        Some((_, true)) => None,
-        est => Some((g.move_priority(m), est.map(|e| e.0), m)),
-    }));
-    keyed.sort_by_key(|&(p, _, _)| std::cmp::Reverse(p));
+    super::ordering::quiescence_order(g, moves, keyed);
     let mut best = stand;
     for &(_, gain, m) in keyed.iter().take(QS_WIDTH) {
         if gain.is_some_and(|gain| stand + gain + super::DELTA_MARGIN < alpha) {

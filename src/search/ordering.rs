@@ -81,6 +81,23 @@ pub fn order<G: Game>(
     keyed.into_iter().map(|(_, i)| i).collect()
 }
 
+/// A move of [`quiescence_order`]'s list: its priority, the most it gains (where the game
+/// says) and the move.
+pub type QsMove<M> = (i32, Option<i32>, M);
+
+/// Quiescence's list (alpha-beta's and MCTS's leaf search): the noisy moves of `moves` that the
+/// game does not flag as likely losing, best `move_priority` first (ties in generated order),
+/// each with the most it gains where the game says (`Game::noisy_estimate`, asked once a move).
+/// `out` is reused: no allocation at each node.
+pub fn quiescence_order<G: Game>(g: &G, moves: &[G::Move], out: &mut Vec<QsMove<G::Move>>) {
+    out.clear();
+    out.extend(moves.iter().filter_map(|&m| match g.noisy_estimate(m) {
+        Some((_, true)) => None,
+        est => Some((g.move_priority(m), est.map(|e| e.0), m)),
+    }));
+    out.sort_by_key(|&(p, _, _)| std::cmp::Reverse(p));
+}
+
 /// [`order`] handed out one move at a time: the first few by picking the best remaining one,
 /// the rest by sorting them only when the node gets that far. Most nodes that cut off do so
 /// on their first move or two, and then the sort of a long list (hundreds of drops in
@@ -159,10 +176,7 @@ fn keys<G: Game>(
             } else {
                 p.saturating_add(if p > 0 { 1 << 21 } else { h })
             };
-            (
-                k.max(key),
-                i as u16,
-            )
+            (k.max(key), i as u16)
         })
         .collect()
 }
@@ -220,7 +234,13 @@ mod tests {
         let mv = |t: &str| g.parse_move(t).unwrap();
         let mut history = History::default();
         history.update(0, &mv("e1f2"), 5000);
-        let order = order(&g, &moves, None, [Some(mv("e1d1")), None], Some((&history, 0)));
+        let order = order(
+            &g,
+            &moves,
+            None,
+            [Some(mv("e1d1")), None],
+            Some((&history, 0)),
+        );
         let text: Vec<String> = order[..5]
             .iter()
             .map(|&i| g.format_move(moves[i as usize]))
