@@ -1,9 +1,10 @@
 //! Alpha-beta for two-player games of perfect information: iterative-deepening principal-variation
 //! search (negamax) with a zobrist transposition table, quiescence on the game's noisy moves, move
 //! ordering (table move, `move_priority`, killers, history), aspiration windows at the root,
-//! null-move pruning (games that offer a pass), late-move reductions and late-move pruning of
-//! quiet moves, and MultiPV. More than one thread runs Lazy SMP: every thread searches the same
-//! tree, sharing the table, and the first thread's result is used.
+//! null-move pruning (games that offer a pass), check extensions (games with check), late-move
+//! reductions and late-move pruning of quiet moves, and MultiPV. More than one thread runs Lazy
+//! SMP: every thread searches the same tree, sharing the table, and the first thread's result
+//! is used.
 
 use super::deepening::{last_word, mate_ends_search, pv_texts, score_of, MATE, MATE_BOUND};
 use super::ordering::{quiescence_order, store_killer, History, Picker, QsMove};
@@ -181,6 +182,8 @@ struct Worker<'a, 'b, G: Game> {
     root_best: Option<G::Move>,
     /// The seat to move at the root.
     root_seat: usize,
+    /// The depth of the iteration in progress: checks are extended up to twice this ply.
+    iter_depth: i32,
     /// The first thread prints a progress line at least once a second during long iterations.
     main: bool,
     /// The last completed iteration's report, re-sent with fresh counts as progress.
@@ -383,6 +386,7 @@ impl<'a, 'b, G: Game> Worker<'a, 'b, G> {
             first_iteration: main,
             root_best: None,
             root_seat,
+            iter_depth: 0,
             main,
             progress: None,
             last_print: Instant::now(),
@@ -400,6 +404,7 @@ impl<'a, 'b, G: Game> Worker<'a, 'b, G> {
     ) -> (Vec<Line>, bool) {
         let mut lines: Vec<Line> = Vec::new();
         self.root_excluded.clear();
+        self.iter_depth = depth as i32;
         for n in 0..multipv {
             self.seldepth = 0;
             let score = if n == 0 {
@@ -690,15 +695,21 @@ impl<G: Game> Worker<'_, '_, G> {
             }
             let mut c = g.clone();
             c.play(m);
-            if prunable && !c.in_check() {
+            let gives_check = G::HAS_CHECK && c.in_check();
+            if prunable && !gives_check {
                 continue;
             }
+            // Check extension: a move that checks is searched a ply deeper (its reduction and
+            // history bonus counted from that depth), up to twice the iteration's depth in
+            // plies from the root; not in a `go mate` search, which runs without selectivity.
+            let extend = gives_check && self.selective && (ply as i32) < 2 * self.iter_depth;
+            let depth = depth + extend as i32;
             let score = if searched == 0 {
                 -self.negamax(&c, depth - 1, -beta, -alpha, ply + 1, true)
             } else {
                 // Late-move reductions: a quiet move late in the order is searched shallower
                 // with a null window first, and again at full depth only if it beats alpha.
-                let r = if self.selective && quiet && !in_check && !c.in_check() {
+                let r = if self.selective && quiet && !in_check && !gives_check {
                     (reduction(depth, searched) - pv_node as i32).clamp(0, (depth - 2).max(0))
                 } else {
                     0

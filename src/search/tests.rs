@@ -199,6 +199,27 @@ fn alphabeta_blocks_the_only_threat() {
     assert_eq!(o.best, Some(2));
 }
 
+/// Check extension: a depth-2 search sees the smothered mate Qg8+ Rxg8 Nf7# (chess on one
+/// board), whose mating move is quiet: without the extension the mate lies a ply past the
+/// horizon, where quiescence only tries captures.
+#[test]
+fn alphabeta_extends_checks_to_see_a_smothered_mate() {
+    use crate::games::hyperchess::Hyperchess;
+    let opts = RuleOptions::of::<Hyperchess>().with("Boards", "1x1");
+    let g = Hyperchess::from_text("5r1k/6pp/7N/8/8/1Q6/8/6K1 w - - 0 1", &opts).unwrap();
+    let params = ab();
+    let limits = Limits {
+        depth: Some(2),
+        ..Default::default()
+    };
+    let stop = AtomicBool::new(false);
+    let sink = |_: Event| {};
+    let ctx = Context::new(&params, &limits, Control::new(&stop), &sink, g.to_move());
+    let o = search(&g, &ctx);
+    assert_eq!(o.best.map(|m| g.format_move(m)).as_deref(), Some("b3g8"));
+    assert_eq!(o.report.unwrap().lines[0].score, Score::Mate(2));
+}
+
 #[test]
 fn alphabeta_multipv_gives_distinct_lines() {
     let mut p = ab();
