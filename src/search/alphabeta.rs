@@ -699,7 +699,7 @@ impl<G: Game> Worker<'_, '_, G> {
             if prunable && !gives_check {
                 continue;
             }
-            // Check extension: a move that checks is searched a ply deeper (its reduction and
+            // Check extension: a move that checks is searched a ply deeper (never reduced; its
             // history bonus counted from that depth), up to twice the iteration's depth in
             // plies from the root; not in a `go mate` search, which runs without selectivity.
             let extend = gives_check && self.selective && (ply as i32) < 2 * self.iter_depth;

@@ -134,10 +134,15 @@ fn nodes(n: u64) -> Limits {
 
 fn run(pos: &str, params: SearchParams, limits: Limits) -> super::Outcome<u8> {
     let g = Ttt::from_text(pos, &RuleOptions::of::<Ttt>()).unwrap();
+    run_on(&g, params, limits)
+}
+
+/// Searches `g` with nothing listening.
+fn run_on<G: Game>(g: &G, params: SearchParams, limits: Limits) -> super::Outcome<G::Move> {
     let stop = AtomicBool::new(false);
     let sink = |_: Event| {};
     let ctx = Context::new(&params, &limits, Control::new(&stop), &sink, g.to_move());
-    search(&g, &ctx)
+    search(g, &ctx)
 }
 
 fn ab() -> SearchParams {
@@ -207,15 +212,11 @@ fn alphabeta_extends_checks_to_see_a_smothered_mate() {
     use crate::games::hyperchess::Hyperchess;
     let opts = RuleOptions::of::<Hyperchess>().with("Boards", "1x1");
     let g = Hyperchess::from_text("5r1k/6pp/7N/8/8/1Q6/8/6K1 w - - 0 1", &opts).unwrap();
-    let params = ab();
     let limits = Limits {
         depth: Some(2),
         ..Default::default()
     };
-    let stop = AtomicBool::new(false);
-    let sink = |_: Event| {};
-    let ctx = Context::new(&params, &limits, Control::new(&stop), &sink, g.to_move());
-    let o = search(&g, &ctx);
+    let o = run_on(&g, ab(), limits);
     assert_eq!(o.best.map(|m| g.format_move(m)).as_deref(), Some("b3g8"));
     assert_eq!(o.report.unwrap().lines[0].score, Score::Mate(2));
 }
