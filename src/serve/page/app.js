@@ -68,12 +68,17 @@ async function refreshSeats() {
     for (const s of r.seats) {
       const opt = document.createElement("option");
       opt.value = s.seat;
-      opt.textContent = `p${s.seat} (${s.name})`;
+      opt.textContent = seatLabel(s.seat, s.name);
       seat.appendChild(opt);
     }
     if (r.seats.some((s) => String(s.seat) === before)) seat.value = before;
     say("");
   } catch (e) { say(e.message); }
+}
+
+// "Black (p1)"; a seat without a name of its own is "seat 3".
+function seatLabel(n, name) {
+  return name === "seat " + n ? name : `${name} (p${n})`;
 }
 
 function chosenOptions() {
@@ -141,11 +146,11 @@ function show(state) {
   $("replay-info").textContent = "";
   $("position").value = state.position;
   $("analysis").textContent = analysisText(state.analysis);
-  const seatName = (n) => state.seats[n - 1].name;
+  const seat = (n) => seatLabel(n, state.seats[n - 1].name);
   let status;
   if (state.over) status = "Game over: " + state.over.text + ".";
-  else if (state.yourTurn) status = `Your move (${seatName(state.seat)}, p${state.seat}): click a piece or card, then where it goes — or pick from the list.`;
-  else status = `${seatName(state.toMove)} (engine, p${state.toMove}) is thinking…`;
+  else if (state.yourTurn) status = `Your move (${seat(state.seat)}): click a piece or card, then where it goes — or pick from the list.`;
+  else status = `${seat(state.toMove)}, the engine, is thinking…`;
   $("status").textContent = status;
   if (!state.over && !state.yourTurn) engineTurn();
 }
@@ -255,6 +260,7 @@ async function step(ply) {
       (s.opening ? `; the first ${s.opening} moves are the opening` : "");
     listMoves(s.moves, s.ply - 1);
     $("legal").innerHTML = "";
+    $("position").value = "";
     $("analysis").textContent = "—";
   } catch (e) { say(e.message); }
 }
