@@ -541,7 +541,7 @@ fn seats_facing_take_back_and_game_over_in_chromium() {
         .js("return document.getElementById('status').textContent")
         .as_str()
         .unwrap()
-        .starts_with("Your move (seat 3)"));
+        .starts_with("Your move, seat 3:"));
     b.screenshot(&shots.join("tesseris-3-players.png"));
 
     // Take back: the engine's analysis of the position taken back goes with it.

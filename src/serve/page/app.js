@@ -149,7 +149,7 @@ function show(state) {
   const seat = (n) => seatLabel(n, state.seats[n - 1].name);
   let status;
   if (state.over) status = "Game over: " + state.over.text + ".";
-  else if (state.yourTurn) status = `Your move (${seat(state.seat)}): click a piece or card, then where it goes — or pick from the list.`;
+  else if (state.yourTurn) status = `Your move, ${seat(state.seat)}: click a piece or card, then where it goes — or pick from the list.`;
   else status = `${seat(state.toMove)}, the engine, is thinking…`;
   $("status").textContent = status;
   if (!state.over && !state.yourTurn) engineTurn();
