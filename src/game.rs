@@ -448,6 +448,12 @@ pub trait Game: Clone + Send + Sync + Debug + 'static {
         crate::render::text_picture(&self.display())
     }
 
+    /// What a person calls `seat` ("White", "Black"…): the web board's seat list and verdicts.
+    /// The default is "seat N" (1-based).
+    fn seat_name(&self, seat: Seat) -> String {
+        format!("seat {}", seat + 1)
+    }
+
     /// The cells a move touches, in the order a person clicks them (from, then to; a drop's
     /// reserve, then its target): names of `data-cell` elements of [`svg`](Self::svg). Empty
     /// when the game's picture has no cells for it.

@@ -83,8 +83,8 @@ enum Cmd {
 struct DrawArgs {
     #[command(flatten)]
     position: PositionArgs,
-    /// The seat whose view is drawn (1 = p1; hidden-information games show that seat's hand);
-    /// default: the seat to move.
+    /// The seat whose view is drawn (1 = p1): the board faces it, and hidden-information games
+    /// show that seat's hand; default: the board as the notation writes it, the seat to move's hand.
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..=4))]
     seat: Option<u64>,
     /// A move to draw as an arrow (a legal move of the drawn position).
@@ -423,7 +423,7 @@ fn main() -> ExitCode {
             }),
         Some(Cmd::Match(m)) => quatre::arena::run(cli.game.as_deref(), m),
         Some(Cmd::Draw(a)) => draw(&cli.game, a),
-        Some(Cmd::Serve(a)) => quatre::serve::run(&a.host, a.port),
+        Some(Cmd::Serve(a)) => quatre::serve::run(&a.host, a.port, cli.game.as_deref()),
         Some(Cmd::Openings(a)) => openings(&cli.game, a),
         Some(Cmd::Stats(a)) => {
             quatre::arena::records::stats(&a.files, a.sprt.as_deref()).and_then(|t| emit(&t))

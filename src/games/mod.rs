@@ -82,6 +82,8 @@ pub trait AnyGame: Send + Sync {
     fn svg(&self, opts: &DrawOptions) -> String;
     /// The cells a legal move touches, in click order (see [`crate::render`]).
     fn move_cells(&self, mv: &str) -> Result<Vec<String>, String>;
+    /// What a person calls `seat` ("White", "Black"…).
+    fn seat_name(&self, seat: Seat) -> String;
     /// Random playout throughput: plays `games` random games of at most `max_plies` plies from
     /// this position, returning the number of moves played.
     fn random_playouts(&self, games: usize, max_plies: usize, seed: u64) -> u64;
@@ -216,6 +218,9 @@ impl<G: Game> AnyGame for G {
     }
     fn svg(&self, opts: &DrawOptions) -> String {
         Game::svg(self, opts)
+    }
+    fn seat_name(&self, seat: Seat) -> String {
+        Game::seat_name(self, seat)
     }
     fn move_cells(&self, text: &str) -> Result<Vec<String>, String> {
         let m = self

@@ -542,6 +542,10 @@ impl Game for Hyperchess {
         draw::svg(self, opts)
     }
 
+    fn seat_name(&self, seat: Seat) -> String {
+        draw::SEATS[seat].to_string()
+    }
+
     fn move_cells(&self, mv: Move) -> Vec<String> {
         draw::move_cells(self, mv)
     }

@@ -632,6 +632,10 @@ impl Game for Rithmomachia {
         draw::svg(self, opts)
     }
 
+    fn seat_name(&self, seat: Seat) -> String {
+        draw::SEATS[seat].to_string()
+    }
+
     fn move_cells(&self, mv: Move) -> Vec<String> {
         draw::move_cells(mv)
     }

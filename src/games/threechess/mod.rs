@@ -500,6 +500,10 @@ impl Game for Threechess {
         draw::svg(self, opts)
     }
 
+    fn seat_name(&self, seat: Seat) -> String {
+        COLOUR_NAMES[seat].to_string()
+    }
+
     fn move_cells(&self, mv: Move) -> Vec<String> {
         draw::move_cells(mv)
     }
