@@ -73,7 +73,8 @@ enum Cmd {
     Serve(ServeArgs),
     /// Write an opening file for `match --openings`: distinct random openings, optionally balanced.
     Openings(OpeningsArgs),
-    /// The results table of recorded games (`match --out` files; the shards of one match merge).
+    /// The results table of recorded games (`match --out` files; the shards of one match merge),
+    /// naming the games or shards missing; fails when games did not start.
     Stats(StatsArgs),
     /// A recorded game (`match --out` file) move by move, with a diagram after each move.
     Replay(ReplayArgs),
@@ -307,6 +308,16 @@ fn openings(game: &Option<String>, a: &OpeningsArgs) -> Result<(), String> {
     emit(&out)
 }
 
+/// `quatre stats`: the table; games that did not start make it an error (after the table).
+fn stats(a: &StatsArgs) -> Result<(), String> {
+    let r = quatre::arena::records::stats(&a.files, a.sprt.as_deref())?;
+    emit(&r.table)?;
+    match r.not_started {
+        0 => Ok(()),
+        k => Err(quatre::arena::not_started_error(k, r.games)),
+    }
+}
+
 fn load(game: &Option<String>, p: &PositionArgs) -> Result<Box<dyn AnyGame>, String> {
     load_with_last(game, p).map(|(g, _)| g)
 }
@@ -425,9 +436,7 @@ fn main() -> ExitCode {
         Some(Cmd::Draw(a)) => draw(&cli.game, a),
         Some(Cmd::Serve(a)) => quatre::serve::run(&a.host, a.port, cli.game.as_deref()),
         Some(Cmd::Openings(a)) => openings(&cli.game, a),
-        Some(Cmd::Stats(a)) => {
-            quatre::arena::records::stats(&a.files, a.sprt.as_deref()).and_then(|t| emit(&t))
-        }
+        Some(Cmd::Stats(a)) => stats(a),
         Some(Cmd::Replay(a)) => quatre::arena::records::replay(&a.file, a.number, a.svg.as_deref())
             .and_then(|t| emit(&t)),
     };

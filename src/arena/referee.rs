@@ -288,6 +288,16 @@ pub struct GameRecord {
     /// The final position text (full state).
     #[serde(default)]
     pub end: String,
+    /// The number of games of the whole match, every shard's (absent before format 3).
+    #[serde(default)]
+    pub planned: Option<usize>,
+    /// The shard `[I, N]` of `--shard I/N` that played the game; None when unsharded.
+    #[serde(default)]
+    pub shard: Option<[usize; 2]>,
+    /// False when the game never got under way: an engine failed to start (crashed or did not
+    /// answer at the start), so no move was asked for. Such a game is not a result.
+    #[serde(default = "yes")]
+    pub started: bool,
 }
 
 /// Rewards when `offender` loses by fault: 0 for it, the others share the point.
@@ -368,6 +378,7 @@ pub fn play(
             let (kind, why) = fault_text(&f, "at the start");
             rec.forfeit(seat, kind, why);
             rec.end = state.to_text();
+            rec.started = false;
             let unstartable = match f {
                 Fault::CannotStart(s) => Some((job.seats[seat], s)),
                 _ => None,
@@ -519,11 +530,15 @@ fn start_players(
 }
 
 /// The version of the game-file format written now (docs/arena.md, "The game file"): 2 added
-/// `format` and `seed`.
-pub const RECORD_FORMAT: u32 = 2;
+/// `format` and `seed`, 3 `planned`, `shard` and `started`.
+pub const RECORD_FORMAT: u32 = 3;
 
 fn format_one() -> u32 {
     1
+}
+
+fn yes() -> bool {
+    true
 }
 
 impl GameRecord {
@@ -563,6 +578,9 @@ impl GameRecord {
                     .collect::<Vec<_>>(),
             ),
             end: String::new(),
+            planned: None,
+            shard: None,
+            started: true,
         }
     }
 
