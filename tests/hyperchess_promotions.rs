@@ -134,6 +134,17 @@ fn perft_of_a_promotion_position_follows_the_option() {
     assert_eq!(perft(&g, 3), 213);
 }
 
+/// With chess's promotions, one board is chess without castling: a position full of
+/// promotions for both sides counts what python-chess counts (24, 496, 9483, 182838).
+#[test]
+fn with_chess_promotions_one_board_counts_chess_perft() {
+    let g = load("n1n5/PPPk4/8/8/8/8/4Kppp/5N1N b - - 0 1", "1x1", "chess");
+    assert_eq!(perft(&g, 1), 24);
+    assert_eq!(perft(&g, 2), 496);
+    assert_eq!(perft(&g, 3), 9_483);
+    assert_eq!(perft(&g, 4), 182_838);
+}
+
 fn session(script: &str) -> Vec<String> {
     use std::io::Write;
     let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_quatre"))

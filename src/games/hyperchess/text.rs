@@ -354,10 +354,13 @@ pub(super) fn parse_move(g: &Hyperchess, text: &str) -> Result<Move, String> {
             }
             p
         }
-        _ => return Err(format!(
-            "move '{}': unexpected '{}' after the squares (only a promotion letter {} may follow)",
-            t, rest, letters
-        )),
+        _ => {
+            return Err(format!(
+                "move '{}': unexpected '{}' after the squares (only a promotion letter {} \
+                 may follow)",
+                t, rest, letters
+            ))
+        }
     };
     if from == to {
         return Err(format!("move '{}' does not move (same square twice)", t));
