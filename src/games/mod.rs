@@ -179,13 +179,16 @@ impl<G: Game> AnyGame for G {
         stop: &AtomicBool,
         each: &mut dyn FnMut(String, u64),
     ) -> bool {
+        // Perft counts what the move rules give: the draw rules are off from the root on.
+        let mut root = self.clone();
+        root.ignore_draw_rules();
         let mut moves = Vec::new();
-        Game::legal_moves(self, &mut moves);
+        Game::legal_moves(&root, &mut moves);
         for m in moves {
-            let mut c = self.clone();
+            let mut c = root.clone();
             c.play(m);
             match crate::game::perft_until(&c, depth.saturating_sub(1), stop) {
-                Some(n) => each(self.format_move(m), n),
+                Some(n) => each(root.format_move(m), n),
                 None => return false,
             }
         }

@@ -711,6 +711,12 @@ impl Game for Rithmomachia {
             }
     }
 
+    /// `MaxPlies` is the one draw rule.
+    fn ignore_draw_rules(&mut self) {
+        self.play_through_draw();
+        self.cfg.max_plies = 0;
+    }
+
     fn play_through_draw(&mut self) -> Option<&'static str> {
         if self.result != R_DRAW || self.reason != REASON_MAXPLIES {
             return None;

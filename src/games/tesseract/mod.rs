@@ -622,6 +622,12 @@ impl Game for Tesseract {
         h
     }
 
+    /// `MaxPlies` is the one draw rule.
+    fn ignore_draw_rules(&mut self) {
+        self.play_through_draw();
+        self.max_plies = 0;
+    }
+
     fn play_through_draw(&mut self) -> Option<&'static str> {
         let Status::Over(o) = self.status() else {
             return None;
