@@ -40,8 +40,9 @@ impl Engine {
     }
 
     pub(super) fn go(&mut self, mut limits: Limits, received: Instant) -> Result<(), String> {
+        // The session makes a `go` wait for the running search (handle_line); never two at once.
         if self.searching() {
-            return Err("a search is already running; send 'stop' first".into());
+            return Err("internal: a search is already running".into());
         }
         self.reap_search();
         let Some(position) = self.position_to_search() else {
@@ -147,8 +148,8 @@ impl Engine {
 
     /// Runs `job` on the search thread. It gets the stop flag, the output and its [`Answer`],
     /// and returns its last line, which is printed (unless the job already gave its answer)
-    /// after the job is marked done, so that a command sent on seeing that line is never refused
-    /// as "during a search".
+    /// after the job is marked done, so that a command sent on seeing that line never waits for
+    /// this job. Then the session loop is woken to run the commands that waited for it.
     pub(super) fn spawn_job(
         &mut self,
         unlimited: bool,
