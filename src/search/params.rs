@@ -69,6 +69,9 @@ pub struct SearchParams {
     pub widen_root: Option<bool>,
     /// `UCI_ShowWDL`: alpha-beta adds win/draw/loss estimates to its `info` lines.
     pub show_wdl: bool,
+    /// `Ponder`: the GUI will ponder; on a clock the soft time limit grows by a quarter
+    /// ([`time::budget_of`](super::time::budget_of)).
+    pub ponder: bool,
 }
 
 impl Default for SearchParams {
@@ -89,6 +92,7 @@ impl Default for SearchParams {
             exploration: None,
             widen_root: None,
             show_wdl: false,
+            ponder: false,
         };
         for s in engine_specs() {
             apply(&mut p, s.name, &s.default_text());
@@ -249,8 +253,7 @@ pub fn apply(params: &mut SearchParams, name: &str, value: &str) -> bool {
         "exploration" => params.exploration = u32::try_from(int()).ok(),
         "widenroot" => params.widen_root = (int() >= 0).then_some(int() == 1),
         "uci_showwdl" => params.show_wdl = value == "true",
-        // The GUI says whether it will send `go ponder`; nothing to set.
-        "ponder" => {}
+        "ponder" => params.ponder = value == "true",
         _ => return false,
     }
     true
