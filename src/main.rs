@@ -1,4 +1,5 @@
-//! The `quatre` command: the protocol loop by default; `analyse`, `perft`, `bench` and `match`.
+//! The `quatre` command: the protocol loop by default; `analyse`, `perft`, `bench`, `match`,
+//! `selfplay` and the other subcommands.
 
 use clap::builder::RangedU64ValueParser;
 use clap::{Args, Parser, Subcommand};
@@ -78,6 +79,9 @@ enum Cmd {
     Stats(StatsArgs),
     /// A recorded game (`match --out` file) move by move, with a diagram after each move.
     Replay(ReplayArgs),
+    /// Training data: the engine plays itself at a fixed node count and writes every searched
+    /// position with its score, the move and the game's result (see docs/learning.md).
+    Selfplay(quatre::learn::SelfplayArgs),
 }
 
 #[derive(Args)]
@@ -439,6 +443,7 @@ fn main() -> ExitCode {
         Some(Cmd::Stats(a)) => stats(a),
         Some(Cmd::Replay(a)) => quatre::arena::records::replay(&a.file, a.number, a.svg.as_deref())
             .and_then(|t| emit(&t)),
+        Some(Cmd::Selfplay(a)) => quatre::learn::run(cli.game.as_deref(), a).map(|_| ()),
     };
     match r {
         Ok(()) => ExitCode::SUCCESS,
