@@ -1,8 +1,11 @@
-//! Alpha-beta and the clock, through the library (no protocol watchdog in between, as for the
-//! arena's built-in players).
+//! The searches and the clock, through the library (no protocol watchdog in between): how soon
+//! alpha-beta and Best-Reply Search give way to the clock and to `stop`, and what Best-Reply
+//! Search keeps between searches.
 
-use quatre::search::{Algorithm, Limits, SearchParams};
+use quatre::games::AnyGame;
+use quatre::search::{Algorithm, Control, Limits, Memory, SearchParams};
 use std::sync::atomic::AtomicBool;
+use std::time::{Duration, Instant};
 
 /// A 3x3 hyperchess position full of captures on offer (120 random plies from the start, seed 1):
 /// its depth-1 iteration alone takes 63,567 nodes of quiescence. (The middlegame of an arena
@@ -11,51 +14,132 @@ use std::sync::atomic::AtomicBool;
 /// 1,900.)
 const BUSY: &str = "r1bggbnr/pppppppp/3N4/7N/8/8/PPPPPPPP/BRB1GB1R|rn1ggb1r/pp1bpp1p/2np1n1b/2p3p1/2PP4/6N1/P3PPPP/1RBGnB1R|rnbgg1nr/p3p1p1/1p6/2pp1p1p/8/8/PPP1PPPP/1R1GGB1R|r1bggr2/p1bppbpp/1p3p2/2p5/4N3/1N5P/PPPPPGP1/R1BG1B1R|rnbgkb1r/ppp1pp1p/8/3p2pP/3P4/4PN1R/PPP2PP1/RNBGKn2|r1bgg1nr/p1p2pp1/n2p4/1p5p/P1PPp3/3N2PP/1P2PP2/RNBGGBNR|r1ngg2r/pppppb1p/6pn/5p2/8/N2N4/PPPPPPPP/R1BGGB1R|rnbgg1nr/pppppppp/8/5N2/4P3/5P1P/PPPPG1P1/RNB2BNR|r1bggbnr/pppppppp/4b3/8/2PN4/4P1P1/PP1P2PP/RNBGGB1R w - - 0 61";
 
-/// With the clock already out (`movetime 0`), the first iteration ends once a root move is
-/// searched, instead of running to its end past the clock; the move is legal. Node counts, not
-/// times: independent of the machine's speed.
-#[test]
-fn an_expired_clock_ends_a_long_first_iteration_after_one_root_move() {
-    let entry = quatre::games::find("hyperchess").unwrap();
-    let g = entry
-        .from_text(BUSY, &entry.default_options())
-        .expect("the position reads");
-    let params = SearchParams {
+/// A threechess middlegame (a self-play game, ply 20) whose depth-1 iteration takes 1,445 nodes.
+const THREECHESS_BUSY: &str = "bR,bB,bP,1,rP,2,rR/1,bQ,1,bP,rP,rB,rK,1/bK,bN,bP,2,rP,rN,rQ/bR,bB,bP,2,rP,rB,rR/1,bP,1,bP,rP,1,rP,1/bP,wP,1,wP,wP,2,rP/wP,1,wP,wQ,1,wP,1,wP/wR,wN,wB,1,wK,1,wR,wB r aaa 20 7";
+
+fn position(game: &str, text: &str) -> Box<dyn AnyGame> {
+    let entry = quatre::games::find(game).unwrap();
+    entry
+        .from_text(text, &entry.default_options())
+        .expect("the position reads")
+}
+
+fn one_thread() -> SearchParams {
+    SearchParams {
         threads: 1,
         algorithm: Algorithm::AlphaBeta,
         move_overhead_ms: 0,
         ..SearchParams::default()
-    };
+    }
+}
+
+fn depth(d: u32) -> Limits {
+    Limits {
+        depth: Some(d),
+        ..Default::default()
+    }
+}
+
+/// With the clock already out, the first iteration ends once a root move is searched, instead
+/// of running to its end past the clock; the move is legal. Node counts, not times: independent
+/// of the machine's speed (the clock started a minute ago).
+#[test]
+fn an_expired_clock_ends_a_long_first_iteration_after_one_root_move() {
+    for (game, text, long) in [
+        ("hyperchess", BUSY, 20_000),
+        ("threechess", THREECHESS_BUSY, 1_000),
+    ] {
+        let g = position(game, text);
+        let params = one_thread();
+        let stop = AtomicBool::new(false);
+        let full = g.search(&params, &depth(1), &stop, &|_| {});
+        let expired = Control {
+            start: Instant::now() - Duration::from_secs(60),
+            ..Control::new(&stop)
+        };
+        let movetime = Limits {
+            movetime: Some(1000),
+            ..Default::default()
+        };
+        let cut = g.search_controlled(&params, &movetime, expired, &|_| {});
+        assert!(
+            full.nodes > long,
+            "{}: the position no longer makes a long first iteration ({} nodes)",
+            game,
+            full.nodes
+        );
+        assert!(
+            cut.nodes * 2 < full.nodes,
+            "{}: an expired clock searched {} nodes, the whole first iteration {}",
+            game,
+            cut.nodes,
+            full.nodes
+        );
+        let mv = cut.best.expect("a move");
+        assert!(
+            g.legal_moves().contains(&mv),
+            "{}: {} is not legal",
+            game,
+            mv
+        );
+    }
+}
+
+/// `stop` is looked at every node, not every thousand: a search stopped before it starts ends
+/// at its first node, with a legal move, in alpha-beta and in Best-Reply Search.
+#[test]
+fn a_stopped_search_ends_at_its_first_node() {
+    for (game, text) in [("hyperchess", BUSY), ("threechess", THREECHESS_BUSY)] {
+        let g = position(game, text);
+        let stop = AtomicBool::new(true);
+        let infinite = Limits {
+            infinite: true,
+            ..Default::default()
+        };
+        let r = g.search(&one_thread(), &infinite, &stop, &|_| {});
+        assert_eq!(r.nodes, 1, "{}", game);
+        let mv = r.best.expect("a move");
+        assert!(
+            g.legal_moves().contains(&mv),
+            "{}: {} is not legal",
+            game,
+            mv
+        );
+    }
+}
+
+/// Best-Reply Search keeps its table for the next search, as alpha-beta does: the same search
+/// again needs fewer nodes. Its scores take the root player's view, so a table kept from a
+/// search for another seat is not read: the search then goes exactly as on an empty table.
+#[test]
+fn best_reply_search_keeps_its_table_for_its_own_seat_only() {
+    let g = position("threechess", THREECHESS_BUSY);
+    let params = one_thread();
     let stop = AtomicBool::new(false);
-    let full = g.search(
-        &params,
-        &Limits {
-            depth: Some(1),
-            ..Default::default()
-        },
-        &stop,
-        &|_| {},
-    );
-    let cut = g.search(
-        &params,
-        &Limits {
-            movetime: Some(0),
-            ..Default::default()
-        },
-        &stop,
-        &|_| {},
-    );
+    let searched = |g: &dyn AnyGame, memory: &Memory| {
+        let control = Control {
+            memory: Some(memory),
+            ..Control::new(&stop)
+        };
+        let r = g.search_controlled(&params, &depth(3), control, &|_| {});
+        let line = &r.report.expect("a report").lines[0];
+        (r.nodes, r.best, format!("{:?} {:?}", line.score, line.pv))
+    };
+    let fresh = searched(g.as_ref(), &Memory::default());
+    let kept = Memory::default();
+    assert_eq!(searched(g.as_ref(), &kept), fresh);
+    let again = searched(g.as_ref(), &kept);
     assert!(
-        full.nodes > 20_000,
-        "the position no longer makes a long first iteration ({} nodes)",
-        full.nodes
+        again.0 < fresh.0,
+        "a kept table saved nothing: {} nodes, {} fresh",
+        again.0,
+        fresh.0
     );
-    assert!(
-        cut.nodes * 2 < full.nodes,
-        "movetime 0 searched {} nodes, the whole first iteration {}",
-        cut.nodes,
-        full.nodes
-    );
-    let mv = cut.best.expect("a move");
-    assert!(g.legal_moves().contains(&mv), "{} is not legal", mv);
+    assert_eq!(again.1, fresh.1);
+    // The next seat's search (its positions include the first one's), then the first again.
+    let mut next = g.clone_box();
+    next.play_text(fresh.1.as_deref().unwrap()).unwrap();
+    let other = Memory::default();
+    searched(next.as_ref(), &other);
+    assert_eq!(searched(g.as_ref(), &other), fresh);
 }
