@@ -1,10 +1,13 @@
 //! The searches and the clock, through the library (no protocol watchdog in between): how soon
-//! alpha-beta and Best-Reply Search give way to the clock and to `stop`, and what Best-Reply
-//! Search keeps between searches.
+//! alpha-beta and Best-Reply Search give way to the clock and to `stop`, what Best-Reply Search
+//! keeps between searches, and the built-in players' own watchdog in the arena.
 
+use quatre::arena::player::{self, EngineSpec, Proto, Request, Setup};
+use quatre::game::{Game, OptionSpec, Outcome, RuleOptions, Seat, Status};
 use quatre::games::AnyGame;
 use quatre::search::{Algorithm, Control, Limits, Memory, SearchParams};
 use std::sync::atomic::AtomicBool;
+use std::sync::{Condvar, Mutex};
 use std::time::{Duration, Instant};
 
 /// A 3x3 hyperchess position full of captures on offer (120 random plies from the start, seed 1):
@@ -142,4 +145,140 @@ fn best_reply_search_keeps_its_table_for_its_own_seat_only() {
     let other = Memory::default();
     searched(next.as_ref(), &other);
     assert_eq!(searched(g.as_ref(), &other), fresh);
+}
+
+// --- the built-in players' watchdog ---------------------------------------------------------
+
+/// Closed while a test holds a search inside `evaluate`.
+static GATE: (Mutex<bool>, Condvar) = (Mutex::new(false), Condvar::new());
+/// How long `evaluate` waits at a closed gate at most.
+const GATE_MS: u64 = 20_000;
+
+/// A counting game whose evaluation waits at [`GATE`]: a search that cannot look at its clock,
+/// as on a machine too busy to run it.
+#[derive(Clone, Debug)]
+struct Stuck {
+    count: u32,
+    opts: RuleOptions,
+}
+
+impl Game for Stuck {
+    type Move = u32;
+    const NAME: &'static str = "stuck";
+    fn rule_options() -> &'static [OptionSpec] {
+        &[]
+    }
+    fn start(opts: &RuleOptions) -> Result<Self, String> {
+        Ok(Stuck {
+            count: 0,
+            opts: opts.clone(),
+        })
+    }
+    fn from_text(text: &str, opts: &RuleOptions) -> Result<Self, String> {
+        Ok(Stuck {
+            count: text.parse().map_err(|_| "a number")?,
+            opts: opts.clone(),
+        })
+    }
+    fn to_text(&self) -> String {
+        self.count.to_string()
+    }
+    fn display(&self) -> String {
+        Game::to_text(self)
+    }
+    fn options(&self) -> &RuleOptions {
+        &self.opts
+    }
+    fn players(&self) -> usize {
+        2
+    }
+    fn to_move(&self) -> Seat {
+        self.count as usize % 2
+    }
+    fn legal_moves(&self, out: &mut Vec<u32>) {
+        out.clear();
+        if !Game::status(self).is_over() {
+            out.extend([1, 2]);
+        }
+    }
+    fn play(&mut self, mv: u32) {
+        self.count += mv;
+    }
+    fn status(&self) -> Status {
+        if self.count >= 100 {
+            return Status::Over(Outcome::draw(2, "a hundred"));
+        }
+        Status::Ongoing
+    }
+    fn hash(&self) -> u64 {
+        self.full_hash()
+    }
+    fn full_hash(&self) -> u64 {
+        quatre::zobrist::key(7, self.count as u64)
+    }
+    fn parse_move(&self, text: &str) -> Result<u32, String> {
+        match text {
+            "1" => Ok(1),
+            "2" => Ok(2),
+            _ => Err(format!("1 or 2, not '{}'", text)),
+        }
+    }
+    fn format_move(&self, mv: u32) -> String {
+        mv.to_string()
+    }
+    fn evaluate(&self, _seat: Seat) -> i32 {
+        let (lock, cv) = &GATE;
+        let closed = lock.lock().unwrap();
+        let _ = cv
+            .wait_timeout_while(closed, Duration::from_millis(GATE_MS), |c| *c)
+            .unwrap();
+        0
+    }
+}
+
+fn set_gate(closed: bool) {
+    *GATE.0.lock().unwrap() = closed;
+    GATE.1.notify_all();
+}
+
+/// A built-in player whose search cannot stop (held in `evaluate`) still answers at its hard
+/// limit with a legal move, as the protocol's engine does, instead of waiting for the search;
+/// the search, told to stop, ends on its own, and the end of the game waits for it.
+#[test]
+fn a_builtin_player_answers_for_a_search_that_cannot_stop() {
+    let spec = EngineSpec::parse("builtin:alphabeta").unwrap();
+    let setup = Setup {
+        game: "stuck",
+        rule_options: &[],
+        proto: Proto::Uci,
+        seed: 1,
+        handshake_timeout: Duration::from_secs(5),
+        label: "stuck".into(),
+        verbose: false,
+    };
+    let mut p = player::start(&spec, &setup).unwrap();
+    let state = Stuck::start(&RuleOptions::of::<Stuck>()).unwrap();
+    let limits = Limits {
+        movetime: Some(50),
+        ..Default::default()
+    };
+    let req = Request {
+        position: String::new(),
+        go: String::new(),
+        limits,
+        state: &state,
+        wait: Duration::from_millis(150),
+        grace: Duration::from_millis(100),
+    };
+    set_gate(true);
+    let answer = p.go(&req);
+    set_gate(false);
+    let answer = answer.expect("an answer");
+    assert!(
+        answer.elapsed < Duration::from_millis(GATE_MS),
+        "the player waited for its search ({} ms)",
+        answer.elapsed.as_millis()
+    );
+    assert!(["1", "2"].contains(&answer.mv.as_str()), "{}", answer.mv);
+    p.finish();
 }
