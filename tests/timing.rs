@@ -1,12 +1,18 @@
-//! Clock discipline under load, measured (not run by default: it takes about two minutes and its
+//! Clock discipline under load, measured (not run by default: it takes about six minutes and its
 //! figures depend on the machine). Run with
-//! `cargo test --release --test timing -- --ignored --nocapture`.
+//! `cargo test --release --test timing -- --ignored --nocapture` (one test: add its name and
+//! `--exact`). `QUATRE_BIN` measures another build (e.g. the previous one) with the same harness.
 //!
 //! Two processes keep both cores busy while the engine answers 200 `go movetime` commands across
 //! the games and algorithms, with `MoveOverhead 0`, so that the hard limit is exactly the
 //! `movetime`: the worst lateness past it is printed (goal: ≤ 20 ms). Then clocked games at
 //! 3 s + 30 ms with the default `MoveOverhead` count time losses (goal: none).
 //! `QUATRE_THREADS=1` runs the first measurement with one search thread instead of every core.
+//!
+//! With eight busy processes (or none): `stop` → `bestmove` per search, p50/p95/max (goal: p95
+//! ≤ 10 ms quiet, ≤ 20 ms loaded); threechess on a 1 s clock against its hard limit; and a
+//! `quatre match` of built-in players at `--movetime 100`, its move times p50/p99/max and time
+//! losses.
 
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
