@@ -13,8 +13,8 @@
 
 use super::deepening::{last_word, mate_ends_search, pv_texts, score_of, MATE, MATE_BOUND};
 use super::ordering::{order, store_killer};
-use super::tt::{from_tt, to_tt, Bound};
-use super::{Context, Line, Outcome, Report};
+use super::tt::{from_tt, to_tt, Bound, Entry, Table};
+use super::{Context, Line, Outcome, Report, CLOCK_EVERY};
 use crate::game::{Game, Seat, Status};
 use std::time::Instant;
 
@@ -30,62 +30,23 @@ const QS_WIDTH: usize = 8;
 /// Scale of a shared result: a share `r` of `n` seats scores (r·n − 1) · SHARE cp.
 const SHARE: f32 = 1000.0;
 
-#[derive(Clone, Copy)]
-struct Entry {
-    key: u64,
-    score: i32,
-    depth: i16,
-    bound: Bound,
-    /// Index of the best move in the position's `legal_moves` order (u16::MAX = none).
-    move_index: u16,
-}
-
-/// A single-threaded transposition table, depth-preferred within a slot.
-struct Table {
-    slots: Vec<Option<Entry>>,
-    mask: usize,
-}
-
-impl Table {
-    fn new(mb: usize) -> Self {
-        let per = std::mem::size_of::<Option<Entry>>();
-        let want = (mb.max(1) * 1024 * 1024 / per).next_power_of_two() / 2;
-        let mut slots = super::reserve(want.max(1024), 1024);
-        let n = if slots.capacity().is_power_of_two() {
-            slots.capacity()
-        } else {
-            (slots.capacity().next_power_of_two() / 2).max(1)
-        };
-        slots.resize(n, None);
-        Table { slots, mask: n - 1 }
-    }
-    fn probe(&self, key: u64) -> Option<Entry> {
-        self.slots[key as usize & self.mask].filter(|e| e.key == key)
-    }
-    fn store(&mut self, e: Entry) {
-        let s = &mut self.slots[e.key as usize & self.mask];
-        if let Some(old) = s {
-            if old.key == e.key && old.depth > e.depth && e.bound != Bound::Exact {
-                return;
-            }
-        }
-        *s = Some(e);
-    }
-    fn hashfull(&self) -> u32 {
-        let n = self.slots.len().min(1000);
-        (self.slots[..n].iter().filter(|s| s.is_some()).count() * 1000 / n) as u32
-    }
+/// Mixed into every key of a search for `root`: scores take the root player's view, and a
+/// table kept from a search for another seat ([`Table::keep`]) must not be read for this one.
+fn root_salt(root: Seat) -> u64 {
+    crate::zobrist::key(0x4252_535F_524F_4F54, root as u64)
 }
 
 struct Searcher<'a, G: Game> {
     ctx: &'a Context<'a>,
     /// The root moves to search (`searchmoves`), when not every legal move.
     root_only: Option<Vec<G::Move>>,
-    /// Set during the first iteration: only `stop` interrupts it, so that every answer comes
-    /// from a completed search of depth 1, whatever the node or time limit.
+    /// Set during the first iteration: only `stop` interrupts it, or the clock once a root move
+    /// has been searched (as in alpha-beta), so that every answer comes from a searched move.
     first_iteration: bool,
     table: Table,
     root: Seat,
+    /// [`root_salt`] of `root`, mixed into every key of the table.
+    salt: u64,
     nodes: u64,
     aborted: bool,
     seldepth: usize,
@@ -108,8 +69,11 @@ pub fn search<G: Game>(root: &G, ctx: &Context, root_moves: &[G::Move]) -> Outco
         ctx,
         root_only: (root_moves.len() < all.len()).then(|| root_moves.to_vec()),
         first_iteration: true,
-        table: Table::new(ctx.params.hash_mb),
+        // Kept from the last search: filling (and freeing) 64 MB at every move took 20 ms of a
+        // 1 s clock's 93 ms move, and delayed `bestmove` after `stop` as long.
+        table: Table::kept(ctx).unwrap_or_else(|| Table::new(ctx.params.hash_mb)),
         root: root.to_move(),
+        salt: root_salt(root.to_move()),
         nodes: 0,
         aborted: false,
         seldepth: 0,
@@ -184,6 +148,7 @@ pub fn search<G: Game>(root: &G, ctx: &Context, root_moves: &[G::Move]) -> Outco
         s.seldepth as u32,
         best_text,
     );
+    s.table.keep(ctx);
     Outcome {
         best,
         nodes: s.nodes,
@@ -192,14 +157,19 @@ pub fn search<G: Game>(root: &G, ctx: &Context, root_moves: &[G::Move]) -> Outco
 }
 
 impl<G: Game> Searcher<'_, G> {
+    /// Counts a node: `stop` is looked at every node, the clock every [`CLOCK_EVERY`] nodes (a
+    /// threechess node costs microseconds, and a busy machine stretches each of them).
     fn tick(&mut self) {
         self.nodes += 1;
-        let finish = self.first_iteration;
-        if !finish && self.ctx.limits.nodes.is_some_and(|n| self.nodes >= n) {
+        if !self.first_iteration && self.ctx.limits.nodes.is_some_and(|n| self.nodes >= n) {
             self.aborted = true;
         }
-        if self.nodes & 1023 == 0 {
-            if self.ctx.stopped() || (!finish && self.ctx.past_hard()) {
+        if self.ctx.stopped() {
+            self.aborted = true;
+        }
+        if self.nodes.is_multiple_of(CLOCK_EVERY) {
+            let clocked = !self.first_iteration || self.root_best.is_some();
+            if clocked && self.ctx.past_hard() {
                 self.aborted = true;
             }
             if self.last_print.elapsed().as_millis() >= 1000 {
@@ -284,7 +254,7 @@ impl<G: Game> Searcher<'_, G> {
             }
             alpha = alpha.max(stand);
         }
-        let key = g.hash();
+        let key = g.hash() ^ self.salt;
         let mut moves = Vec::new();
         g.legal_moves(&mut moves);
         let mut tt_move = None;
@@ -345,13 +315,15 @@ impl<G: Game> Searcher<'_, G> {
         }
         if !qs && (ply > 0 || self.root_only.is_none()) {
             let bound = Bound::of(best, alpha0, beta);
-            self.table.store(Entry {
+            self.table.store(
                 key,
-                score: to_tt(best, ply, WIN_BOUND),
-                depth: depth as i16,
-                bound,
-                move_index: best_index.unwrap_or(u16::MAX),
-            });
+                Entry {
+                    score: to_tt(best, ply, WIN_BOUND),
+                    depth: depth.clamp(0, 255) as u8,
+                    bound,
+                    move_index: best_index.unwrap_or(u16::MAX),
+                },
+            );
         }
         best
     }
@@ -376,7 +348,7 @@ impl<G: Game> Searcher<'_, G> {
             }
             beta = beta.min(stand);
         }
-        let key = g.hash();
+        let key = g.hash() ^ self.salt;
         let mut tt_index = None;
         if !qs {
             if let Some(e) = self.table.probe(key) {
@@ -409,13 +381,15 @@ impl<G: Game> Searcher<'_, G> {
             } else {
                 Bound::Exact
             };
-            self.table.store(Entry {
+            self.table.store(
                 key,
-                score: to_tt(best, ply, WIN_BOUND),
-                depth: depth as i16,
-                bound,
-                move_index: first_index.map_or(u16::MAX, |i| i as u16),
-            });
+                Entry {
+                    score: to_tt(best, ply, WIN_BOUND),
+                    depth: depth.clamp(0, 255) as u8,
+                    bound,
+                    move_index: first_index.map_or(u16::MAX, |i| i as u16),
+                },
+            );
         }
         best
     }
