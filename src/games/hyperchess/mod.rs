@@ -122,7 +122,7 @@ fn intern_options(opts: &RuleOptions) -> Result<(&'static RuleOptions, usize, us
     let o = RuleOptions::defaults(OPTIONS)
         .with("Boards", &format!("{}x{}", c, r))
         .with("MaxPlies", &mp.to_string())
-        .intern();
+        .intern()?;
     Ok((o, c, r, mp as u32))
 }
 

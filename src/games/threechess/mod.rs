@@ -89,7 +89,7 @@ fn intern_options(opts: &RuleOptions) -> Result<(&'static RuleOptions, u32), Str
     }
     let o = RuleOptions::defaults(OPTIONS)
         .with("MaxPlies", &mp.to_string())
-        .intern();
+        .intern()?;
     Ok((o, mp as u32))
 }
 
