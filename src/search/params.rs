@@ -69,6 +69,12 @@ pub struct SearchParams {
     pub widen_root: Option<bool>,
     /// `UCI_ShowWDL`: alpha-beta adds win/draw/loss estimates to its `info` lines.
     pub show_wdl: bool,
+    /// Not an engine option: alpha-beta and Best-Reply Search without any pruning that can
+    /// change the value they find (selective pruning and extensions, delta pruning, the table's
+    /// score cutoffs, BRS's quiescence width and killer-chosen default moves), so that a search
+    /// of depth d gives exactly plain minimax's (best-reply's) value on the same leaves: for
+    /// tests that compare them.
+    pub exact: bool,
 }
 
 impl Default for SearchParams {
@@ -89,6 +95,7 @@ impl Default for SearchParams {
             exploration: None,
             widen_root: None,
             show_wdl: false,
+            exact: false,
         };
         for s in engine_specs() {
             apply(&mut p, s.name, &s.default_text());

@@ -167,11 +167,6 @@ impl Threechess {
         self.state[seat]
     }
 
-    /// Whether the side to move is alive and in check.
-    pub fn in_check(&self) -> bool {
-        self.in_check
-    }
-
     /// Plies counted by the 150-ply rule.
     pub fn ply_clock(&self) -> u32 {
         self.clock
@@ -506,6 +501,15 @@ impl Game for Threechess {
 
     fn options(&self) -> &RuleOptions {
         self.opts
+    }
+
+    /// Check is reported through the trait, as in hyperchess: searches then neither stand pat
+    /// in quiescence nor prune while the side to move is in check.
+    const HAS_CHECK: bool = true;
+
+    /// Whether the side to move is alive and in check.
+    fn in_check(&self) -> bool {
+        self.in_check
     }
 
     fn players(&self) -> usize {

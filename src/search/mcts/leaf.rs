@@ -1,6 +1,7 @@
 //! Scoring a new leaf: a cut-off rollout, or a short captures-only search (`LeafSearch`).
 
-use crate::game::{Game, GameRng, Status};
+use crate::game::{Game, GameRng, Seat, Status};
+use crate::search::deepening::{bounded_eval, terminal_score};
 use crate::search::heuristic_rewards;
 
 /// Scores a new leaf: `plies` rollout moves (random unless the game has a policy), then the
@@ -26,7 +27,7 @@ pub(super) fn quiescence_rewards<G: Game>(
     bufs: &mut [QsBuf<G::Move>],
 ) -> [f32; crate::game::MAX_SEATS] {
     let stm = state.to_move();
-    let v = quiescence(state, -QS_INF, QS_INF, plies, bufs);
+    let v = quiescence(state, -QS_INF, QS_INF, plies, 0, stm, bufs);
     let p = crate::search::win_probability(v);
     let mut r = [0.0; crate::game::MAX_SEATS];
     r[stm] = p;
@@ -39,24 +40,27 @@ pub(super) fn quiescence_rewards<G: Game>(
 pub(super) type QsBuf<M> = (Vec<M>, Vec<crate::search::ordering::QsMove<M>>);
 
 /// Bound of [`quiescence`]'s window, beyond any evaluation and the won or lost score.
-pub(super) const QS_INF: i32 = 1_000_000;
+pub(super) const QS_INF: i32 = 2_000_000;
 /// Noisy moves tried at each node of [`quiescence`], best `move_priority` first.
 pub(super) const QS_WIDTH: usize = 8;
 
-/// Fail-soft negamax over noisy moves for two seats, from the side to move's view: the
-/// evaluation stands unless a capture (or the like) does better.
+/// Fail-soft negamax over noisy moves for two seats, from the view of `seat` (the side to move,
+/// or for a finished `g` the seat its parent chose), `ply` plies below the leaf: the evaluation
+/// stands unless a capture (or the like) does better. Scores as alpha-beta's: evaluations kept
+/// below the won and lost scores, so that a win found here outranks any material lead.
 pub(super) fn quiescence<G: Game>(
     g: &G,
     mut alpha: i32,
     beta: i32,
     plies: usize,
+    ply: usize,
+    seat: Seat,
     bufs: &mut [QsBuf<G::Move>],
 ) -> i32 {
-    let stm = g.to_move();
     if let Status::Over(o) = g.status() {
-        return ((o.rewards[stm] as f64 - 0.5) * 60_000.0) as i32;
+        return terminal_score(o.rewards[seat], 2, ply);
     }
-    let stand = g.evaluate(stm);
+    let stand = bounded_eval(g, seat);
     if stand >= beta || plies == 0 {
         return stand;
     }
@@ -77,7 +81,17 @@ pub(super) fn quiescence<G: Game>(
         }
         let mut c = g.clone();
         c.play(m);
-        let s = -quiescence(&c, -beta, -alpha, plies - 1, rest);
+        // Seats need not alternate; a finished child is scored from the other seat's view.
+        let own = if c.status().is_over() {
+            1 - seat
+        } else {
+            c.to_move()
+        };
+        let s = if own == seat {
+            quiescence(&c, alpha, beta, plies - 1, ply + 1, own, rest)
+        } else {
+            -quiescence(&c, -beta, -alpha, plies - 1, ply + 1, own, rest)
+        };
         if s > best {
             best = s;
             alpha = alpha.max(s);
