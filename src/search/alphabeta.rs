@@ -551,8 +551,9 @@ impl<G: Game> Worker<'_, '_, G> {
     /// with `seat`'s window (`alpha`, `beta`) by `search` (negamax or quiescence, given the
     /// child's own seat and window). The seats need not alternate (the `Game` trait does not
     /// promise it): the child's score is negated only when the other seat moves there. A
-    /// finished child's `to_move` is not defined by the trait (rithmomachia leaves the winner
-    /// there), so it is scored from the other seat's view, and negated.
+    /// finished child's `to_move` is any seat (the trait leaves it open; rithmomachia leaves the
+    /// winner there), which does no harm: a result scores the same for one seat as negated for
+    /// the other. (Asking `status` here instead would cost a legal-move test at every node.)
     fn child(
         &mut self,
         c: &G,
@@ -561,10 +562,9 @@ impl<G: Game> Worker<'_, '_, G> {
         beta: i32,
         search: impl FnOnce(&mut Self, i32, i32, Seat) -> i32,
     ) -> i32 {
-        let own = if c.status().is_over() {
-            1 - seat
-        } else {
-            c.to_move()
+        let own = match c.to_move() {
+            s @ (0 | 1) => s,
+            _ => 1 - seat,
         };
         if own == seat {
             search(self, alpha, beta, own)

@@ -44,8 +44,8 @@ pub(super) const QS_INF: i32 = 2_000_000;
 /// Noisy moves tried at each node of [`quiescence`], best `move_priority` first.
 pub(super) const QS_WIDTH: usize = 8;
 
-/// Fail-soft negamax over noisy moves for two seats, from the view of `seat` (the side to move,
-/// or for a finished `g` the seat its parent chose), `ply` plies below the leaf: the evaluation
+/// Fail-soft negamax over noisy moves for two seats, from the view of `seat` (the side to move),
+/// `ply` plies below the leaf: the evaluation
 /// stands unless a capture (or the like) does better. Scores as alpha-beta's: evaluations kept
 /// below the won and lost scores, so that a win found here outranks any material lead.
 pub(super) fn quiescence<G: Game>(
@@ -81,11 +81,11 @@ pub(super) fn quiescence<G: Game>(
         }
         let mut c = g.clone();
         c.play(m);
-        // Seats need not alternate; a finished child is scored from the other seat's view.
-        let own = if c.status().is_over() {
-            1 - seat
-        } else {
-            c.to_move()
+        // Seats need not alternate (a finished child's seat, which the trait leaves open, does
+        // not matter: a result scores the same for one seat as negated for the other).
+        let own = match c.to_move() {
+            s @ (0 | 1) => s,
+            _ => 1 - seat,
         };
         let s = if own == seat {
             quiescence(&c, alpha, beta, plies - 1, ply + 1, own, rest)
