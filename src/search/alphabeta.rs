@@ -6,25 +6,29 @@
 //! SMP: every thread searches the same tree, sharing the table, and the first thread's result
 //! is used.
 
-use super::deepening::{last_word, mate_ends_search, pv_texts, score_of, MATE, MATE_BOUND};
+use super::deepening::{
+    bounded_eval, last_word, mate_ends_search, pv_texts, score_of, terminal_score, MATE_BOUND,
+};
 use super::ordering::{quiescence_order, store_killer, History, Picker, QsMove};
 use super::tt::{from_tt, to_tt, Bound, Entry, Table};
 use super::{Context, Line, Outcome, Report, CLOCK_EVERY, DELTA_MARGIN};
-use crate::game::{Game, Status};
+use crate::game::{Game, Seat, Status};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Instant;
 
 /// Mate scores sit far above any evaluation (a 3x3 hyperchess army is worth ~60,000 cp).
 const INF: i32 = 2_000_000;
-const MAX_PLY: usize = 128;
-const QS_MAX: usize = 6;
+pub const MAX_PLY: usize = 128;
+/// Plies of quiescence below the nominal depth.
+pub const QS_MAX: usize = 6;
 /// Noisy moves a quiescence node looks at, best first: with a hundred pieces on the board (3x3
 /// hyperchess) an unbounded capture search swamps the main search.
-const QS_WIDTH: usize = 12;
+pub const QS_WIDTH: usize = 12;
 /// Aspiration window at the root: half-width of the first try around the last iteration's
 /// score, from this depth on; each failure widens it fourfold.
 const ASPIRATION: i32 = 35;
 const ASPIRATION_DEPTH: u32 = 5;
+
 
 /// Plies by which a late quiet move is reduced: ln(depth)·ln(move number)/2.25 + 0.75, as in
 /// most engines; the move number counts the moves searched before it at this node.
@@ -63,8 +67,11 @@ struct Worker<'a, 'b, G: Game> {
     /// The last completed iteration's score (first line), the centre of the aspiration window.
     prev_score: Option<i32>,
     /// Whether reductions and pruning are on: off for `go mate N`, whose depth bound (2N − 1
-    /// plies) must see every move to prove that no mate in N exists.
+    /// plies) must see every move to prove that no mate in N exists, and in an exact search.
     selective: bool,
+    /// `SearchParams::exact`: no pruning that can change the value (selectivity, delta pruning,
+    /// the table's score cutoffs): the result is plain minimax's.
+    exact: bool,
     pv: Vec<Vec<G::Move>>,
     move_bufs: Vec<Vec<G::Move>>,
     /// Quiescence's ordered noisy moves at each ply, with their gains (reused lists).
@@ -256,7 +263,8 @@ impl<'a, 'b, G: Game> Worker<'a, 'b, G> {
             history: History::default(),
             quiets: vec![Vec::new(); MAX_PLY + 2],
             prev_score: None,
-            selective: sh.ctx.limits.mate.is_none(),
+            selective: sh.ctx.limits.mate.is_none() && !sh.ctx.params.exact,
+            exact: sh.ctx.params.exact,
             pv: vec![Vec::new(); MAX_PLY + QS_MAX + 2],
             move_bufs: vec![Vec::new(); MAX_PLY + QS_MAX + 2],
             qs_bufs: vec![Vec::new(); MAX_PLY + QS_MAX + 2],
@@ -289,7 +297,7 @@ impl<'a, 'b, G: Game> Worker<'a, 'b, G> {
             let score = if n == 0 {
                 self.aspiration(root, depth)
             } else {
-                self.negamax(root, depth as i32, -INF, INF, 0, true)
+                self.negamax(root, depth as i32, -INF, INF, 0, true, self.root_seat)
             };
             if self.aborted() {
                 // A partial first line still gives a move better than the previous depth's when
@@ -319,7 +327,8 @@ impl<'a, 'b, G: Game> Worker<'a, 'b, G> {
     /// The root search of the first line: a window around the last iteration's score, widened
     /// on the side that fails until the score falls inside it (or the search is stopped).
     fn aspiration(&mut self, root: &G, depth: u32) -> i32 {
-        let full = |w: &mut Self| w.negamax(root, depth as i32, -INF, INF, 0, true);
+        let seat = self.root_seat;
+        let full = |w: &mut Self| w.negamax(root, depth as i32, -INF, INF, 0, true, seat);
         let Some(centre) = self.prev_score else {
             return full(self);
         };
@@ -329,7 +338,7 @@ impl<'a, 'b, G: Game> Worker<'a, 'b, G> {
         let mut delta = ASPIRATION;
         let (mut alpha, mut beta) = (centre - delta, centre + delta);
         loop {
-            let s = self.negamax(root, depth as i32, alpha, beta, 0, true);
+            let s = self.negamax(root, depth as i32, alpha, beta, 0, true, seat);
             if self.aborted() {
                 return s;
             }
@@ -413,30 +422,37 @@ impl<G: Game> Worker<'_, '_, G> {
         }
     }
 
-    /// The seat whose view the score at `ply` takes: turns alternate, so the root's mover at even
-    /// plies and the other seat at odd ones. (A finished state's `to_move` is not defined by the
-    /// trait — rithmomachia leaves the winner there — so it must not be asked.)
-    fn seat_at(&self, ply: usize) -> usize {
-        if ply.is_multiple_of(2) {
-            self.root_seat
-        } else {
-            1 - self.root_seat
+    /// The score of a finished `g` for `seat`, `ply` plies from the root (None: not finished).
+    fn terminal_score(&self, g: &G, ply: usize, seat: Seat) -> Option<i32> {
+        match g.status() {
+            Status::Ongoing => None,
+            Status::Over(o) => Some(terminal_score(o.rewards[seat], 2, ply)),
         }
     }
 
-    fn terminal_score(&self, g: &G, ply: usize) -> Option<i32> {
-        match g.status() {
-            Status::Ongoing => None,
-            Status::Over(o) => {
-                let r = o.rewards[self.seat_at(ply)];
-                Some(if r > 0.99 {
-                    MATE - ply as i32
-                } else if r < 0.01 {
-                    -(MATE - ply as i32)
-                } else {
-                    0
-                })
-            }
+    /// The score of the child `c` of a node whose score is `seat`'s, seen by `seat`, searched
+    /// with `seat`'s window (`alpha`, `beta`) by `search` (negamax or quiescence, given the
+    /// child's own seat and window). The seats need not alternate (the `Game` trait does not
+    /// promise it): the child's score is negated only when the other seat moves there. A
+    /// finished child's `to_move` is any seat (the trait leaves it open; rithmomachia leaves the
+    /// winner there), which does no harm: a result scores the same for one seat as negated for
+    /// the other. (Asking `status` here instead would cost a legal-move test at every node.)
+    fn child(
+        &mut self,
+        c: &G,
+        seat: Seat,
+        alpha: i32,
+        beta: i32,
+        search: impl FnOnce(&mut Self, i32, i32, Seat) -> i32,
+    ) -> i32 {
+        let own = match c.to_move() {
+            s @ (0 | 1) => s,
+            _ => 1 - seat,
+        };
+        if own == seat {
+            search(self, alpha, beta, own)
+        } else {
+            -search(self, -beta, -alpha, own)
         }
     }
 
@@ -490,6 +506,9 @@ impl<G: Game> Worker<'_, '_, G> {
         }
     }
 
+    /// The value of `g` for `seat`, the seat to move there (or, for a finished `g`, the seat
+    /// its parent chose: see [`child`](Self::child)).
+    #[allow(clippy::too_many_arguments)]
     fn negamax(
         &mut self,
         g: &G,
@@ -498,6 +517,7 @@ impl<G: Game> Worker<'_, '_, G> {
         beta: i32,
         ply: usize,
         allow_null: bool,
+        seat: Seat,
     ) -> i32 {
         self.pv[ply].clear();
         self.tick();
@@ -505,11 +525,11 @@ impl<G: Game> Worker<'_, '_, G> {
             return 0;
         }
         self.seldepth = self.seldepth.max(ply);
-        if let Some(s) = self.terminal_score(g, ply) {
+        if let Some(s) = self.terminal_score(g, ply, seat) {
             return s;
         }
         if depth <= 0 || ply >= MAX_PLY {
-            return self.quiesce(g, alpha, beta, ply, 0);
+            return self.quiesce(g, alpha, beta, ply, 0, seat);
         }
         let key = g.hash();
         let pv_node = beta - alpha > 1;
@@ -517,7 +537,7 @@ impl<G: Game> Worker<'_, '_, G> {
         // Not at a PV node (as Stockfish): the line must go on past it. The table is kept from
         // one search to the next, and a cut there left the next search's PV one move long,
         // with no move to ponder on.
-        if let Some(s) = cut.filter(|_| !pv_node) {
+        if let Some(s) = cut.filter(|_| !pv_node && !self.exact) {
             return s;
         }
         let in_check = g.in_check();
@@ -529,14 +549,13 @@ impl<G: Game> Worker<'_, '_, G> {
             && !in_check
             && beta.abs() < MATE_BOUND
         {
-            if let Some(s) = self.null_move_cut(g, depth, beta, ply) {
+            if let Some(s) = self.null_move_cut(g, depth, beta, ply, seat) {
                 return s;
             }
         }
         let mut moves = std::mem::take(&mut self.move_bufs[ply]);
         g.legal_moves(&mut moves);
         let tt_move = tt_index.and_then(|i| moves.get(i as usize).copied());
-        let seat = self.seat_at(ply);
         let order = Picker::new(
             g,
             &moves,
@@ -586,8 +605,14 @@ impl<G: Game> Worker<'_, '_, G> {
             // plies from the root; not in a `go mate` search, which runs without selectivity.
             let extend = gives_check && self.selective && (ply as i32) < 2 * self.iter_depth;
             let depth = depth + extend as i32;
+            // The child searched at `d` plies with the window (`a`, `b`), seen from here.
+            let at = |w: &mut Self, d: i32, a: i32, b: i32| {
+                w.child(&c, seat, a, b, |w, a, b, s| {
+                    w.negamax(&c, d, a, b, ply + 1, true, s)
+                })
+            };
             let score = if searched == 0 {
-                -self.negamax(&c, depth - 1, -beta, -alpha, ply + 1, true)
+                at(self, depth - 1, alpha, beta)
             } else {
                 // Late-move reductions: a quiet move late in the order is searched shallower
                 // with a null window first, and again at full depth only if it beats alpha.
@@ -596,12 +621,12 @@ impl<G: Game> Worker<'_, '_, G> {
                 } else {
                     0
                 };
-                let mut s = -self.negamax(&c, depth - 1 - r, -alpha - 1, -alpha, ply + 1, true);
+                let mut s = at(self, depth - 1 - r, alpha, alpha + 1);
                 if s > alpha && r > 0 {
-                    s = -self.negamax(&c, depth - 1, -alpha - 1, -alpha, ply + 1, true);
+                    s = at(self, depth - 1, alpha, alpha + 1);
                 }
                 if s > alpha && s < beta {
-                    -self.negamax(&c, depth - 1, -beta, -alpha, ply + 1, true)
+                    at(self, depth - 1, alpha, beta)
                 } else {
                     s
                 }
@@ -652,13 +677,22 @@ impl<G: Game> Worker<'_, '_, G> {
     /// Null-move pruning: when the side to move stands at or above beta, it passes (where the
     /// game allows it) and the opponent gets a reduced search; if even that fails to bring the
     /// score below beta, the node is cut. Returns the score to cut with.
-    fn null_move_cut(&mut self, g: &G, depth: i32, beta: i32, ply: usize) -> Option<i32> {
-        if g.evaluate(self.seat_at(ply)) < beta {
+    fn null_move_cut(
+        &mut self,
+        g: &G,
+        depth: i32,
+        beta: i32,
+        ply: usize,
+        seat: Seat,
+    ) -> Option<i32> {
+        if g.evaluate(seat) < beta {
             return None;
         }
         let passed = g.null_move()?;
         let r = 3 + depth / 6;
-        let s = -self.negamax(&passed, depth - 1 - r, -beta, -beta + 1, ply + 1, false);
+        let s = self.child(&passed, seat, beta - 1, beta, |w, a, b, s| {
+            w.negamax(&passed, depth - 1 - r, a, b, ply + 1, false, s)
+        });
         if self.aborted() || s < beta {
             return None;
         }
@@ -666,20 +700,34 @@ impl<G: Game> Worker<'_, '_, G> {
         Some(if s >= MATE_BOUND { beta } else { s })
     }
 
-    fn quiesce(&mut self, g: &G, mut alpha: i32, beta: i32, ply: usize, qdepth: usize) -> i32 {
+    /// Quiescence: the value of `g` for `seat` (as [`negamax`](Self::negamax)) once its noisy
+    /// moves are played out, or, in check, its evasions.
+    fn quiesce(
+        &mut self,
+        g: &G,
+        mut alpha: i32,
+        beta: i32,
+        ply: usize,
+        qdepth: usize,
+        seat: Seat,
+    ) -> i32 {
         self.pv[ply].clear();
         self.tick();
         if self.aborted() {
             return 0;
         }
         self.seldepth = self.seldepth.max(ply);
-        if let Some(s) = self.terminal_score(g, ply) {
+        if let Some(s) = self.terminal_score(g, ply, seat) {
             return s;
         }
-        let stand = g
-            .evaluate(self.seat_at(ply))
-            .clamp(-MATE_BOUND + 1, MATE_BOUND - 1);
-        if stand >= beta || qdepth >= QS_MAX || ply >= MAX_PLY + QS_MAX {
+        let stand = bounded_eval(g, seat);
+        if qdepth >= QS_MAX || ply >= MAX_PLY + QS_MAX {
+            return stand;
+        }
+        if G::HAS_CHECK && g.in_check() {
+            return self.evasions(g, alpha, beta, ply, qdepth, seat);
+        }
+        if stand >= beta {
             return stand;
         }
         alpha = alpha.max(stand);
@@ -691,12 +739,14 @@ impl<G: Game> Worker<'_, '_, G> {
         quiescence_order(g, &moves, &mut keyed);
         let mut best = stand;
         for &(_, gain, m) in keyed.iter().take(QS_WIDTH) {
-            if gain.is_some_and(|gain| stand + gain + DELTA_MARGIN < alpha) {
+            if !self.exact && gain.is_some_and(|gain| stand + gain + DELTA_MARGIN < alpha) {
                 continue;
             }
             let mut c = g.clone();
             c.play(m);
-            let s = -self.quiesce(&c, -beta, -alpha, ply + 1, qdepth + 1);
+            let s = self.child(&c, seat, alpha, beta, |w, a, b, s| {
+                w.quiesce(&c, a, b, ply + 1, qdepth + 1, s)
+            });
             if self.aborted() {
                 break;
             }
@@ -715,11 +765,53 @@ impl<G: Game> Worker<'_, '_, G> {
         self.qs_bufs[ply] = keyed;
         best
     }
+
+    /// Quiescence in check: no standing pat, as in chess engines (the side to move may not
+    /// leave things as they are); every legal move is searched, best ordered first. (No legal
+    /// move would have ended the game.)
+    fn evasions(
+        &mut self,
+        g: &G,
+        mut alpha: i32,
+        beta: i32,
+        ply: usize,
+        qdepth: usize,
+        seat: Seat,
+    ) -> i32 {
+        let mut moves = std::mem::take(&mut self.move_bufs[ply]);
+        g.legal_moves(&mut moves);
+        let order = Picker::new(g, &moves, None, self.killers[ply], None);
+        let mut best = -INF;
+        for i in order {
+            let m = moves[i as usize];
+            let mut c = g.clone();
+            c.play(m);
+            let s = self.child(&c, seat, alpha, beta, |w, a, b, s| {
+                w.quiesce(&c, a, b, ply + 1, qdepth + 1, s)
+            });
+            if self.aborted() {
+                break;
+            }
+            if s > best {
+                best = s;
+                if s > alpha {
+                    alpha = s;
+                    self.update_pv(ply, m);
+                }
+            }
+            if alpha >= beta {
+                break;
+            }
+        }
+        self.move_bufs[ply] = moves;
+        best
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::search::deepening::MATE;
     use crate::search::Score;
 
     #[test]

@@ -11,24 +11,22 @@
 //! includes the seat to move), move ordering (table move, `move_priority`, killers) and a
 //! quiescence search on noisy moves. Scores are from the root player's view.
 
-use super::deepening::{last_word, mate_ends_search, pv_texts, score_of, MATE, MATE_BOUND};
+use super::deepening::{
+    bounded_eval, last_word, mate_ends_search, pv_texts, score_of, terminal_score, MATE_BOUND,
+};
 use super::ordering::{order, store_killer};
 use super::tt::{from_tt, to_tt, Bound, Entry, Table};
 use super::{Context, Line, Outcome, Report, CLOCK_EVERY};
 use crate::game::{Game, Seat, Status};
 use std::time::Instant;
 
-/// A won game for the root player; mates count down by ply.
-/// A win for the root player (the deepening module's decisive scores).
-const WIN: i32 = MATE;
+/// Decisive scores beyond this (the deepening module's, shared with alpha-beta).
 const WIN_BOUND: i32 = MATE_BOUND;
 const INF: i32 = 2_000_000;
-const MAX_PLY: usize = 96;
+pub const MAX_PLY: usize = 96;
 /// Quiescence layers below the nominal depth, and noisy moves looked at in each.
-const QS_MAX: i32 = 4;
+pub const QS_MAX: i32 = 4;
 const QS_WIDTH: usize = 8;
-/// Scale of a shared result: a share `r` of `n` seats scores (r·n − 1) · SHARE cp.
-const SHARE: f32 = 1000.0;
 
 /// Mixed into every key of a search for `root`: scores take the root player's view, and a
 /// table kept from a search for another seat ([`Table::keep`]) must not be read for this one.
@@ -58,6 +56,9 @@ struct Searcher<'a, G: Game> {
     root_best: Option<G::Move>,
     last_print: Instant,
     progress: Option<Report>,
+    /// `SearchParams::exact`: no table cutoffs, no quiescence width, default moves by the static
+    /// ordering alone (no killers): the result is plain Best-Reply Search's.
+    exact: bool,
 }
 
 /// Runs Best-Reply Search on `root` (one thread, one line), considering the root moves
@@ -83,6 +84,7 @@ pub fn search<G: Game>(root: &G, ctx: &Context, root_moves: &[G::Move]) -> Outco
         root_best: None,
         last_print: Instant::now(),
         progress: None,
+        exact: ctx.params.exact,
     };
     if ctx.params.threads > 1 {
         ctx.note("brs searches with one thread");
@@ -186,21 +188,12 @@ impl<G: Game> Searcher<'_, G> {
     fn terminal(&self, g: &G, ply: usize) -> Option<i32> {
         match g.status() {
             Status::Ongoing => None,
-            Status::Over(o) => {
-                let r = o.rewards[self.root];
-                Some(if r > 0.99 {
-                    WIN - ply as i32
-                } else if r < 0.01 {
-                    -(WIN - ply as i32)
-                } else {
-                    ((r * g.players() as f32 - 1.0) * SHARE) as i32
-                })
-            }
+            Status::Over(o) => Some(terminal_score(o.rewards[self.root], g.players(), ply)),
         }
     }
 
     fn eval(&self, g: &G) -> i32 {
-        g.evaluate(self.root).clamp(-WIN_BOUND + 1, WIN_BOUND - 1)
+        bounded_eval(g, self.root)
     }
 
     /// BRS+'s move for an opponent that does not branch: the first in the static ordering
@@ -212,7 +205,7 @@ impl<G: Game> Searcher<'_, G> {
         let mut best: Option<(i32, G::Move)> = None;
         for &m in &moves {
             let mut p = g.move_priority(m).saturating_mul(4);
-            if k[0] == Some(m) || k[1] == Some(m) {
+            if !self.exact && (k[0] == Some(m) || k[1] == Some(m)) {
                 p += 1;
             }
             if best.is_none_or(|(bp, _)| p > bp) {
@@ -246,8 +239,11 @@ impl<G: Game> Searcher<'_, G> {
             return s;
         }
         let qs = depth <= 0;
+        // In check, the root player may not stand pat: in quiescence every move (evasion) is
+        // searched, as chess engines do.
+        let evading = qs && depth > -QS_MAX && ply < MAX_PLY && G::HAS_CHECK && g.in_check();
         let mut stand = -INF;
-        if qs || ply >= MAX_PLY {
+        if (qs && !evading) || ply >= MAX_PLY {
             stand = self.eval(g);
             if stand >= beta || depth <= -QS_MAX || ply >= MAX_PLY {
                 return stand;
@@ -262,7 +258,7 @@ impl<G: Game> Searcher<'_, G> {
             if (e.move_index as usize) < moves.len() {
                 tt_move = Some(moves[e.move_index as usize]);
             }
-            if ply > 0 && !qs && e.depth as i32 >= depth {
+            if ply > 0 && !qs && !self.exact && e.depth as i32 >= depth {
                 let s = from_tt(e.score, ply, WIN_BOUND);
                 if match e.bound {
                     Bound::Exact => true,
@@ -273,14 +269,19 @@ impl<G: Game> Searcher<'_, G> {
                 }
             }
         }
-        if qs {
+        if qs && !evading {
             moves.retain(|&m| g.is_noisy(m));
         }
         let order = order(g, &moves, tt_move, self.killers[ply.min(MAX_PLY)], None);
         let alpha0 = alpha;
         let mut best = stand;
         let mut best_index = None;
-        for &i in order.iter().take(if qs { QS_WIDTH } else { usize::MAX }) {
+        let width = if qs && !evading && !self.exact {
+            QS_WIDTH
+        } else {
+            usize::MAX
+        };
+        for &i in order.iter().take(width) {
             let m = moves[i as usize];
             if ply == 0 && self.root_only.as_ref().is_some_and(|r| !r.contains(&m)) {
                 continue;
@@ -355,7 +356,7 @@ impl<G: Game> Searcher<'_, G> {
                 if e.move_index != u16::MAX {
                     tt_index = Some(e.move_index as usize);
                 }
-                if e.depth as i32 >= depth {
+                if !self.exact && e.depth as i32 >= depth {
                     let s = from_tt(e.score, ply, WIN_BOUND);
                     if match e.bound {
                         Bound::Exact => true,
@@ -431,7 +432,9 @@ impl<G: Game> Searcher<'_, G> {
         let mut order = order(g, &moves, tt, self.killers[ply.min(MAX_PLY)], None);
         if qs {
             order.retain(|&i| g.is_noisy(moves[i as usize]));
-            order.truncate(QS_WIDTH);
+            if !self.exact {
+                order.truncate(QS_WIDTH);
+            }
         }
         let mut best = INF;
         let mut best_index = None;
