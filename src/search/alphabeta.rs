@@ -29,7 +29,6 @@ pub const QS_WIDTH: usize = 12;
 const ASPIRATION: i32 = 35;
 const ASPIRATION_DEPTH: u32 = 5;
 
-
 /// Plies by which a late quiet move is reduced: ln(depth)·ln(move number)/2.25 + 0.75, as in
 /// most engines; the move number counts the moves searched before it at this node.
 fn reduction(depth: i32, searched: usize) -> i32 {
