@@ -8,9 +8,10 @@ use crate::games::{AnyGame, SearchSummary};
 use crate::search::time::{self, Ponder};
 use crate::search::{self, BestSoFar, Control, Limits, SearchParams};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::mpsc::{Receiver, Sender};
 use std::sync::Arc;
 use std::thread::JoinHandle;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 /// The search job running on its own thread.
 pub(super) struct Running {
@@ -21,7 +22,15 @@ pub(super) struct Running {
     ponder: Option<Arc<Ponder>>,
     /// When the `go` arrived.
     start: Instant,
+    /// Wakes a `go` job at once on `stop` (None for `perft`, which stops by the flag alone).
+    nudge: Option<Sender<Woken>>,
     handle: JoinHandle<()>,
+}
+
+/// What a `go` job waits for: its search's outcome, or the client's `stop`.
+pub(super) enum Woken {
+    Outcome(Outcome),
+    Stopped,
 }
 
 impl Engine {
@@ -44,13 +53,13 @@ impl Engine {
         if self.searching() {
             return Err("internal: a search is already running".into());
         }
-        self.reap_search();
         let Some(position) = self.position_to_search() else {
             self.out.line("bestmove 0000");
             return Ok(());
         };
         self.keep_legal_searchmoves(position.as_ref(), &mut limits);
         let ponder = limits.ponder.then(|| Arc::new(Ponder::default()));
+        let (nudge, woken) = std::sync::mpsc::channel();
         let job = GoJob {
             position,
             params: self.params.clone(),
@@ -62,6 +71,8 @@ impl Engine {
             lag: self.lag_ms.clone(),
             memory: self.memory.clone(),
             ugi: self.ugi,
+            woken,
+            outcome: nudge.clone(),
         };
         if self.debug {
             let ms = |d: Option<std::time::Duration>| {
@@ -76,9 +87,14 @@ impl Engine {
                 job.margin
             ));
         }
-        self.spawn_job(job.unlimited, ponder, received, move |stop, out, answer| {
-            job.run(stop, out, answer)
-        })
+        let unlimited = job.unlimited;
+        self.spawn_job(
+            unlimited,
+            ponder,
+            received,
+            Some(nudge),
+            move |stop, out, answer| job.run(stop, out, answer),
+        )
     }
 
     /// The position `go` searches, or None (said why) when there is nothing to search: no
@@ -149,14 +165,19 @@ impl Engine {
     /// Runs `job` on the search thread. It gets the stop flag, the output and its [`Answer`],
     /// and returns its last line, which is printed (unless the job already gave its answer)
     /// after the job is marked done, so that a command sent on seeing that line never waits for
-    /// this job. Then the session loop is woken to run the commands that waited for it.
+    /// this job. Then the session loop is woken to run the commands that waited for it. `nudge`
+    /// tells the job of a `stop` at once. The job before, which has answered, may still be
+    /// ending (its search told to stop): it is waited for first, as it shares the session's
+    /// tables and the machine.
     pub(super) fn spawn_job(
         &mut self,
         unlimited: bool,
         ponder: Option<Arc<Ponder>>,
         start: Instant,
+        nudge: Option<Sender<Woken>>,
         job: impl FnOnce(&AtomicBool, &Output, &Answer) -> String + Send + 'static,
     ) -> Result<(), String> {
+        self.wait_search();
         self.unlimited_search = unlimited;
         let stop = Arc::new(AtomicBool::new(false));
         let done = Arc::new(AtomicBool::new(false));
@@ -183,16 +204,28 @@ impl Engine {
             done,
             ponder,
             start,
+            nudge,
             handle,
         });
         Ok(())
     }
 
+    /// `stop` (and `quit`): the search is told to stop and its job woken, which answers within
+    /// [`time::STOP_GRACE`] of being woken, with the best move so far if the search thread has
+    /// not stopped by then (a busy machine). Returns once the answer is out, so that whatever
+    /// is sent next is answered after it; the search thread may still be ending: the next job
+    /// waits for it ([`spawn_job`](Self::spawn_job)).
     pub(super) fn stop_search(&mut self) {
-        if let Some(s) = &self.search {
-            s.stop.store(true, Ordering::Relaxed);
+        let Some(s) = &self.search else {
+            return;
+        };
+        s.stop.store(true, Ordering::Relaxed);
+        if let Some(n) = &s.nudge {
+            let _ = n.send(Woken::Stopped);
         }
-        self.wait_search();
+        while !s.done.load(Ordering::Acquire) && !s.handle.is_finished() {
+            std::thread::sleep(Duration::from_micros(200));
+        }
     }
 
     pub(super) fn wait_search(&mut self) {
@@ -201,11 +234,13 @@ impl Engine {
         }
     }
 
+    /// Forgets a job that has ended (without waiting for one that has answered but whose search
+    /// thread is still ending).
     pub(super) fn reap_search(&mut self) {
         if self
             .search
             .as_ref()
-            .is_some_and(|s| s.done.load(Ordering::Acquire))
+            .is_some_and(|s| s.done.load(Ordering::Acquire) && s.handle.is_finished())
         {
             self.wait_search();
         }
@@ -262,6 +297,10 @@ struct GoJob {
     memory: Arc<search::Memory>,
     /// UGI session: `bestmove <move>`, two words (UGI runners read nothing more).
     ugi: bool,
+    /// The search's outcome, or the session's `stop`.
+    woken: Receiver<Woken>,
+    /// Where the search thread sends its outcome.
+    outcome: Sender<Woken>,
 }
 
 /// What the search thread hands back: its summary, or the panic that ended it.
@@ -290,7 +329,7 @@ impl GoJob {
             best: Some(&best_so_far),
             memory: Some(&self.memory),
         };
-        let (tx, rx) = std::sync::mpsc::channel();
+        let tx = self.outcome.clone();
         let finished = std::thread::scope(|scope| {
             let searcher = std::thread::Builder::new()
                 .name("search-main".into())
@@ -299,7 +338,7 @@ impl GoJob {
                         let p = &self.position;
                         p.search_controlled(&self.params, &self.limits, control, &sink)
                     }));
-                    let _ = tx.send(r);
+                    let _ = tx.send(Woken::Outcome(r));
                 });
             if let Err(e) = searcher {
                 out.error(&format!("cannot start the search thread: {}", e));
@@ -307,7 +346,7 @@ impl GoJob {
             }
             // When the watchdog answered, the scope now waits for the search thread, which was
             // told to stop.
-            self.watch(&rx, stop, answer, &best_so_far, &saw_info)
+            self.watch(stop, answer, &best_so_far, &saw_info)
         });
         match finished {
             Some(r) => self.bestmove_line(r, stop, out),
@@ -341,37 +380,54 @@ impl GoJob {
     }
 
     /// The watchdog: waits for the search thread's outcome; a search that a busy machine keeps
-    /// from stopping at its hard limit is not waited for: the best move so far is played (and
-    /// None returned).
+    /// from stopping at its hard limit, or within [`time::STOP_GRACE`] of the client's `stop`,
+    /// is not waited for: the best move so far is played (and None returned).
     fn watch(
         &self,
-        rx: &std::sync::mpsc::Receiver<Outcome>,
         stop: &AtomicBool,
         answer: &Answer,
         best_so_far: &BestSoFar,
         saw_info: &AtomicBool,
     ) -> Option<Outcome> {
         let hard = self.hard();
-        match time::watch(rx, || self.deadline(), hard.is_some(), stop) {
-            time::Watched::Done(r) => Some(r),
-            time::Watched::Late => {
-                let mv = best_so_far
-                    .get()
-                    .or_else(|| self.position.legal_moves().into_iter().next())
-                    .unwrap_or_else(|| "0000".into());
-                if !saw_info.load(Ordering::Relaxed) {
-                    answer.line(&format!(
-                        "info depth 1 time {} pv {}",
-                        self.received.elapsed().as_millis(),
-                        mv
-                    ));
+        let mut stopped_at: Option<Instant> = None;
+        loop {
+            let deadline = || match stopped_at {
+                Some(t) => Some(t + time::STOP_GRACE),
+                None => self.deadline(),
+            };
+            match time::watch(&self.woken, deadline, hard.is_some(), stop) {
+                time::Watched::Done(Woken::Outcome(r)) => return Some(r),
+                time::Watched::Done(Woken::Stopped) => {
+                    stopped_at.get_or_insert_with(Instant::now);
                 }
-                note_lag(&self.lag, self.received, hard);
-                answer.finish(&format!("bestmove {}", mv));
-                None
+                time::Watched::Late => {
+                    if stopped_at.is_none() || self.ponder.is_none() {
+                        note_lag(&self.lag, self.received, hard);
+                    }
+                    self.answer_now(answer, best_so_far, saw_info);
+                    return None;
+                }
+                time::Watched::Gone => return None,
             }
-            time::Watched::Gone => None,
         }
+    }
+
+    /// Plays the best move so far (else the first legal move, else `0000`), with an `info` line
+    /// first if the search has reported nothing, without waiting for the search thread.
+    fn answer_now(&self, answer: &Answer, best_so_far: &BestSoFar, saw_info: &AtomicBool) {
+        let mv = best_so_far
+            .get()
+            .or_else(|| self.position.legal_moves().into_iter().next())
+            .unwrap_or_else(|| "0000".into());
+        if !saw_info.load(Ordering::Relaxed) {
+            answer.line(&format!(
+                "info depth 1 time {} pv {}",
+                self.received.elapsed().as_millis(),
+                mv
+            ));
+        }
+        answer.finish(&format!("bestmove {}", mv));
     }
 
     /// `bestmove X [ponder Y]` (UGI: `bestmove X`) for the search's outcome, once the client may
@@ -408,5 +464,121 @@ impl GoJob {
             Some(p) if !self.ugi => format!("bestmove {} ponder {}", best, p),
             _ => format!("bestmove {}", best),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::Mutex;
+
+    /// Output the test reads back.
+    #[derive(Clone, Default)]
+    struct Buf(Arc<Mutex<Vec<u8>>>);
+
+    impl std::io::Write for Buf {
+        fn write(&mut self, b: &[u8]) -> std::io::Result<usize> {
+            self.0.lock().unwrap().extend_from_slice(b);
+            Ok(b.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+
+    impl Buf {
+        fn lines(&self) -> Vec<String> {
+            let b = self.0.lock().unwrap();
+            String::from_utf8_lossy(&b)
+                .lines()
+                .map(String::from)
+                .collect()
+        }
+    }
+
+    /// A `go infinite` job on hyperchess's start, its nudge, and an [`Answer`] writing to a
+    /// buffer.
+    fn infinite_job() -> (GoJob, Sender<Woken>, Answer, Buf) {
+        let entry = crate::games::resolve(Some("hyperchess")).unwrap();
+        let position = entry.start(&entry.default_options(), None).unwrap();
+        let limits = Limits {
+            infinite: true,
+            ..Default::default()
+        };
+        let (nudge, woken) = std::sync::mpsc::channel();
+        let job = GoJob {
+            position,
+            params: SearchParams::default(),
+            unlimited: limits.is_unlimited(),
+            limits,
+            ponder: None,
+            received: Instant::now(),
+            margin: 0,
+            lag: Arc::default(),
+            memory: Arc::default(),
+            ugi: false,
+            woken,
+            outcome: nudge.clone(),
+        };
+        let buf = Buf::default();
+        let answer = Answer {
+            out: Output::new(Box::new(buf.clone())),
+            done: Arc::default(),
+        };
+        (job, nudge, answer, buf)
+    }
+
+    /// `stop` with a search thread that never answers (one a busy machine keeps from running):
+    /// the job plays the best move so far by itself, once, and nothing the search reports
+    /// after it is printed.
+    #[test]
+    fn stop_is_answered_without_the_search_thread() {
+        let (job, nudge, answer, buf) = infinite_job();
+        let best = job.position.legal_moves()[3].clone();
+        let (tx, rx) = std::sync::mpsc::channel();
+        let waiting = std::thread::spawn(move || {
+            let stop = AtomicBool::new(false);
+            let best_so_far = BestSoFar::default();
+            best_so_far.set(best.clone());
+            // No outcome comes: only the client's `stop`.
+            nudge.send(Woken::Stopped).unwrap();
+            let r = job.watch(&stop, &answer, &best_so_far, &AtomicBool::new(false));
+            // What the search would print afterwards, and the job's own last line.
+            answer.line("info depth 9 pv late");
+            answer.finish("bestmove late");
+            let _ = tx.send((r.is_none(), stop.load(Ordering::Relaxed), best));
+        });
+        let (answered_alone, stopped, best) = rx
+            .recv_timeout(Duration::from_secs(60))
+            .expect("stop was not answered without the search thread");
+        waiting.join().unwrap();
+        assert!(answered_alone && stopped);
+        let lines = buf.lines();
+        assert_eq!(lines.len(), 2, "{:?}", lines);
+        assert!(lines[0].starts_with("info depth 1 time "), "{:?}", lines);
+        assert_eq!(lines[1], format!("bestmove {}", best));
+    }
+
+    /// A search that stops within the grace gives its own outcome (with its ponder move).
+    #[test]
+    fn a_search_that_stops_in_time_answers_for_itself() {
+        let (job, nudge, answer, buf) = infinite_job();
+        nudge.send(Woken::Stopped).unwrap();
+        let summary = SearchSummary {
+            best: Some("own".into()),
+            nodes: 0,
+            report: None,
+        };
+        nudge.send(Woken::Outcome(Ok(summary))).unwrap();
+        let stop = AtomicBool::new(true);
+        let r = job.watch(
+            &stop,
+            &answer,
+            &BestSoFar::default(),
+            &AtomicBool::new(true),
+        );
+        let line = job.bestmove_line(r.expect("the search's own outcome"), &stop, &answer.out);
+        assert_eq!(line, "bestmove own");
+        assert!(buf.lines().is_empty());
     }
 }
