@@ -8,7 +8,6 @@ use crate::games::{AnyGame, SearchSummary};
 use crate::search::time::{self, Ponder};
 use crate::search::{self, BestSoFar, Control, Limits, SearchParams};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::mpsc::{Receiver, Sender};
 use std::sync::Arc;
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
@@ -22,15 +21,51 @@ pub(super) struct Running {
     ponder: Option<Arc<Ponder>>,
     /// When the `go` arrived.
     start: Instant,
-    /// Wakes a `go` job at once on `stop` (None for `perft`, which stops by the flag alone).
-    nudge: Option<Sender<Woken>>,
+    /// What `stop` plays when the search is slow to stop (None for `perft`, which ends by
+    /// itself).
+    fallback: Option<Arc<Fallback>>,
     handle: JoinHandle<()>,
 }
 
-/// What a `go` job waits for: its search's outcome, or the client's `stop`.
-pub(super) enum Woken {
-    Outcome(Outcome),
-    Stopped,
+/// The best move a `go` has so far, played without its search thread: by `stop` when that
+/// thread has not stopped within [`time::STOP_GRACE`], and by the watchdog at the hard limit.
+pub(super) struct Fallback {
+    best: BestSoFar,
+    /// Whether the search has printed an `info` line.
+    saw_info: AtomicBool,
+    /// The first legal move: the answer when the search has found none yet.
+    first_legal: Option<String>,
+    /// When the `go` arrived.
+    received: Instant,
+}
+
+impl Fallback {
+    fn new(position: &dyn AnyGame, received: Instant) -> Self {
+        Fallback {
+            best: BestSoFar::default(),
+            saw_info: AtomicBool::new(false),
+            first_legal: position.legal_moves().into_iter().next(),
+            received,
+        }
+    }
+
+    /// Plays the best move so far (else the first legal move, else `0000`), with an `info`
+    /// line first if the search has reported nothing.
+    fn answer(&self, answer: &Answer) {
+        let mv = self
+            .best
+            .get()
+            .or_else(|| self.first_legal.clone())
+            .unwrap_or_else(|| "0000".into());
+        if !self.saw_info.load(Ordering::Relaxed) {
+            answer.line(&format!(
+                "info depth 1 time {} pv {}",
+                self.received.elapsed().as_millis(),
+                mv
+            ));
+        }
+        answer.finish(&format!("bestmove {}", mv));
+    }
 }
 
 impl Engine {
@@ -59,7 +94,7 @@ impl Engine {
         };
         self.keep_legal_searchmoves(position.as_ref(), &mut limits);
         let ponder = limits.ponder.then(|| Arc::new(Ponder::default()));
-        let (nudge, woken) = std::sync::mpsc::channel();
+        let fallback = Arc::new(Fallback::new(position.as_ref(), received));
         let job = GoJob {
             position,
             params: self.params.clone(),
@@ -71,8 +106,7 @@ impl Engine {
             lag: self.lag_ms.clone(),
             memory: self.memory.clone(),
             ugi: self.ugi,
-            woken,
-            outcome: nudge.clone(),
+            fallback: fallback.clone(),
         };
         if self.debug {
             let ms = |d: Option<std::time::Duration>| {
@@ -92,7 +126,7 @@ impl Engine {
             unlimited,
             ponder,
             received,
-            Some(nudge),
+            Some(fallback),
             move |stop, out, answer| job.run(stop, out, answer),
         )
     }
@@ -165,16 +199,16 @@ impl Engine {
     /// Runs `job` on the search thread. It gets the stop flag, the output and its [`Answer`],
     /// and returns its last line, which is printed (unless the job already gave its answer)
     /// after the job is marked done, so that a command sent on seeing that line never waits for
-    /// this job. Then the session loop is woken to run the commands that waited for it. `nudge`
-    /// tells the job of a `stop` at once. The job before, which has answered, may still be
-    /// ending (its search told to stop): it is waited for first, as it shares the session's
-    /// tables and the machine.
+    /// this job. Then the session loop is woken to run the commands that waited for it.
+    /// `fallback` is what `stop` plays if the job is slow to answer. The job before, which has
+    /// answered, may still be ending (its search told to stop): it is waited for first, as it
+    /// shares the session's tables and the machine.
     pub(super) fn spawn_job(
         &mut self,
         unlimited: bool,
         ponder: Option<Arc<Ponder>>,
         start: Instant,
-        nudge: Option<Sender<Woken>>,
+        fallback: Option<Arc<Fallback>>,
         job: impl FnOnce(&AtomicBool, &Output, &Answer) -> String + Send + 'static,
     ) -> Result<(), String> {
         self.wait_search();
@@ -204,26 +238,31 @@ impl Engine {
             done,
             ponder,
             start,
-            nudge,
+            fallback,
             handle,
         });
         Ok(())
     }
 
-    /// `stop` (and `quit`): the search is told to stop and its job woken, which answers within
-    /// [`time::STOP_GRACE`] of being woken, with the best move so far if the search thread has
-    /// not stopped by then (a busy machine). Returns once the answer is out, so that whatever
-    /// is sent next is answered after it; the search thread may still be ending: the next job
-    /// waits for it ([`spawn_job`](Self::spawn_job)).
+    /// `stop` (and `quit`): the search is told to stop, and answers; if it has not within
+    /// [`time::STOP_GRACE`] (its threads wait for a CPU on a busy machine), the best move so far
+    /// is played here, without waiting for them. Returns once the answer is out, so that
+    /// whatever is sent next is answered after it; the search threads may still be ending: the
+    /// next job waits for them ([`spawn_job`](Self::spawn_job)).
     pub(super) fn stop_search(&mut self) {
         let Some(s) = &self.search else {
             return;
         };
         s.stop.store(true, Ordering::Relaxed);
-        if let Some(n) = &s.nudge {
-            let _ = n.send(Woken::Stopped);
-        }
+        let grace_end = Instant::now() + time::STOP_GRACE;
         while !s.done.load(Ordering::Acquire) && !s.handle.is_finished() {
+            if let Some(f) = s.fallback.as_ref().filter(|_| Instant::now() >= grace_end) {
+                f.answer(&Answer {
+                    out: self.out.clone(),
+                    done: s.done.clone(),
+                });
+                return;
+            }
             std::thread::sleep(Duration::from_micros(200));
         }
     }
@@ -297,10 +336,8 @@ struct GoJob {
     memory: Arc<search::Memory>,
     /// UGI session: `bestmove <move>`, two words (UGI runners read nothing more).
     ugi: bool,
-    /// The search's outcome, or the session's `stop`.
-    woken: Receiver<Woken>,
-    /// Where the search thread sends its outcome.
-    outcome: Sender<Woken>,
+    /// The best move so far, shared with the session's `stop`.
+    fallback: Arc<Fallback>,
 }
 
 /// What the search thread hands back: its summary, or the panic that ended it.
@@ -310,8 +347,7 @@ impl GoJob {
     /// Searches, answers (the watchdog may answer first), and returns the `bestmove` line (empty
     /// when the watchdog already answered).
     fn run(self, stop: &AtomicBool, out: &Output, answer: &Answer) -> String {
-        let best_so_far = BestSoFar::default();
-        let saw_info = AtomicBool::new(false);
+        let saw_info = &self.fallback.saw_info;
         // Nothing the search reports may follow the watchdog's `bestmove`.
         let sink = |e: search::Event| {
             if matches!(e, search::Event::Report(_) | search::Event::Unscored { .. }) {
@@ -326,10 +362,10 @@ impl GoJob {
             ponder: self.ponder.as_deref(),
             start: self.received,
             margin_ms: self.margin,
-            best: Some(&best_so_far),
+            best: Some(&self.fallback.best),
             memory: Some(&self.memory),
         };
-        let tx = self.outcome.clone();
+        let (tx, rx) = std::sync::mpsc::channel();
         let finished = std::thread::scope(|scope| {
             let searcher = std::thread::Builder::new()
                 .name("search-main".into())
@@ -338,7 +374,7 @@ impl GoJob {
                         let p = &self.position;
                         p.search_controlled(&self.params, &self.limits, control, &sink)
                     }));
-                    let _ = tx.send(Woken::Outcome(r));
+                    let _ = tx.send(r);
                 });
             if let Err(e) = searcher {
                 out.error(&format!("cannot start the search thread: {}", e));
@@ -346,7 +382,7 @@ impl GoJob {
             }
             // When the watchdog answered, the scope now waits for the search thread, which was
             // told to stop.
-            self.watch(stop, answer, &best_so_far, &saw_info)
+            self.watch(&rx, stop, answer)
         });
         match finished {
             Some(r) => self.bestmove_line(r, stop, out),
@@ -380,54 +416,24 @@ impl GoJob {
     }
 
     /// The watchdog: waits for the search thread's outcome; a search that a busy machine keeps
-    /// from stopping at its hard limit, or within [`time::STOP_GRACE`] of the client's `stop`,
-    /// is not waited for: the best move so far is played (and None returned).
+    /// from stopping at its hard limit is not waited for: the best move so far is played (and
+    /// None returned).
     fn watch(
         &self,
+        rx: &std::sync::mpsc::Receiver<Outcome>,
         stop: &AtomicBool,
         answer: &Answer,
-        best_so_far: &BestSoFar,
-        saw_info: &AtomicBool,
     ) -> Option<Outcome> {
         let hard = self.hard();
-        let mut stopped_at: Option<Instant> = None;
-        loop {
-            let deadline = || match stopped_at {
-                Some(t) => Some(t + time::STOP_GRACE),
-                None => self.deadline(),
-            };
-            match time::watch(&self.woken, deadline, hard.is_some(), stop) {
-                time::Watched::Done(Woken::Outcome(r)) => return Some(r),
-                time::Watched::Done(Woken::Stopped) => {
-                    stopped_at.get_or_insert_with(Instant::now);
-                }
-                time::Watched::Late => {
-                    if stopped_at.is_none() || self.ponder.is_none() {
-                        note_lag(&self.lag, self.received, hard);
-                    }
-                    self.answer_now(answer, best_so_far, saw_info);
-                    return None;
-                }
-                time::Watched::Gone => return None,
+        match time::watch(rx, || self.deadline(), hard.is_some(), stop) {
+            time::Watched::Done(r) => Some(r),
+            time::Watched::Late => {
+                note_lag(&self.lag, self.received, hard);
+                self.fallback.answer(answer);
+                None
             }
+            time::Watched::Gone => None,
         }
-    }
-
-    /// Plays the best move so far (else the first legal move, else `0000`), with an `info` line
-    /// first if the search has reported nothing, without waiting for the search thread.
-    fn answer_now(&self, answer: &Answer, best_so_far: &BestSoFar, saw_info: &AtomicBool) {
-        let mv = best_so_far
-            .get()
-            .or_else(|| self.position.legal_moves().into_iter().next())
-            .unwrap_or_else(|| "0000".into());
-        if !saw_info.load(Ordering::Relaxed) {
-            answer.line(&format!(
-                "info depth 1 time {} pv {}",
-                self.received.elapsed().as_millis(),
-                mv
-            ));
-        }
-        answer.finish(&format!("bestmove {}", mv));
     }
 
     /// `bestmove X [ponder Y]` (UGI: `bestmove X`) for the search's outcome, once the client may
@@ -496,89 +502,57 @@ mod tests {
         }
     }
 
-    /// A `go infinite` job on hyperchess's start, its nudge, and an [`Answer`] writing to a
-    /// buffer.
-    fn infinite_job() -> (GoJob, Sender<Woken>, Answer, Buf) {
-        let entry = crate::games::resolve(Some("hyperchess")).unwrap();
-        let position = entry.start(&entry.default_options(), None).unwrap();
-        let limits = Limits {
-            infinite: true,
-            ..Default::default()
-        };
-        let (nudge, woken) = std::sync::mpsc::channel();
-        let job = GoJob {
-            position,
-            params: SearchParams::default(),
-            unlimited: limits.is_unlimited(),
-            limits,
-            ponder: None,
-            received: Instant::now(),
-            margin: 0,
-            lag: Arc::default(),
-            memory: Arc::default(),
-            ugi: false,
-            woken,
-            outcome: nudge.clone(),
-        };
-        let buf = Buf::default();
-        let answer = Answer {
-            out: Output::new(Box::new(buf.clone())),
-            done: Arc::default(),
-        };
-        (job, nudge, answer, buf)
-    }
-
-    /// `stop` with a search thread that never answers (one a busy machine keeps from running):
-    /// the job plays the best move so far by itself, once, and nothing the search reports
-    /// after it is printed.
+    /// `stop` with a search that does not stop (one whose threads a busy machine keeps from
+    /// running): the best move so far is played at once, once; nothing the search prints after
+    /// it is printed; and a job started next waits for the search to end.
     #[test]
     fn stop_is_answered_without_the_search_thread() {
-        let (job, nudge, answer, buf) = infinite_job();
-        let best = job.position.legal_moves()[3].clone();
-        let (tx, rx) = std::sync::mpsc::channel();
-        let waiting = std::thread::spawn(move || {
-            let stop = AtomicBool::new(false);
-            let best_so_far = BestSoFar::default();
-            best_so_far.set(best.clone());
-            // No outcome comes: only the client's `stop`.
-            nudge.send(Woken::Stopped).unwrap();
-            let r = job.watch(&stop, &answer, &best_so_far, &AtomicBool::new(false));
-            // What the search would print afterwards, and the job's own last line.
-            answer.line("info depth 9 pv late");
-            answer.finish("bestmove late");
-            let _ = tx.send((r.is_none(), stop.load(Ordering::Relaxed), best));
-        });
-        let (answered_alone, stopped, best) = rx
-            .recv_timeout(Duration::from_secs(60))
-            .expect("stop was not answered without the search thread");
-        waiting.join().unwrap();
-        assert!(answered_alone && stopped);
+        let buf = Buf::default();
+        let mut e = Engine::new(Output::new(Box::new(buf.clone())), Some("hyperchess")).unwrap();
+        let position = e.pos().unwrap().clone_box();
+        let best = position.legal_moves()[3].clone();
+        let fallback = Arc::new(Fallback::new(position.as_ref(), Instant::now()));
+        fallback.best.set(best.clone());
+        let (release, released) = std::sync::mpsc::channel::<()>();
+        let ended = Arc::new(AtomicBool::new(false));
+        let ended2 = ended.clone();
+        e.spawn_job(
+            true,
+            None,
+            Instant::now(),
+            Some(fallback),
+            move |_, _, answer| {
+                // Deaf to the stop flag until released.
+                let _ = released.recv_timeout(Duration::from_secs(60));
+                answer.line("info depth 9 pv late");
+                ended2.store(true, Ordering::Release);
+                "bestmove late".into()
+            },
+        )
+        .unwrap();
+        e.stop_search();
         let lines = buf.lines();
         assert_eq!(lines.len(), 2, "{:?}", lines);
         assert!(lines[0].starts_with("info depth 1 time "), "{:?}", lines);
         assert_eq!(lines[1], format!("bestmove {}", best));
-    }
-
-    /// A search that stops within the grace gives its own outcome (with its ponder move).
-    #[test]
-    fn a_search_that_stops_in_time_answers_for_itself() {
-        let (job, nudge, answer, buf) = infinite_job();
-        nudge.send(Woken::Stopped).unwrap();
-        let summary = SearchSummary {
-            best: Some("own".into()),
-            nodes: 0,
-            report: None,
-        };
-        nudge.send(Woken::Outcome(Ok(summary))).unwrap();
-        let stop = AtomicBool::new(true);
-        let r = job.watch(
-            &stop,
-            &answer,
-            &BestSoFar::default(),
-            &AtomicBool::new(true),
+        assert!(!e.searching());
+        // The next job starts once the last one has ended.
+        std::thread::spawn(move || {
+            std::thread::sleep(Duration::from_millis(50));
+            let _ = release.send(());
+        });
+        let seen = Arc::new(AtomicBool::new(false));
+        let seen2 = seen.clone();
+        e.spawn_job(false, None, Instant::now(), None, move |_, _, _| {
+            seen2.store(ended.load(Ordering::Acquire), Ordering::Release);
+            "next".into()
+        })
+        .unwrap();
+        e.wait_search();
+        assert!(
+            seen.load(Ordering::Acquire),
+            "the next job ran beside the last"
         );
-        let line = job.bestmove_line(r.expect("the search's own outcome"), &stop, &answer.out);
-        assert_eq!(line, "bestmove own");
-        assert!(buf.lines().is_empty());
+        assert_eq!(buf.lines()[2..], ["next".to_string()]);
     }
 }
