@@ -216,6 +216,54 @@ fn a_position_during_a_search_is_for_the_next_search() {
     e.quit();
 }
 
+/// `stop` with a `position` and a `go` sent right behind it: the stopped search answers once,
+/// with a move of its own position, and nothing of it follows its `bestmove` (every line after
+/// it is the next search's, for the other position); the next `go` runs after it. `quit` during
+/// a search answers it before the engine exits.
+#[test]
+fn a_stopped_search_answers_once_and_the_next_go_follows() {
+    let mut e = chess_engine();
+    let in_a = moves_of(&mut e, CHESS);
+    let in_b = moves_of(&mut e, ROOK);
+    for algo in ["alphabeta", "mcts"] {
+        e.exchange(&format!("setoption name Algorithm value {}", algo));
+        e.exchange(&format!("position fen {}", CHESS));
+        e.send("go infinite");
+        e.until(Duration::from_secs(20), |l| l.starts_with("info depth"));
+        for c in ["stop", &format!("position fen {}", ROOK), "go depth 2"] {
+            e.send(c);
+        }
+        let first = e.until(Duration::from_secs(20), |l| l.starts_with("bestmove"));
+        assert!(in_a.contains(&best(first.last().unwrap())), "{:?}", first);
+        let next = e.until(Duration::from_secs(30), |l| l.starts_with("bestmove"));
+        let m = best(next.last().unwrap());
+        assert!(in_b.contains(&m), "{}: {:?}", algo, next);
+        for l in &next[..next.len() - 1] {
+            let pv = l
+                .split(" pv ")
+                .nth(1)
+                .and_then(|p| p.split_whitespace().next());
+            assert!(
+                l.starts_with("info") && pv.is_none_or(|p| in_b.contains(&p.to_string())),
+                "{}: a line of the stopped search after its bestmove: {} in {:?}",
+                algo,
+                l,
+                next
+            );
+        }
+    }
+    e.send("go infinite");
+    e.until(Duration::from_secs(20), |l| l.starts_with("info depth"));
+    e.send("quit");
+    let last = e.until(Duration::from_secs(20), |l| l.starts_with("bestmove"));
+    assert!(in_b.contains(&best(last.last().unwrap())), "{:?}", last);
+    let end = std::time::Instant::now() + Duration::from_secs(20);
+    while e.child.try_wait().unwrap().is_none() {
+        assert!(std::time::Instant::now() < end, "the engine did not quit");
+        std::thread::sleep(Duration::from_millis(10));
+    }
+}
+
 /// Two searches piped back to back (`position A`, `go depth 5`, `position B`, `go depth 5`,
 /// then `perft 1`, all sent at once): each `go` gets its own `bestmove`, for its own position,
 /// and the `perft` waits for both and counts B's moves.

@@ -10,7 +10,7 @@ use crate::search::{self, BestSoFar, Control, Limits, SearchParams};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 use std::thread::JoinHandle;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 /// The search job running on its own thread.
 pub(super) struct Running {
@@ -21,7 +21,51 @@ pub(super) struct Running {
     ponder: Option<Arc<Ponder>>,
     /// When the `go` arrived.
     start: Instant,
+    /// What `stop` plays when the search is slow to stop (None for `perft`, which ends by
+    /// itself).
+    fallback: Option<Arc<Fallback>>,
     handle: JoinHandle<()>,
+}
+
+/// The best move a `go` has so far, played without its search thread: by `stop` when that
+/// thread has not stopped within [`time::STOP_GRACE`], and by the watchdog at the hard limit.
+pub(super) struct Fallback {
+    best: BestSoFar,
+    /// Whether the search has printed an `info` line.
+    saw_info: AtomicBool,
+    /// The first legal move: the answer when the search has found none yet.
+    first_legal: Option<String>,
+    /// When the `go` arrived.
+    received: Instant,
+}
+
+impl Fallback {
+    fn new(position: &dyn AnyGame, received: Instant) -> Self {
+        Fallback {
+            best: BestSoFar::default(),
+            saw_info: AtomicBool::new(false),
+            first_legal: position.legal_moves().into_iter().next(),
+            received,
+        }
+    }
+
+    /// Plays the best move so far (else the first legal move, else `0000`), with an `info`
+    /// line first if the search has reported nothing.
+    fn answer(&self, answer: &Answer) {
+        let mv = self
+            .best
+            .get()
+            .or_else(|| self.first_legal.clone())
+            .unwrap_or_else(|| "0000".into());
+        if !self.saw_info.load(Ordering::Relaxed) {
+            answer.line(&format!(
+                "info depth 1 time {} pv {}",
+                self.received.elapsed().as_millis(),
+                mv
+            ));
+        }
+        answer.finish(&format!("bestmove {}", mv));
+    }
 }
 
 impl Engine {
@@ -44,13 +88,13 @@ impl Engine {
         if self.searching() {
             return Err("internal: a search is already running".into());
         }
-        self.reap_search();
         let Some(position) = self.position_to_search() else {
             self.out.line("bestmove 0000");
             return Ok(());
         };
         self.keep_legal_searchmoves(position.as_ref(), &mut limits);
         let ponder = limits.ponder.then(|| Arc::new(Ponder::default()));
+        let fallback = Arc::new(Fallback::new(position.as_ref(), received));
         let job = GoJob {
             position,
             params: self.params.clone(),
@@ -62,6 +106,7 @@ impl Engine {
             lag: self.lag_ms.clone(),
             memory: self.memory.clone(),
             ugi: self.ugi,
+            fallback: fallback.clone(),
         };
         if self.debug {
             let ms = |d: Option<std::time::Duration>| {
@@ -76,9 +121,14 @@ impl Engine {
                 job.margin
             ));
         }
-        self.spawn_job(job.unlimited, ponder, received, move |stop, out, answer| {
-            job.run(stop, out, answer)
-        })
+        let unlimited = job.unlimited;
+        self.spawn_job(
+            unlimited,
+            ponder,
+            received,
+            Some(fallback),
+            move |stop, out, answer| job.run(stop, out, answer),
+        )
     }
 
     /// The position `go` searches, or None (said why) when there is nothing to search: no
@@ -150,13 +200,18 @@ impl Engine {
     /// and returns its last line, which is printed (unless the job already gave its answer)
     /// after the job is marked done, so that a command sent on seeing that line never waits for
     /// this job. Then the session loop is woken to run the commands that waited for it.
+    /// `fallback` is what `stop` plays if the job is slow to answer. The job before, which has
+    /// answered, may still be ending (its search told to stop): it is waited for first, as it
+    /// shares the session's tables and the machine.
     pub(super) fn spawn_job(
         &mut self,
         unlimited: bool,
         ponder: Option<Arc<Ponder>>,
         start: Instant,
+        fallback: Option<Arc<Fallback>>,
         job: impl FnOnce(&AtomicBool, &Output, &Answer) -> String + Send + 'static,
     ) -> Result<(), String> {
+        self.wait_search();
         self.unlimited_search = unlimited;
         let stop = Arc::new(AtomicBool::new(false));
         let done = Arc::new(AtomicBool::new(false));
@@ -183,16 +238,33 @@ impl Engine {
             done,
             ponder,
             start,
+            fallback,
             handle,
         });
         Ok(())
     }
 
+    /// `stop` (and `quit`): the search is told to stop, and answers; if it has not within
+    /// [`time::STOP_GRACE`] (its threads wait for a CPU on a busy machine), the best move so far
+    /// is played here, without waiting for them. Returns once the answer is out, so that
+    /// whatever is sent next is answered after it; the search threads may still be ending: the
+    /// next job waits for them ([`spawn_job`](Self::spawn_job)).
     pub(super) fn stop_search(&mut self) {
-        if let Some(s) = &self.search {
-            s.stop.store(true, Ordering::Relaxed);
+        let Some(s) = &self.search else {
+            return;
+        };
+        s.stop.store(true, Ordering::Relaxed);
+        let grace_end = Instant::now() + time::STOP_GRACE;
+        while !s.done.load(Ordering::Acquire) && !s.handle.is_finished() {
+            if let Some(f) = s.fallback.as_ref().filter(|_| Instant::now() >= grace_end) {
+                f.answer(&Answer {
+                    out: self.out.clone(),
+                    done: s.done.clone(),
+                });
+                return;
+            }
+            std::thread::sleep(Duration::from_micros(200));
         }
-        self.wait_search();
     }
 
     pub(super) fn wait_search(&mut self) {
@@ -201,11 +273,13 @@ impl Engine {
         }
     }
 
+    /// Forgets a job that has ended (without waiting for one that has answered but whose search
+    /// thread is still ending).
     pub(super) fn reap_search(&mut self) {
         if self
             .search
             .as_ref()
-            .is_some_and(|s| s.done.load(Ordering::Acquire))
+            .is_some_and(|s| s.done.load(Ordering::Acquire) && s.handle.is_finished())
         {
             self.wait_search();
         }
@@ -262,6 +336,8 @@ struct GoJob {
     memory: Arc<search::Memory>,
     /// UGI session: `bestmove <move>`, two words (UGI runners read nothing more).
     ugi: bool,
+    /// The best move so far, shared with the session's `stop`.
+    fallback: Arc<Fallback>,
 }
 
 /// What the search thread hands back: its summary, or the panic that ended it.
@@ -271,8 +347,7 @@ impl GoJob {
     /// Searches, answers (the watchdog may answer first), and returns the `bestmove` line (empty
     /// when the watchdog already answered).
     fn run(self, stop: &AtomicBool, out: &Output, answer: &Answer) -> String {
-        let best_so_far = BestSoFar::default();
-        let saw_info = AtomicBool::new(false);
+        let saw_info = &self.fallback.saw_info;
         // Nothing the search reports may follow the watchdog's `bestmove`.
         let sink = |e: search::Event| {
             if matches!(e, search::Event::Report(_) | search::Event::Unscored { .. }) {
@@ -287,7 +362,7 @@ impl GoJob {
             ponder: self.ponder.as_deref(),
             start: self.received,
             margin_ms: self.margin,
-            best: Some(&best_so_far),
+            best: Some(&self.fallback.best),
             memory: Some(&self.memory),
         };
         let (tx, rx) = std::sync::mpsc::channel();
@@ -307,7 +382,7 @@ impl GoJob {
             }
             // When the watchdog answered, the scope now waits for the search thread, which was
             // told to stop.
-            self.watch(&rx, stop, answer, &best_so_far, &saw_info)
+            self.watch(&rx, stop, answer)
         });
         match finished {
             Some(r) => self.bestmove_line(r, stop, out),
@@ -348,26 +423,13 @@ impl GoJob {
         rx: &std::sync::mpsc::Receiver<Outcome>,
         stop: &AtomicBool,
         answer: &Answer,
-        best_so_far: &BestSoFar,
-        saw_info: &AtomicBool,
     ) -> Option<Outcome> {
         let hard = self.hard();
         match time::watch(rx, || self.deadline(), hard.is_some(), stop) {
             time::Watched::Done(r) => Some(r),
             time::Watched::Late => {
-                let mv = best_so_far
-                    .get()
-                    .or_else(|| self.position.legal_moves().into_iter().next())
-                    .unwrap_or_else(|| "0000".into());
-                if !saw_info.load(Ordering::Relaxed) {
-                    answer.line(&format!(
-                        "info depth 1 time {} pv {}",
-                        self.received.elapsed().as_millis(),
-                        mv
-                    ));
-                }
                 note_lag(&self.lag, self.received, hard);
-                answer.finish(&format!("bestmove {}", mv));
+                self.fallback.answer(answer);
                 None
             }
             time::Watched::Gone => None,
@@ -408,5 +470,89 @@ impl GoJob {
             Some(p) if !self.ugi => format!("bestmove {} ponder {}", best, p),
             _ => format!("bestmove {}", best),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::Mutex;
+
+    /// Output the test reads back.
+    #[derive(Clone, Default)]
+    struct Buf(Arc<Mutex<Vec<u8>>>);
+
+    impl std::io::Write for Buf {
+        fn write(&mut self, b: &[u8]) -> std::io::Result<usize> {
+            self.0.lock().unwrap().extend_from_slice(b);
+            Ok(b.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+
+    impl Buf {
+        fn lines(&self) -> Vec<String> {
+            let b = self.0.lock().unwrap();
+            String::from_utf8_lossy(&b)
+                .lines()
+                .map(String::from)
+                .collect()
+        }
+    }
+
+    /// `stop` with a search that does not stop (one whose threads a busy machine keeps from
+    /// running): the best move so far is played at once, once; nothing the search prints after
+    /// it is printed; and a job started next waits for the search to end.
+    #[test]
+    fn stop_is_answered_without_the_search_thread() {
+        let buf = Buf::default();
+        let mut e = Engine::new(Output::new(Box::new(buf.clone())), Some("hyperchess")).unwrap();
+        let position = e.pos().unwrap().clone_box();
+        let best = position.legal_moves()[3].clone();
+        let fallback = Arc::new(Fallback::new(position.as_ref(), Instant::now()));
+        fallback.best.set(best.clone());
+        let (release, released) = std::sync::mpsc::channel::<()>();
+        let ended = Arc::new(AtomicBool::new(false));
+        let ended2 = ended.clone();
+        e.spawn_job(
+            true,
+            None,
+            Instant::now(),
+            Some(fallback),
+            move |_, _, answer| {
+                // Deaf to the stop flag until released.
+                let _ = released.recv_timeout(Duration::from_secs(60));
+                answer.line("info depth 9 pv late");
+                ended2.store(true, Ordering::Release);
+                "bestmove late".into()
+            },
+        )
+        .unwrap();
+        e.stop_search();
+        let lines = buf.lines();
+        assert_eq!(lines.len(), 2, "{:?}", lines);
+        assert!(lines[0].starts_with("info depth 1 time "), "{:?}", lines);
+        assert_eq!(lines[1], format!("bestmove {}", best));
+        assert!(!e.searching());
+        // The next job starts once the last one has ended.
+        std::thread::spawn(move || {
+            std::thread::sleep(Duration::from_millis(50));
+            let _ = release.send(());
+        });
+        let seen = Arc::new(AtomicBool::new(false));
+        let seen2 = seen.clone();
+        e.spawn_job(false, None, Instant::now(), None, move |_, _, _| {
+            seen2.store(ended.load(Ordering::Acquire), Ordering::Release);
+            "next".into()
+        })
+        .unwrap();
+        e.wait_search();
+        assert!(
+            seen.load(Ordering::Acquire),
+            "the next job ran beside the last"
+        );
+        assert_eq!(buf.lines()[2..], ["next".to_string()]);
     }
 }

@@ -419,7 +419,7 @@ impl Engine {
     /// `perft`: on the search thread, like go: isready is answered and stop/quit end it.
     fn perft(&mut self, depth: u32, received: Instant) -> Result<(), String> {
         let position = self.pos()?.clone_box();
-        self.spawn_job(false, None, received, move |stop, out, _| {
+        self.spawn_job(false, None, received, None, move |stop, out, _| {
             let t0 = Instant::now();
             let mut total = 0;
             let finished = if depth == 0 {

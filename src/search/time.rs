@@ -14,6 +14,11 @@ use std::time::{Duration, Instant};
 /// How long past its hard limit a search may take to stop before its watchdog answers for it.
 pub const WATCHDOG_GRACE: Duration = Duration::from_millis(10);
 
+/// How long after the client's `stop` the protocol waits for the search's own answer (with its
+/// ponder move) before it plays the best move so far: a search thread that is running stops
+/// well within it; one a busy machine keeps waiting for a CPU is not waited for.
+pub const STOP_GRACE: Duration = Duration::from_millis(2);
+
 /// What a watchdog saw first.
 #[derive(Debug, PartialEq)]
 pub enum Watched<T> {
