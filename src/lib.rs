@@ -4,6 +4,7 @@ pub mod arena;
 pub mod bench;
 pub mod game;
 pub mod games;
+pub mod learn;
 pub mod protocol;
 pub mod render;
 pub mod search;

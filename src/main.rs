@@ -77,6 +77,8 @@ enum Cmd {
     Stats(StatsArgs),
     /// A recorded game (`match --out` file) move by move, with a diagram after each move.
     Replay(ReplayArgs),
+    /// Train a learned evaluation (a net file) on self-play data (docs/learning.md).
+    Train(quatre::learn::cli::TrainArgs),
 }
 
 #[derive(Args)]
@@ -430,6 +432,7 @@ fn main() -> ExitCode {
         }
         Some(Cmd::Replay(a)) => quatre::arena::records::replay(&a.file, a.number, a.svg.as_deref())
             .and_then(|t| emit(&t)),
+        Some(Cmd::Train(a)) => quatre::learn::cli::run(cli.game.as_deref(), a, &say),
     };
     match r {
         Ok(()) => ExitCode::SUCCESS,

@@ -18,6 +18,7 @@
 
 mod draw;
 mod eval;
+mod features;
 mod geometry;
 mod movegen;
 mod plane;
