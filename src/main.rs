@@ -1,4 +1,5 @@
-//! The `quatre` command: the protocol loop by default; `analyse`, `perft`, `bench` and `match`.
+//! The `quatre` command: the protocol loop by default; `analyse`, `perft`, `bench`, `match`,
+//! `selfplay` and the other subcommands.
 
 use clap::builder::RangedU64ValueParser;
 use clap::{Args, Parser, Subcommand};
@@ -77,6 +78,9 @@ enum Cmd {
     Stats(StatsArgs),
     /// A recorded game (`match --out` file) move by move, with a diagram after each move.
     Replay(ReplayArgs),
+    /// Training data: the engine plays itself at a fixed node count and writes every searched
+    /// position with its score, the move and the game's result (see docs/learning.md).
+    Selfplay(quatre::learn::SelfplayArgs),
     /// Train a learned evaluation (a net file) on self-play data (docs/learning.md).
     Train(quatre::learn::cli::TrainArgs),
 }
@@ -432,6 +436,7 @@ fn main() -> ExitCode {
         }
         Some(Cmd::Replay(a)) => quatre::arena::records::replay(&a.file, a.number, a.svg.as_deref())
             .and_then(|t| emit(&t)),
+        Some(Cmd::Selfplay(a)) => quatre::learn::run(cli.game.as_deref(), a).map(|_| ()),
         Some(Cmd::Train(a)) => quatre::learn::cli::run(cli.game.as_deref(), a, &say),
     };
     match r {

@@ -399,7 +399,7 @@ fn limits_text(tc: &TimeControl, engines: &[EngineSpec]) -> String {
 }
 
 /// `--shard I/N`: 1 ≤ I ≤ N.
-fn parse_shard(text: &str) -> Result<(usize, usize), String> {
+pub fn parse_shard(text: &str) -> Result<(usize, usize), String> {
     let bad = || {
         format!(
             "--shard takes I/N with 1 ≤ I ≤ N (e.g. 2/8), not '{}'",
@@ -484,7 +484,7 @@ fn time_control(args: &MatchArgs, every_engine_has_tc: bool) -> Result<TimeContr
 
 /// The random opening of a group: `plies` random legal moves from the start (dealt from
 /// `deal`), drawn again (up to 100 times) when the game ends inside the opening.
-fn opening(
+pub fn opening(
     def: &GameDef,
     deal: Option<u64>,
     plies: usize,

@@ -1,10 +1,15 @@
-//! Learning from play (docs/learning.md): `format.rs` is the self-play data's file format,
-//! `net.rs` a learned evaluation's file and integer inference, `train.rs` the trainer.
+//! Learning from play (docs/learning.md): `selfplay.rs` is `quatre selfplay`, the engine
+//! playing itself to make training data; `format.rs` is that data's file format, its writer and
+//! its reader; `train.rs` the trainer and `cli.rs` `quatre train`; `net.rs` a learned
+//! evaluation's file and its integer inference.
 
 pub mod cli;
 pub mod format;
 pub mod net;
+pub mod selfplay;
 pub mod train;
+
+pub use selfplay::{run, SelfplayArgs};
 
 use crate::game::Game;
 

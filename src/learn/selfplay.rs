@@ -1,0 +1,415 @@
+//! `quatre selfplay`: the engine plays itself at a fixed node count and every searched position
+//! is written with the search's score, the move played and the game's result (docs/learning.md).
+//!
+//! Determinism: each game is a function of (seed, its index, the options) alone — one search
+//! thread, a node limit, the random opening plies, the deal and every search's seed derived from
+//! (seed, index) — and games are written in index order whatever `--concurrency` is. A shard
+//! plays a contiguous block of indices, so the shards' files concatenate to the unsharded file.
+
+use super::format::{GameData, Position, Score};
+use crate::arena::adjudicate::Adjudication;
+use crate::arena::openings::{self, Opening};
+use crate::arena::player::BUILTIN_HASH_MB;
+use crate::arena::referee::GameDef;
+use crate::arena::{mix, parse_shard};
+use crate::games::{self, AnyGame};
+use crate::search::{params, Control, Limits, Memory, SearchParams};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::time::Instant;
+
+/// `quatre selfplay` arguments (`--game` is the global flag).
+#[derive(clap::Args, Debug, Clone, Default)]
+pub struct SelfplayArgs {
+    /// A rule option of the game, `Name=Value` (repeatable).
+    #[arg(long = "option", value_name = "NAME=VALUE")]
+    pub options: Vec<String>,
+    /// Games in the whole run (a shard plays its block of them).
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=100_000_000))]
+    pub games: u64,
+    /// Nodes per move (MCTS: playouts): alpha-beta for two seats, Best-Reply Search for
+    /// threechess, ISMCTS for tesseris, as `Algorithm=auto` picks.
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+    pub nodes: u64,
+    /// Seed of the run: game i's openings, deal and searches are drawn from (seed, i).
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Random legal plies that open each game (default 4 for perfect-information games, 0 for
+    /// tesseris, whose deal varies the games; 0 with --openings).
+    #[arg(long, value_name = "K")]
+    pub random_plies: Option<usize>,
+    /// Openings from a file (`quatre openings`, as `match --openings`): game i plays the file's
+    /// opening i modulo their number.
+    #[arg(long, value_name = "FILE")]
+    pub openings: Option<PathBuf>,
+    /// Play only block I of N of the run's games (`3/100`, 1 ≤ I ≤ N): the files of shards
+    /// 1…N, concatenated in order, are the unsharded run's file byte for byte.
+    #[arg(long, value_name = "I/N")]
+    pub shard: Option<String>,
+    /// Games played at once, one search thread each (default: every core). The file is the
+    /// same whatever this is.
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=1024))]
+    pub concurrency: Option<u64>,
+    /// A search option, `Name=Value` as the protocol's `setoption` (repeatable), e.g.
+    /// `Hash=16`. `Threads` above 1 makes the file depend on timing.
+    #[arg(long = "search-option", value_name = "NAME=VALUE")]
+    pub search_options: Vec<String>,
+    /// End games early by the search's scores, as `match --adjudicate`:
+    /// `draw=CP/K[/PLY],win=CP/K` (the result recorded is the adjudication's).
+    #[arg(long, value_name = "RULES")]
+    pub adjudicate: Option<String>,
+    /// Draw a game after this many plies (opening included), whatever the rules say.
+    #[arg(long, value_name = "N")]
+    pub max_plies: Option<usize>,
+    /// The data file to write (written as FILE.partial, renamed when the run is complete).
+    #[arg(long, value_name = "FILE")]
+    pub out: PathBuf,
+    /// No line per game on stderr (the summary is still printed).
+    #[arg(long)]
+    pub quiet: bool,
+}
+
+/// Parses `selfplay` arguments (without the leading `selfplay`), for tests and embedding.
+pub fn parse_args<I, S>(args: I) -> Result<SelfplayArgs, String>
+where
+    I: IntoIterator<Item = S>,
+    S: Into<std::ffi::OsString> + Clone,
+{
+    #[derive(clap::Parser)]
+    struct Wrap {
+        #[command(flatten)]
+        a: SelfplayArgs,
+    }
+    use clap::Parser;
+    let mut v: Vec<std::ffi::OsString> = vec!["selfplay".into()];
+    v.extend(args.into_iter().map(Into::into));
+    Wrap::try_parse_from(v)
+        .map(|w| w.a)
+        .map_err(|e| e.to_string())
+}
+
+/// Everything a game needs, fixed for the run.
+struct Plan {
+    def: GameDef,
+    seed: u64,
+    nodes: u64,
+    params: SearchParams,
+    book: Option<Vec<Opening>>,
+    random_plies: usize,
+    /// Whether the start position is dealt (tesseris): each game then gets its own deal.
+    chance: bool,
+    hidden: bool,
+    adjudicate: Option<Adjudication>,
+    max_plies: Option<usize>,
+}
+
+/// What a finished run did.
+#[derive(Clone, Debug)]
+pub struct Summary {
+    pub games: usize,
+    pub positions: u64,
+    pub seconds: f64,
+}
+
+impl Plan {
+    fn new(game: Option<&str>, a: &SelfplayArgs) -> Result<Plan, String> {
+        let mut def = GameDef::from_entry(games::resolve(game)?);
+        for o in &a.options {
+            let (n, v) = o
+                .split_once('=')
+                .ok_or_else(|| format!("--option takes NAME=VALUE, not '{}'", o))?;
+            def.set_option(n.trim(), v.trim())?;
+        }
+        let mut params = SearchParams {
+            threads: 1,
+            hash_mb: BUILTIN_HASH_MB,
+            ..SearchParams::default()
+        };
+        for o in &a.search_options {
+            let (n, v) = o
+                .split_once('=')
+                .ok_or_else(|| format!("--search-option takes NAME=VALUE, not '{}'", o))?;
+            params::set(&mut params, n.trim(), v.trim())
+                .map_err(|e| format!("--search-option {}: {}", o, e))?;
+        }
+        let start = def.start(Some(1))?;
+        let hidden = start.hidden_information();
+        let chance = start.to_text() != def.start(Some(2))?.to_text();
+        let book = match &a.openings {
+            Some(path) => {
+                if a.random_plies.is_some_and(|k| k > 0) {
+                    return Err("--openings and --random-plies: give one of them".into());
+                }
+                Some(openings::load(path, &def)?)
+            }
+            None => None,
+        };
+        let random_plies = match book {
+            Some(_) => 0,
+            None => a.random_plies.unwrap_or(if hidden { 0 } else { 4 }),
+        };
+        Ok(Plan {
+            seed: a.seed,
+            nodes: a.nodes,
+            params,
+            book,
+            random_plies,
+            chance,
+            hidden,
+            adjudicate: a
+                .adjudicate
+                .as_deref()
+                .map(Adjudication::parse)
+                .transpose()?,
+            max_plies: a.max_plies,
+            def,
+        })
+    }
+
+    /// Plays game `index` of the run.
+    fn play(&self, index: usize, abort: &AtomicBool) -> Result<GameData, String> {
+        let gseed = mix(self.seed, index as u64);
+        let mut deal = self.chance.then(|| mix(gseed, 1) >> 1);
+        let (start, moves, how) = match &self.book {
+            Some(book) => {
+                let o = &book[index % book.len()];
+                if o.start.is_some() {
+                    deal = None; // the line's position is the whole start
+                }
+                let how = format!("openings:{}", index % book.len() + 1);
+                (o.start.clone(), o.moves.clone(), how)
+            }
+            None => {
+                let moves =
+                    crate::arena::opening(&self.def, deal, self.random_plies, mix(gseed, 2))?;
+                let how = format!("random:{}", moves.len());
+                (None, moves, how)
+            }
+        };
+        let mut state = match &start {
+            Some(t) => self.def.from_text(t)?,
+            None => self.def.start(deal)?,
+        };
+        for m in &moves {
+            state.play_text(m)?;
+        }
+        let players = state.players();
+        let limits = Limits {
+            nodes: Some(self.nodes),
+            ..Limits::default()
+        };
+        let memory = Memory::default();
+        let mut params = self.params.clone();
+        let mut ply = moves.len();
+        let mut scores: Vec<Vec<Option<i32>>> = vec![Vec::new(); players];
+        let mut positions = Vec::new();
+        let (result, reason) = loop {
+            if let crate::game::Status::Over(o) = state.status() {
+                break (o.rewards[..players].to_vec(), o.reason.to_string());
+            }
+            if let Some(m) = self.max_plies.filter(|&m| ply >= m) {
+                break (
+                    vec![1.0 / players as f32; players],
+                    format!("selfplay --max-plies {}", m),
+                );
+            }
+            if let Some((r, why)) = self.adjudicate.and_then(|a| a.verdict(&scores, ply)) {
+                break (r, why.replacen("arena adjudication", "adjudication", 1));
+            }
+            if abort.load(Ordering::Relaxed) {
+                return Err("stopped".into());
+            }
+            let seat = state.to_move();
+            // A seat searches what it may know (as in the arena): its observation.
+            let view: Option<Box<dyn AnyGame>> = match self.hidden {
+                true => Some(self.def.from_text(&state.observation_text(seat))?),
+                false => None,
+            };
+            let view = view.as_deref().unwrap_or(state.as_ref());
+            params.seed = mix(gseed, 3 + ply as u64) >> 1;
+            let stop = AtomicBool::new(false);
+            let control = Control {
+                memory: Some(&memory),
+                ..Control::new(&stop)
+            };
+            let r = view.search_controlled(&params, &limits, control, &|_| {});
+            let mv = r
+                .best
+                .ok_or_else(|| format!("game {}: no move from the search at ply {}", index, ply))?;
+            let score = Score::from_search(r.report.and_then(|r| r.lines.first().map(|l| l.score)));
+            scores[seat].push(score.centipawns());
+            positions.push(Position {
+                ply,
+                seat,
+                score,
+                mv: mv.clone(),
+                text: state.to_text(),
+            });
+            state
+                .play_text(&mv)
+                .map_err(|e| format!("game {} ply {}: {}", index, ply, e))?;
+            ply += 1;
+        };
+        Ok(GameData {
+            game: self.def.name.clone(),
+            options: self
+                .def
+                .options
+                .iter()
+                .map(|(k, v)| (k.to_string(), v.to_string()))
+                .collect(),
+            seed: self.seed,
+            index,
+            nodes: self.nodes,
+            start: how,
+            result,
+            plies: ply,
+            reason,
+            positions,
+        })
+    }
+}
+
+/// The games of block `k` of `n` (1-based) of a run of `games`: contiguous, in order.
+pub fn shard_range(games: usize, shard: Option<(usize, usize)>) -> std::ops::Range<usize> {
+    match shard {
+        None => 0..games,
+        Some((k, n)) => (k - 1) * games / n..k * games / n,
+    }
+}
+
+/// `quatre selfplay`: plays the run (or its shard), writes the file, prints a summary on stderr.
+pub fn run(game: Option<&str>, a: &SelfplayArgs) -> Result<Summary, String> {
+    let plan = Plan::new(game, a)?;
+    let shard = a.shard.as_deref().map(parse_shard).transpose()?;
+    let range = shard_range(a.games as usize, shard);
+    let concurrency = a.concurrency.map(|c| c as usize).unwrap_or_else(|| {
+        std::thread::available_parallelism()
+            .map(|n| n.get())
+            .unwrap_or(1)
+    });
+    let partial = partial_path(&a.out);
+    let file = std::fs::File::create(&partial)
+        .map_err(|e| format!("cannot write {}: {}", partial.display(), e))?;
+    let mut out = std::io::BufWriter::new(file);
+    let t0 = Instant::now();
+    let r = play_all(&plan, range.clone(), concurrency, &mut |g: &GameData| {
+        out.write_all(g.to_text().as_bytes())
+            .map_err(|e| format!("cannot write {}: {}", partial.display(), e))?;
+        if !a.quiet {
+            eprintln!(
+                "selfplay: game {} ({} of {}): {} positions, {} plies, result {} ({})",
+                g.index + 1,
+                g.index + 1 - range.start,
+                range.len(),
+                g.positions.len(),
+                g.plies,
+                g.result
+                    .iter()
+                    .map(|r| r.to_string())
+                    .collect::<Vec<_>>()
+                    .join("-"),
+                g.reason
+            );
+        }
+        Ok(())
+    })
+    .and_then(|s| {
+        out.flush()
+            .map_err(|e| format!("cannot write {}: {}", partial.display(), e))?;
+        Ok(s)
+    });
+    drop(out);
+    let positions = match r {
+        Ok(p) => p,
+        Err(e) => {
+            let _ = std::fs::remove_file(&partial);
+            return Err(e);
+        }
+    };
+    std::fs::rename(&partial, &a.out).map_err(|e| {
+        format!(
+            "cannot rename {} to {}: {}",
+            partial.display(),
+            a.out.display(),
+            e
+        )
+    })?;
+    let s = Summary {
+        games: range.len(),
+        positions,
+        seconds: t0.elapsed().as_secs_f64(),
+    };
+    eprintln!(
+        "selfplay: {} games, {} positions in {:.1} s ({:.0} positions/hour, {} at once) -> {}",
+        s.games,
+        s.positions,
+        s.seconds,
+        s.positions as f64 * 3600.0 / s.seconds.max(1e-9),
+        concurrency,
+        a.out.display()
+    );
+    Ok(s)
+}
+
+/// Where a run writes until it is complete.
+pub fn partial_path(out: &Path) -> PathBuf {
+    let mut p = out.as_os_str().to_owned();
+    p.push(".partial");
+    PathBuf::from(p)
+}
+
+/// Plays the games of `range` on `concurrency` threads and hands each to `each` in index order;
+/// returns the positions written. The first error stops every thread.
+fn play_all(
+    plan: &Plan,
+    range: std::ops::Range<usize>,
+    concurrency: usize,
+    each: &mut dyn FnMut(&GameData) -> Result<(), String>,
+) -> Result<u64, String> {
+    use std::collections::BTreeMap;
+    use std::sync::mpsc;
+    let next = AtomicUsize::new(range.start);
+    let abort = AtomicBool::new(false);
+    let (tx, rx) = mpsc::channel::<(usize, Result<GameData, String>)>();
+    std::thread::scope(|s| {
+        for _ in 0..concurrency.min(range.len()).max(1) {
+            let tx = tx.clone();
+            let (next, abort, end) = (&next, &abort, range.end);
+            s.spawn(move || loop {
+                let i = next.fetch_add(1, Ordering::Relaxed);
+                if i >= end || abort.load(Ordering::Relaxed) {
+                    break;
+                }
+                if tx.send((i, plan.play(i, abort))).is_err() {
+                    break;
+                }
+            });
+        }
+        drop(tx);
+        // Games finish out of order; write them in order.
+        let mut pending = BTreeMap::new();
+        let mut expected = range.start;
+        let mut positions = 0u64;
+        let mut failure = None;
+        for (i, r) in rx {
+            pending.insert(i, r);
+            while let Some(r) = pending.remove(&expected) {
+                let done = r.and_then(|g| {
+                    positions += g.positions.len() as u64;
+                    each(&g)
+                });
+                if let Err(e) = done {
+                    abort.store(true, Ordering::Relaxed);
+                    failure.get_or_insert(e);
+                }
+                expected += 1;
+            }
+        }
+        match failure {
+            Some(e) => Err(e),
+            None => Ok(positions),
+        }
+    })
+}

@@ -1,0 +1,255 @@
+//! `quatre selfplay` (docs/learning.md): the same seed gives the same file, shards concatenate
+//! to the unsharded file, the format reads back exactly, and what it records is true of the
+//! games (positions parse, moves are legal, results match the last position's status). Searches
+//! are limited by nodes, so nothing here depends on the machine's speed.
+
+use quatre::game::Status;
+use quatre::games;
+use quatre::learn::format::{self, GameData};
+use quatre::learn::selfplay::{self, partial_path};
+use std::path::PathBuf;
+use std::process::Command;
+
+fn tmp(name: &str) -> PathBuf {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("selfplay-tests");
+    std::fs::create_dir_all(&dir).unwrap();
+    dir.join(name)
+}
+
+/// Runs `selfplay` in this process with `args` (plus `--out` and `--quiet`); returns the file.
+fn selfplay(game: &str, args: &[&str], out: &str) -> Vec<u8> {
+    let out = tmp(out);
+    let mut v: Vec<String> = args.iter().map(|s| s.to_string()).collect();
+    v.extend(["--quiet".into(), "--out".into(), out.display().to_string()]);
+    let a = selfplay::parse_args(&v).unwrap();
+    selfplay::run(Some(game), &a).unwrap();
+    assert!(!partial_path(&out).exists(), "the partial file is renamed");
+    std::fs::read(&out).unwrap()
+}
+
+#[test]
+fn the_same_seed_gives_the_same_file_through_the_command_line() {
+    let run = |seed: &str, concurrency: &str, out: &str| {
+        let out = tmp(out);
+        let o = Command::new(env!("CARGO_BIN_EXE_quatre"))
+            .args([
+                "--game",
+                "threechess",
+                "selfplay",
+                "--games",
+                "3",
+                "--nodes",
+                "150",
+            ])
+            .args([
+                "--max-plies",
+                "40",
+                "--seed",
+                seed,
+                "--concurrency",
+                concurrency,
+            ])
+            .arg("--out")
+            .arg(&out)
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        let err = String::from_utf8_lossy(&o.stderr).into_owned();
+        assert!(err.contains("positions/hour"), "{}", err);
+        std::fs::read(&out).unwrap()
+    };
+    let a = run("5", "1", "cli-a.txt");
+    let b = run("5", "3", "cli-b.txt");
+    assert!(!a.is_empty());
+    assert_eq!(a, b, "one thread or three: the same bytes");
+    let c = run("6", "2", "cli-c.txt");
+    assert_ne!(a, c, "another seed, other games");
+}
+
+#[test]
+fn shards_concatenate_to_the_unsharded_file() {
+    for (game, opts) in [
+        ("rithmomachia", vec!["--max-plies", "30"]),
+        ("tesseris", vec!["--max-plies", "30"]),
+    ] {
+        let base = |extra: &[&str]| {
+            let mut a = vec!["--games", "5", "--nodes", "120", "--seed", "9"];
+            a.extend(&opts);
+            a.extend(extra);
+            a.iter().map(|s| s.to_string()).collect::<Vec<_>>()
+        };
+        let args = base(&[]);
+        let args: Vec<&str> = args.iter().map(|s| s.as_str()).collect();
+        let whole = selfplay(game, &args, &format!("{}-whole.txt", game));
+        for n in [2usize, 3] {
+            let mut cat = Vec::new();
+            for k in 1..=n {
+                let shard = format!("{}/{}", k, n);
+                let a = base(&["--shard", &shard, "--concurrency", "2"]);
+                let a: Vec<&str> = a.iter().map(|s| s.as_str()).collect();
+                cat.extend(selfplay(game, &a, &format!("{}-{}-{}.txt", game, k, n)));
+            }
+            assert_eq!(cat, whole, "{}: shards of {} concatenated", game, n);
+        }
+        let games = format::read_str(std::str::from_utf8(&whole).unwrap()).unwrap();
+        let idx: Vec<usize> = games.iter().map(|g| g.index).collect();
+        assert_eq!(idx, vec![0, 1, 2, 3, 4]);
+    }
+}
+
+/// Checks every recorded game against the rules: the text reads back byte for byte, each
+/// position parses to the same text, its seat is the one to move, its move is legal and leads
+/// to the next recorded position, and the result is what the last position's status says.
+fn check_file(bytes: &[u8]) -> Vec<GameData> {
+    let text = std::str::from_utf8(bytes).unwrap();
+    let games = format::read_str(text).unwrap();
+    let again: String = games.iter().map(|g| g.to_text()).collect();
+    assert_eq!(again, text, "the reader's games write back the same bytes");
+    for g in &games {
+        let entry = games::find(&g.game).unwrap();
+        let mut opts = entry.default_options();
+        for (k, v) in &g.options {
+            opts.set(k, v).unwrap();
+        }
+        assert!(!g.positions.is_empty());
+        let mut last = None;
+        for (i, p) in g.positions.iter().enumerate() {
+            let mut s = entry.from_text(&p.text, &opts).unwrap();
+            assert_eq!(
+                s.to_text(),
+                p.text,
+                "{} game {} ply {}",
+                g.game,
+                g.index,
+                p.ply
+            );
+            assert_eq!(s.to_move(), p.seat);
+            assert_eq!(s.players(), g.result.len());
+            assert!(
+                s.legal_moves().contains(&p.mv),
+                "{} ply {}: {}",
+                g.game,
+                p.ply,
+                p.mv
+            );
+            s.play_text(&p.mv).unwrap();
+            if let Some(next) = g.positions.get(i + 1) {
+                assert_eq!(next.ply, p.ply + 1);
+                assert_eq!(
+                    s.to_text(),
+                    next.text,
+                    "the move leads to the next position"
+                );
+            }
+            last = Some(s);
+        }
+        let end = last.unwrap();
+        assert_eq!(g.plies, g.positions.last().unwrap().ply + 1);
+        let sum: f32 = g.result.iter().sum();
+        assert!((sum - 1.0).abs() < 1e-4, "{:?}", g.result);
+        match end.status() {
+            Status::Over(o) => {
+                assert_eq!(&o.rewards[..g.result.len()], &g.result[..]);
+                assert_eq!(o.reason, g.reason);
+            }
+            Status::Ongoing => {
+                assert!(g.reason.starts_with("selfplay --max-plies"), "{}", g.reason);
+                let n = g.result.len() as f32;
+                assert!(g.result.iter().all(|&r| (r - 1.0 / n).abs() < 1e-6));
+            }
+        }
+    }
+    games
+}
+
+#[test]
+fn every_game_round_trips_and_records_what_the_rules_say() {
+    for (game, extra) in [
+        (
+            "hyperchess",
+            vec!["--option", "Boards=1x1", "--max-plies", "60"],
+        ),
+        ("rithmomachia", vec!["--max-plies", "40"]),
+        ("tesseract", vec!["--max-plies", "40"]),
+        ("tesseris", vec![]),
+        ("threechess", vec![]),
+    ] {
+        let mut args = vec!["--games", "2", "--nodes", "150", "--seed", "3"];
+        args.extend(&extra);
+        let bytes = selfplay(game, &args, &format!("{}-rt.txt", game));
+        let games = check_file(&bytes);
+        assert_eq!(games.len(), 2, "{}", game);
+        for g in &games {
+            assert_eq!(g.game, game);
+            assert_eq!(g.nodes, 150);
+            let expect = if game == "tesseris" {
+                "random:0"
+            } else {
+                "random:4"
+            };
+            assert_eq!(g.start, expect);
+            assert_eq!(g.positions[0].ply, if game == "tesseris" { 0 } else { 4 });
+        }
+        // Games that run to their end without a cap end by the rules.
+        if extra.is_empty() {
+            assert!(games.iter().all(|g| !g.reason.starts_with("selfplay")));
+        }
+    }
+}
+
+#[test]
+fn openings_and_adjudication_are_recorded() {
+    let book = tmp("book.txt");
+    std::fs::write(
+        &book,
+        "# two lines\nstartpos moves e2e4\nstartpos moves d2d4 d7d5\n",
+    )
+    .unwrap();
+    let book = book.display().to_string();
+    let bytes = selfplay(
+        "hyperchess",
+        &[
+            "--option",
+            "Boards=1x1",
+            "--games",
+            "3",
+            "--nodes",
+            "100",
+            "--openings",
+            &book,
+            "--adjudicate",
+            "draw=10000/2",
+            "--max-plies",
+            "50",
+        ],
+        "book-out.txt",
+    );
+    let games = format::read_str(std::str::from_utf8(&bytes).unwrap()).unwrap();
+    let starts: Vec<&str> = games.iter().map(|g| g.start.as_str()).collect();
+    assert_eq!(starts, ["openings:1", "openings:2", "openings:1"]);
+    assert_eq!(games[0].positions[0].ply, 1);
+    assert_eq!(games[1].positions[0].ply, 2);
+    // Every score is within ±10000 cp: each seat's second move ends the game as a draw.
+    for g in &games {
+        assert!(g.reason.starts_with("adjudication"), "{}", g.reason);
+        assert_eq!(g.result, vec![0.5, 0.5]);
+        assert_eq!(g.positions.len(), 4);
+    }
+    // Refused before any file is written.
+    let refused = tmp("refused.txt").display().to_string();
+    let a = selfplay::parse_args([
+        "--games",
+        "1",
+        "--nodes",
+        "10",
+        "--openings",
+        &book,
+        "--random-plies",
+        "2",
+        "--out",
+        &refused,
+    ])
+    .unwrap();
+    assert!(selfplay::run(Some("hyperchess"), &a).is_err());
+    assert!(!tmp("refused.txt").exists() && !partial_path(&tmp("refused.txt")).exists());
+}
