@@ -6,7 +6,6 @@ use quatre::games::hyperchess::Hyperchess;
 use quatre::learn::format::{GameData, Position, Score};
 use quatre::learn::net::Net;
 use quatre::learn::train::{train, Dataset, TrainConfig};
-use quatre::learn::NetInput;
 use rand::Rng;
 
 /// Random games on one board, scored by the hand evaluation, each game's result decided by the
@@ -93,7 +92,7 @@ fn hyperchess_features_name_every_piece_and_the_side_to_move() {
         }
         assert_eq!(
             g.feature_set(),
-            format!("hyperchess-{}/1", boards),
+            Some(format!("hyperchess-{}/1", boards)),
             "the set names the grid"
         );
     }

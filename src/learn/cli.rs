@@ -3,7 +3,7 @@
 use super::format::{self, GameData};
 use super::net::{Header, Net};
 use super::train::{curve_svg, train, Dataset, TrainConfig};
-use super::NetInput;
+use crate::game::Game;
 use std::path::PathBuf;
 use std::time::Instant;
 
@@ -77,7 +77,7 @@ pub fn run(game: Option<&str>, a: &TrainArgs, say: &dyn Fn(&str)) -> Result<(), 
     }
 }
 
-fn run_game<G: NetInput>(
+fn run_game<G: Game>(
     games: &[GameData],
     a: &TrainArgs,
     t0: Instant,

@@ -19,6 +19,7 @@
 //! checksum                   u64, FNV-1a of every byte before it
 //! ```
 
+use crate::game::{Game, Seat};
 use serde::{Deserialize, Serialize};
 
 pub const MAGIC: &[u8; 8] = b"QUATRNET";
@@ -141,13 +142,25 @@ impl FloatNet {
 }
 
 /// A quantized net, as loaded from a file.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, PartialEq)]
 pub struct Net {
     pub header: Header,
     w1: Vec<i16>,
     b1: Vec<i16>,
     w2: Vec<i16>,
     b2: Vec<i32>,
+}
+
+impl std::fmt::Debug for Net {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Net({:?})", self.header)
+    }
+}
+
+/// Reads a net file.
+pub fn load(path: &str) -> Result<Net, String> {
+    let bytes = std::fs::read(path).map_err(|e| format!("cannot read {}: {}", path, e))?;
+    Net::from_bytes(&bytes).map_err(|e| format!("{}: {}", path, e))
 }
 
 fn fnv1a(bytes: &[u8]) -> u64 {
@@ -318,6 +331,57 @@ impl Net {
         let mut acc = vec![0; self.hidden()];
         self.accumulate(features, &mut acc);
         self.output(&acc, o)
+    }
+}
+
+/// The largest score a net gives (in the engine's units): far from the searches' mate scores.
+pub const EVAL_LIMIT: f32 = 100_000.0;
+
+impl Net {
+    /// Whether this net was trained for positions like `g` (its game and feature set); the
+    /// error says what differs.
+    pub fn fits<G: Game>(&self, g: &G) -> Result<(), String> {
+        let set = g.feature_set();
+        if self.header.game != G::NAME || set.as_deref() != Some(self.header.features.as_str()) {
+            return Err(format!(
+                "the net is for {} ({}), not for {} ({})",
+                self.header.game,
+                self.header.features,
+                G::NAME,
+                set.as_deref().unwrap_or("no input features yet")
+            ));
+        }
+        if g.feature_count() != self.inputs() {
+            return Err(format!(
+                "the net has {} inputs, the feature set {}",
+                self.inputs(),
+                g.feature_count()
+            ));
+        }
+        Ok(())
+    }
+
+    /// The net's score of `g` for `seat` (two seats), in the engine's units; `fits` must hold.
+    pub fn evaluate<G: Game>(&self, g: &G, seat: Seat) -> i32 {
+        thread_local! {
+            static SCRATCH: std::cell::RefCell<(Vec<u32>, Vec<i32>)> = const {
+                std::cell::RefCell::new((Vec::new(), Vec::new()))
+            };
+        }
+        let v = SCRATCH.with(|s| {
+            let (feats, acc) = &mut *s.borrow_mut();
+            feats.clear();
+            g.features(feats);
+            acc.resize(self.hidden(), 0);
+            self.accumulate(feats, acc);
+            self.output(acc, 0) * self.header.eval_scale
+        });
+        let v = v.clamp(-EVAL_LIMIT, EVAL_LIMIT).round() as i32;
+        if seat == 0 {
+            v
+        } else {
+            -v
+        }
     }
 }
 

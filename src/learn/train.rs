@@ -11,8 +11,7 @@
 
 use super::format::GameData;
 use super::net::{FloatNet, CLIP};
-use super::NetInput;
-use crate::game::RuleOptions;
+use crate::game::{Game, RuleOptions};
 use rayon::prelude::*;
 
 /// Positions ready to train on: each one's active features, target and what it came from.
@@ -53,7 +52,7 @@ impl Dataset {
     /// Adds the positions of `games` (all of game `G`). With `quiet`, positions in check and
     /// positions whose searched move was noisy (a capture, a promotion) are left out: a static
     /// evaluation cannot see what such a move wins.
-    pub fn add<G: NetInput>(&mut self, games: &[GameData], quiet: bool) -> Result<(), String> {
+    pub fn add<G: Game>(&mut self, games: &[GameData], quiet: bool) -> Result<(), String> {
         if self.offsets.is_empty() {
             self.offsets.push(0);
         }
@@ -94,7 +93,9 @@ impl Dataset {
                     self.skipped += 1;
                     continue;
                 }
-                let set = g.feature_set();
+                let Some(set) = g.feature_set() else {
+                    return Err(format!("{} has no input features yet", G::NAME));
+                };
                 if self.feature_set.is_empty() {
                     self.feature_set = set;
                     self.inputs = g.feature_count();
@@ -425,7 +426,7 @@ pub fn train(ds: &Dataset, cfg: &TrainConfig, mut progress: impl FnMut(&Epoch)) 
 /// evaluation's held-out loss as a dashed line.
 pub fn curve_svg(tr: &Trained, title: &str) -> String {
     use std::fmt::Write;
-    let (w, h, l, r, top, bot) = (640.0, 360.0, 70.0, 20.0, 40.0, 50.0);
+    let (w, h, l, r, top, bot) = (640.0, 380.0, 70.0, 20.0, 40.0, 72.0);
     let mut vals: Vec<f64> = tr.curve.iter().flat_map(|e| [e.train, e.val]).collect();
     vals.push(tr.hand_val);
     let hi = vals.iter().cloned().fold(f64::MIN, f64::max) * 1.05;
@@ -473,7 +474,7 @@ pub fn curve_svg(tr: &Trained, title: &str) -> String {
         s,
         "<text x=\"{}\" y=\"{}\" text-anchor=\"middle\">epoch</text>",
         (l + w - r) / 2.0,
-        h - 10.0
+        h - bot + 32.0
     );
     for (name, color, f) in [
         (
@@ -509,13 +510,15 @@ pub fn curve_svg(tr: &Trained, title: &str) -> String {
     .iter()
     .enumerate()
     {
-        let yy = top + 10.0 + 16.0 * i as f64;
+        // One row under the axis, so that no line of the plot runs through it.
+        let xx = l + 190.0 * i as f64;
+        let yy = h - 12.0;
         let _ = write!(
             s,
-            "<line x1=\"{}\" y1=\"{yy}\" x2=\"{}\" y2=\"{yy}\" stroke=\"{color}\" stroke-width=\"2\"/><text x=\"{}\" y=\"{}\">{name}</text>",
-            w - r - 200.0,
-            w - r - 175.0,
-            w - r - 170.0,
+            "<line x1=\"{xx}\" y1=\"{yy}\" x2=\"{}\" y2=\"{yy}\" stroke=\"{color}\" stroke-width=\"2\"{}/><text x=\"{}\" y=\"{}\">{name}</text>",
+            xx + 25.0,
+            if i == 2 { " stroke-dasharray=\"6 4\"" } else { "" },
+            xx + 30.0,
             yy + 4.0
         );
     }

@@ -737,6 +737,18 @@ impl Game for Hyperchess {
         self.in_check
     }
 
+    fn feature_set(&self) -> Option<String> {
+        Some(features::feature_set(self))
+    }
+
+    fn feature_count(&self) -> usize {
+        features::feature_count(self)
+    }
+
+    fn features(&self, out: &mut Vec<u32>) {
+        features::features(self, out)
+    }
+
     /// A pass, when not in check and the side to move has a piece other than king and pawns
     /// (with only those, zugzwang is common).
     fn null_move(&self) -> Option<Self> {
