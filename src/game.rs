@@ -448,6 +448,12 @@ pub trait Game: Clone + Send + Sync + Debug + 'static {
         crate::render::text_picture(&self.display())
     }
 
+    /// What a person calls `seat` ("White", "Black"…): the web board's seat list and verdicts.
+    /// The default is "seat N" (1-based).
+    fn seat_name(&self, seat: Seat) -> String {
+        format!("seat {}", seat + 1)
+    }
+
     /// The cells a move touches, in the order a person clicks them (from, then to; a drop's
     /// reserve, then its target): names of `data-cell` elements of [`svg`](Self::svg). Empty
     /// when the game's picture has no cells for it.
@@ -463,6 +469,14 @@ pub trait Game: Clone + Send + Sync + Debug + 'static {
     fn play_through_draw(&mut self) -> Option<&'static str> {
         None
     }
+
+    /// Turns the draw rules off in this state and in every state played from it: repetition,
+    /// the ply-count rules (hyperchess's 100 plies, threechess's 150), bare kings and `MaxPlies`
+    /// no longer end the game, and a draw by one of them in this state is lifted. The ends the
+    /// move rules give (mate, stalemate, a victory, a deal's end) stay. Perft calls it on its
+    /// root, since it counts what the move rules give, as chess's perft does. Every game with a
+    /// draw rule must implement it.
+    fn ignore_draw_rules(&mut self) {}
 
     /// The learned evaluation's input features (docs/learning.md): the feature set's name, its
     /// version and the rule options it depends on (e.g. `hyperchess-3x3/1`; a net trained on
@@ -481,8 +495,21 @@ pub trait Game: Clone + Send + Sync + Debug + 'static {
     fn features(&self, _out: &mut Vec<u32>) {}
 }
 
-/// Counts the leaf nodes of the legal-move tree to `depth` (bulk-counted at depth 1).
+/// Counts the leaf nodes of the legal-move tree to `depth` (bulk-counted at depth 1). As in
+/// chess, perft counts what the move rules give: the draw rules (repetition, ply counts, bare
+/// kings, `MaxPlies`) do not end its tree, mate, stalemate and the other ends do
+/// ([`Game::ignore_draw_rules`]).
 pub fn perft<G: Game>(g: &G, depth: u32) -> u64 {
+    if depth == 0 {
+        return 1;
+    }
+    let mut root = g.clone();
+    root.ignore_draw_rules();
+    perft_from(&root, depth)
+}
+
+/// [`perft`] of a state whose draw rules are already off.
+fn perft_from<G: Game>(g: &G, depth: u32) -> u64 {
     if depth == 0 {
         return 1;
     }
@@ -515,8 +542,18 @@ pub fn perft_until<G: Game>(
     depth: u32,
     stop: &std::sync::atomic::AtomicBool,
 ) -> Option<u64> {
+    let mut root = g.clone();
+    root.ignore_draw_rules();
+    perft_from_until(&root, depth, stop)
+}
+
+fn perft_from_until<G: Game>(
+    g: &G,
+    depth: u32,
+    stop: &std::sync::atomic::AtomicBool,
+) -> Option<u64> {
     if depth <= 2 {
-        return Some(perft(g, depth));
+        return Some(perft_from(g, depth));
     }
     if stop.load(std::sync::atomic::Ordering::Relaxed) {
         return None;
@@ -527,23 +564,29 @@ pub fn perft_until<G: Game>(
     for &m in &moves {
         let mut c = g.clone();
         c.play(m);
-        total += perft_until(&c, depth - 1, stop)?;
+        total += perft_from_until(&c, depth - 1, stop)?;
     }
     Some(total)
 }
 
 /// Per-move perft: `(move text, count)` for each legal move, in generation order.
 pub fn perft_divide<G: Game>(g: &G, depth: u32) -> Vec<(String, u64)> {
+    let mut root = g.clone();
+    root.ignore_draw_rules();
     let mut moves = Vec::new();
-    g.legal_moves(&mut moves);
+    root.legal_moves(&mut moves);
     moves
         .iter()
         .map(|&m| {
-            let mut c = g.clone();
+            let mut c = root.clone();
             c.play(m);
             (
-                g.format_move(m),
-                if depth <= 1 { 1 } else { perft(&c, depth - 1) },
+                root.format_move(m),
+                if depth <= 1 {
+                    1
+                } else {
+                    perft_from(&c, depth - 1)
+                },
             )
         })
         .collect()

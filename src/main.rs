@@ -74,7 +74,8 @@ enum Cmd {
     Serve(ServeArgs),
     /// Write an opening file for `match --openings`: distinct random openings, optionally balanced.
     Openings(OpeningsArgs),
-    /// The results table of recorded games (`match --out` files; the shards of one match merge).
+    /// The results table of recorded games (`match --out` files; the shards of one match merge),
+    /// naming the games or shards missing; fails when games did not start.
     Stats(StatsArgs),
     /// A recorded game (`match --out` file) move by move, with a diagram after each move.
     Replay(ReplayArgs),
@@ -89,8 +90,8 @@ enum Cmd {
 struct DrawArgs {
     #[command(flatten)]
     position: PositionArgs,
-    /// The seat whose view is drawn (1 = p1; hidden-information games show that seat's hand);
-    /// default: the seat to move.
+    /// The seat whose view is drawn (1 = p1): the board faces it, and hidden-information games
+    /// show that seat's hand; default: the board as the notation writes it, the seat to move's hand.
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..=4))]
     seat: Option<u64>,
     /// A move to draw as an arrow (a legal move of the drawn position).
@@ -313,6 +314,16 @@ fn openings(game: &Option<String>, a: &OpeningsArgs) -> Result<(), String> {
     emit(&out)
 }
 
+/// `quatre stats`: the table; games that did not start make it an error (after the table).
+fn stats(a: &StatsArgs) -> Result<(), String> {
+    let r = quatre::arena::records::stats(&a.files, a.sprt.as_deref())?;
+    emit(&r.table)?;
+    match r.not_started {
+        0 => Ok(()),
+        k => Err(quatre::arena::not_started_error(k, r.games)),
+    }
+}
+
 fn load(game: &Option<String>, p: &PositionArgs) -> Result<Box<dyn AnyGame>, String> {
     load_with_last(game, p).map(|(g, _)| g)
 }
@@ -429,11 +440,9 @@ fn main() -> ExitCode {
             }),
         Some(Cmd::Match(m)) => quatre::arena::run(cli.game.as_deref(), m),
         Some(Cmd::Draw(a)) => draw(&cli.game, a),
-        Some(Cmd::Serve(a)) => quatre::serve::run(&a.host, a.port),
+        Some(Cmd::Serve(a)) => quatre::serve::run(&a.host, a.port, cli.game.as_deref()),
         Some(Cmd::Openings(a)) => openings(&cli.game, a),
-        Some(Cmd::Stats(a)) => {
-            quatre::arena::records::stats(&a.files, a.sprt.as_deref()).and_then(|t| emit(&t))
-        }
+        Some(Cmd::Stats(a)) => stats(a),
         Some(Cmd::Replay(a)) => quatre::arena::records::replay(&a.file, a.number, a.svg.as_deref())
             .and_then(|t| emit(&t)),
         Some(Cmd::Selfplay(a)) => quatre::learn::run(cli.game.as_deref(), a).map(|_| ()),

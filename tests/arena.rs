@@ -589,15 +589,31 @@ fn a_slow_engine_loses_on_time() {
     assert_lost_by_engine1(&r, "time forfeit");
 }
 
+/// An engine that never completes its handshake has not started: the game is no result, and
+/// as no game was played yet, the match stops and says why (tests/arena_records.rs has more).
 #[test]
-fn a_failed_handshake_or_missing_program_loses() {
+fn a_failed_handshake_stops_a_match_that_has_not_started() {
     // 2 s for each handshake step: silent.sh never completes one; take1.sh does in far less.
-    let r = broken("silent.sh", &["--nodes", "100", "--timeout", "2000"]);
-    assert_lost_by_engine1(&r, "no answer");
+    let args = parse_args([
+        "--quiet",
+        "--engine",
+        &engine("silent.sh"),
+        "--engine",
+        &engine("take1.sh"),
+        "--nodes",
+        "100",
+        "--timeout",
+        "2000",
+        "--games",
+        "2",
+    ])
+    .unwrap();
+    let err = run_match(GameDef::of::<Nim>(), &args).unwrap_err();
     assert!(
-        r.records[0].reason.contains("at the start"),
+        err.contains("engine 1 (silent.sh) did not start in game 1")
+            && err.contains("did not answer at the start"),
         "{}",
-        r.records[0].reason
+        err
     );
 }
 
@@ -1067,6 +1083,7 @@ fn big_quatre_self_play_at_5_plus_005() {
 fn comparable(r: &GameRecord) -> String {
     let mut r = r.clone();
     r.times_ms.clear();
+    r.shard = None; // the one field in which a shard's game differs from the unsharded one
     serde_json::to_string(&r).unwrap()
 }
 
@@ -1681,8 +1698,9 @@ fn adjudication_ends_games_the_engines_agree_on() {
 }
 
 /// A chess engine (one that declares no `Game` option) cannot read a promotion to a guard, so
-/// against one the arena asks the other seat for moves it can read only (`go … searchmoves`);
-/// between two engines that know the game every move stays open.
+/// against one, where the match keeps the guard promotion (`--option Promotions=hyperchess`),
+/// the arena asks the other seat for moves it can read only (`go … searchmoves`); between two
+/// engines that know the game every move stays open.
 #[test]
 fn cli_engines_that_know_the_game_are_kept_to_moves_a_chess_engine_reads() {
     let openings = temp("promotion.txt");
@@ -1697,6 +1715,8 @@ fn cli_engines_that_know_the_game_are_kept_to_moves_a_chess_engine_reads() {
             &[
                 "--option",
                 "Boards=1x1",
+                "--option",
+                "Promotions=hyperchess",
                 "--engine",
                 &host,
                 "--engine",
@@ -1737,6 +1757,84 @@ fn cli_engines_that_know_the_game_are_kept_to_moves_a_chess_engine_reads() {
         against_itself.iter().all(|l| !l.contains("searchmoves")),
         "{:?}",
         against_itself
+    );
+    let _ = std::fs::remove_file(&openings);
+}
+
+/// Against a chess engine the arena plays hyperchess under `Promotions=chess` (docs/arena.md,
+/// "Engines that do not know the game"): the referee's rules (a rook promotion is legal, and no
+/// move is left out with `searchmoves`), the game record's options and a `setoption` to the
+/// engines say so. Between two engines that know the game the rules' default stays.
+#[test]
+fn cli_against_a_chess_engine_hyperchess_is_played_with_chess_promotions() {
+    let openings = temp("chess-promotion.txt");
+    std::fs::write(&openings, "fen 7k/P7/8/8/8/8/8/K7 w - - 0 1\n").unwrap();
+    let play = |guest: &str, tag: &str| {
+        let log = temp(&format!("{}.log", tag));
+        let guest_log = temp(&format!("{}-guest.log", tag));
+        let host = format!("{} {} a7a8r", engine("knows_game.sh"), log.display());
+        let guest = guest.replace("LOG", &guest_log.to_string_lossy());
+        let (_, records) = cli_match(
+            "hyperchess",
+            &[
+                "--option",
+                "Boards=1x1",
+                "--engine",
+                &host,
+                "--engine",
+                &guest,
+                "--openings",
+                openings.to_str().unwrap(),
+                "--games",
+                "2",
+                "--nodes",
+                "100",
+            ],
+            &format!("{}.jsonl", tag),
+        );
+        let host_go = std::fs::read_to_string(&log).unwrap_or_default();
+        let guest_lines = std::fs::read_to_string(&guest_log).unwrap_or_default();
+        let _ = std::fs::remove_file(&log);
+        let _ = std::fs::remove_file(&guest_log);
+        (records, host_go, guest_lines)
+    };
+
+    let (records, host_go, guest_lines) = play(
+        &format!("{} LOG", engine("echo_position.sh")),
+        "chess-rules",
+    );
+    // The game where the host is White: its rook promotion is legal under chess promotions.
+    let white = records
+        .iter()
+        .find(|r| r.engines[0] == 0)
+        .expect("a game with the host as White");
+    assert_eq!(white.options["Promotions"], "chess", "{:?}", white);
+    assert_eq!(white.moves.first().map(String::as_str), Some("a7a8r"));
+    assert_ne!(white.offender, Some(0), "{:?}", white);
+    assert!(
+        !host_go.is_empty() && !host_go.contains("searchmoves"),
+        "{}",
+        host_go
+    );
+    assert!(
+        guest_lines.contains("setoption name Promotions value chess"),
+        "{}",
+        guest_lines
+    );
+
+    // Two engines that know the game: the rules' default, under which a rook promotion is
+    // illegal.
+    let (records, _, _) = play(
+        &format!("{} LOG h8g8", engine("knows_game.sh")),
+        "game-rules",
+    );
+    let white = records.iter().find(|r| r.engines[0] == 0).unwrap();
+    assert_eq!(white.options["Promotions"], "hyperchess");
+    assert_eq!(
+        (white.termination.as_str(), white.offender),
+        ("illegal move", Some(0)),
+        "{:?}",
+        white
     );
     let _ = std::fs::remove_file(&openings);
 }

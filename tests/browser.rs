@@ -1,8 +1,13 @@
 //! The board in a real browser: `quatre serve`, Debian's headless Chromium driven through
 //! chromedriver's WebDriver HTTP API (no client crate: JSON over a TcpStream). For each game the
 //! test starts a game from the page, plays moves by clicking the cells of the picture, waits for
-//! the engine's answer (nodes-limited, so no timing assumption), and saves a screenshot under
-//! docs/screenshots/. It also replays a match file through the page's file input.
+//! the engine's answer (nodes-limited, so no timing assumption), and saves a screenshot. It also
+//! checks the seat list, the board facing the person's seat, take back, a game over in words,
+//! `serve --game`, and replays a match file through the page's file input.
+//!
+//! Screenshots go to target/tmp/screenshots/ (the tests never touch tracked files); to
+//! regenerate the documentation's five pictures (one per game) deliberately, name their folder:
+//! `QUATRE_SCREENSHOTS=docs/screenshots cargo test --release --test browser` (docs/serve.md).
 //!
 //! Without /usr/bin/chromium and /usr/bin/chromedriver the test says so and passes, except under
 //! CI (env CI set), where `.ci/run` installs them and their absence is a failure.
@@ -254,8 +259,14 @@ fn base64_decode(s: &str) -> Vec<u8> {
 }
 
 fn serve() -> (Proc, String) {
+    serve_with(&[])
+}
+
+/// `quatre serve --port 0` with more arguments; its address.
+fn serve_with(args: &[&str]) -> (Proc, String) {
     let mut child = Command::new(env!("CARGO_BIN_EXE_quatre"))
         .args(["serve", "--port", "0"])
+        .args(args)
         .stdout(Stdio::piped())
         .spawn()
         .unwrap();
@@ -270,12 +281,22 @@ fn serve() -> (Proc, String) {
     (Proc(child), url)
 }
 
+/// Where screenshots go: a folder under target/; for the documentation's pictures (`docs`),
+/// `QUATRE_SCREENSHOTS` (a folder, relative to the crate) when set, to regenerate them.
+fn screenshots(docs: bool) -> std::path::PathBuf {
+    let dir = match std::env::var_os("QUATRE_SCREENSHOTS").filter(|_| docs) {
+        Some(d) => std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(d),
+        None => std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("screenshots"),
+    };
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
 #[test]
 fn games_are_played_by_clicking_in_chromium() {
     let Some(b) = Browser::start() else { return };
     let (_server, url) = serve();
-    let shots = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/screenshots");
-    std::fs::create_dir_all(&shots).unwrap();
+    let shots = screenshots(true);
     for game in [
         "hyperchess",
         "rithmomachia",
@@ -416,10 +437,159 @@ fn a_match_file_is_replayed_in_chromium() {
             "a step",
         );
     }
+    // The game's moves, the current one marked, and its rule options.
+    assert_eq!(
+        b.js("return document.querySelectorAll('#history li').length"),
+        json!(20)
+    );
+    assert_eq!(
+        b.js("return document.querySelector('#history li.current').textContent"),
+        b.js("return document.querySelectorAll('#history li')[2].textContent")
+    );
+    let info = b.js("return document.getElementById('replay-info').textContent");
+    assert!(
+        info.as_str().unwrap().contains("Options: ")
+            && info.as_str().unwrap().contains("MaxPlies="),
+        "{}",
+        info
+    );
     b.click("#replay-end");
     b.wait(
         "document.getElementById('replay-ply').textContent.startsWith('20 / 20')",
         "the end",
     );
+    // The result in words: 20 plies reach the match's limit.
+    let status = b.js("return document.getElementById('status').textContent");
+    assert!(
+        status.as_str().unwrap().contains("Result: Draw"),
+        "{}",
+        status
+    );
+    // Past the end is the end.
+    b.click("#replay-next");
+    b.wait(
+        "document.getElementById('replay-ply').textContent.startsWith('20 / 20')",
+        "still the end",
+    );
+    assert_eq!(
+        b.js("return document.getElementById('message').textContent"),
+        json!("")
+    );
+    b.screenshot(&screenshots(false).join("replay.png"));
     let _ = std::fs::remove_file(&file);
+}
+
+/// The page's seat list follows the chosen options, the board faces the person's seat, take
+/// back clears the analysis, a game over is said in words, and `serve --game` opens on it.
+#[test]
+fn seats_facing_take_back_and_game_over_in_chromium() {
+    let Some(b) = Browser::start() else { return };
+    let (_server, url) = serve_with(&["--game", "rithmomachia"]);
+    let shots = screenshots(false);
+    // `serve --game rithmomachia`: the page opens on it, without ?game=.
+    b.open(&format!("{}?nodes=100", url));
+    b.wait(
+        "typeof game === 'object' && game && game.game === 'rithmomachia'",
+        "the first game",
+    );
+    // Seat p1 is Black: the board is drawn from Black's side (rank 16 at the bottom).
+    assert_eq!(
+        b.js("return [...document.querySelectorAll('#seat option')].map(o => o.textContent)"),
+        json!(["Black (p1)", "White (p2)"])
+    );
+    assert_eq!(b.js("return game.seat"), json!(1));
+    let y = |cell: &str| {
+        b.js(&format!(
+            "return Number(document.querySelector('#board [data-cell=\"{}\"]').getAttribute('y'))",
+            cell
+        ))
+        .as_f64()
+        .unwrap()
+    };
+    assert!(y("a16") > y("a1"), "Black's rank 16 is not at the bottom");
+    b.wait("game.over || game.yourTurn", "Black's turn");
+    b.screenshot(&shots.join("rithmomachia-black.png"));
+    // As White (p2) the board is the other way round.
+    b.js("document.getElementById('seat').value = '2'; document.getElementById('new').click(); return 0");
+    b.wait(
+        "game && game.seat === 2 && (game.yourTurn || game.over)",
+        "White's game",
+    );
+    assert!(y("a1") > y("a16"), "White's rank 1 is not at the bottom");
+
+    // Tesseris with three players: the seat list has three seats, and seat 3 can be played.
+    b.open(&format!("{}?game=tesseris&nodes=100", url));
+    b.wait(
+        "typeof game === 'object' && game && game.game === 'tesseris' && game.yourTurn",
+        "tesseris",
+    );
+    assert_eq!(
+        b.js("return document.querySelectorAll('#seat option').length"),
+        json!(2)
+    );
+    b.js("const p = document.querySelector('[data-option=\"Players\"]'); p.value = '3'; p.dispatchEvent(new Event('change')); return 0");
+    b.wait(
+        "document.querySelectorAll('#seat option').length === 3",
+        "three seats",
+    );
+    b.js("document.getElementById('seat').value = '3'; document.getElementById('new').click(); return 0");
+    b.wait(
+        "game && game.players === 3 && game.seat === 3 && (game.yourTurn || game.over)",
+        "seat 3's turn",
+    );
+    assert!(b
+        .js("return document.getElementById('status').textContent")
+        .as_str()
+        .unwrap()
+        .starts_with("Your move, seat 3:"));
+    b.screenshot(&shots.join("tesseris-3-players.png"));
+
+    // Take back: the engine's analysis of the position taken back goes with it.
+    b.open(&format!("{}?game=hyperchess&nodes=200", url));
+    b.wait(
+        "typeof game === 'object' && game && game.game === 'hyperchess' && game.yourTurn",
+        "hyperchess",
+    );
+    let cells = b.js("return game.legal[0].cells");
+    for c in cells.as_array().unwrap() {
+        b.click(&format!("#board [data-cell=\"{}\"]", c.as_str().unwrap()));
+    }
+    b.wait(
+        "game.moves.length >= 2 && game.yourTurn",
+        "the engine's answer",
+    );
+    b.wait(
+        "document.getElementById('analysis').textContent.includes('depth')",
+        "the analysis",
+    );
+    b.click("#undo");
+    b.wait("game.moves.length === 0", "the take back");
+    assert_eq!(
+        b.js("return document.getElementById('analysis').textContent"),
+        json!("—")
+    );
+
+    // A game over, said in words.
+    b.open(&format!("{}?game=hyperchess&nodes=100", url));
+    b.wait(
+        "typeof game === 'object' && game && game.game === 'hyperchess' && game.yourTurn",
+        "hyperchess",
+    );
+    let mate = "rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w - - 1 3";
+    // One board (Boards=1x1) for the pasted chess position.
+    b.js("const o = document.querySelector('[data-option=\"Boards\"]'); o.value = '1x1'; o.dispatchEvent(new Event('change')); document.getElementById('new').click(); return 0");
+    b.wait(
+        "game && game.position.split(' ')[0].split('/').length === 8 && game.yourTurn",
+        "one board",
+    );
+    b.js(&format!(
+        "document.getElementById('position').value = '{}'; document.getElementById('load-position').click(); return 0",
+        mate
+    ));
+    b.wait("game && game.over", "the game over");
+    assert_eq!(
+        b.js("return document.getElementById('status').textContent"),
+        json!("Game over: Black wins by checkmate.")
+    );
+    b.screenshot(&shots.join("game-over.png"));
 }

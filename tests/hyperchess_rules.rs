@@ -425,7 +425,7 @@ fn reach_on_empty_3x3(piece: char, c: Coord) -> usize {
 #[test]
 fn rule_options_have_the_documented_names_and_defaults() {
     let specs = Hyperchess::rule_options();
-    assert_eq!(specs.len(), 2);
+    assert_eq!(specs.len(), 3);
     assert_eq!(specs[0].name, "Boards");
     assert_eq!(specs[0].default_text(), "3x3");
     match specs[0].kind {
@@ -442,6 +442,14 @@ fn rule_options_have_the_documented_names_and_defaults() {
             default: 0,
             min: 0,
             max: 100000
+        }
+    ));
+    assert_eq!(specs[2].name, "Promotions");
+    assert!(matches!(
+        specs[2].kind,
+        OptionKind::Combo {
+            default: "hyperchess",
+            vars: ["hyperchess", "chess"]
         }
     ));
     assert_eq!(Hyperchess::NAME, "hyperchess");

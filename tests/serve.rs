@@ -1,7 +1,7 @@
 //! `quatre serve` end to end over HTTP: the page and its files, a game of each ruleset against
 //! the engine (engine moves limited by nodes, so no test depends on the machine's speed), take
-//! back, a pasted position, a replayed match file, and bad input answered with 400 and a
-//! message while the server goes on.
+//! back, a pasted position, a replayed match file, the seats and the verdict in words, and bad
+//! input answered with 400 (404, 405) and a message naming the field while the server goes on.
 
 use serde_json::{json, Value};
 use std::io::{BufRead, BufReader, Read, Write};
@@ -23,8 +23,14 @@ impl Drop for Server {
 }
 
 pub fn start() -> Server {
+    start_with(&[])
+}
+
+/// `quatre serve --port 0` with more arguments.
+pub fn start_with(args: &[&str]) -> Server {
     let mut child = Command::new(env!("CARGO_BIN_EXE_quatre"))
         .args(["serve", "--port", "0"])
+        .args(args)
         .stdout(Stdio::piped())
         .spawn()
         .expect("start quatre serve");
@@ -297,6 +303,17 @@ fn a_match_file_is_replayed_move_by_move() {
     );
     let plies = start["plies"].as_u64().unwrap();
     assert_eq!(plies, 30);
+    // The game's moves, its rule options, its seats by name and its result in words.
+    assert_eq!(start["moves"].as_array().unwrap().len(), 30);
+    assert_eq!(start["name"], json!("tesseract"));
+    assert!(
+        start["options"]["MaxPlies"].is_string(),
+        "{}",
+        start["options"]
+    );
+    assert_eq!(start["seatNames"], json!(["White", "Black"]));
+    let v = start["verdict"].as_str().unwrap();
+    assert!(v.starts_with("Draw") || v.contains(" wins"), "{}", v);
     let mut last = start["svg"].as_str().unwrap().to_string();
     for ply in 1..=plies {
         let s = ok(
@@ -318,5 +335,372 @@ fn a_match_file_is_replayed_move_by_move() {
     );
     assert_eq!(code, 400);
     assert!(v["error"].as_str().unwrap().contains("no game 9"));
+    let (code, v) = api(
+        &srv.addr,
+        "GET",
+        &format!("replay?replay={}&game=2&ply=31", rid),
+        Value::Null,
+    );
+    assert_eq!(code, 400);
+    assert!(
+        v["error"]
+            .as_str()
+            .unwrap()
+            .contains("'ply' must be a whole number from 0 to 30"),
+        "{}",
+        v
+    );
     let _ = std::fs::remove_file(&file);
+}
+
+/// Every call checks every field: its type and range, unknown fields and parameters, and
+/// answers 400 with a message naming the field.
+#[test]
+fn every_field_of_every_call_is_checked() {
+    let srv = start();
+    let s = ok(
+        &srv.addr,
+        "POST",
+        "new",
+        json!({"game": "hyperchess", "options": {"Boards": "1x1"}, "nodes": 100}),
+    );
+    let id = s["id"].as_u64().unwrap();
+    let new = |extra: Value| {
+        let mut b = json!({"game": "rithmomachia"});
+        for (k, v) in extra.as_object().unwrap() {
+            b[k] = v.clone();
+        }
+        ("new", b)
+    };
+    let cases: Vec<((&str, Value), &str)> = vec![
+        (
+            new(json!({"movetime": "fast"})),
+            "'movetime' must be a whole number from 10 to 600000, not \"fast\"",
+        ),
+        (
+            new(json!({"movetime": -5})),
+            "'movetime' must be a whole number from 10 to 600000, not -5",
+        ),
+        (new(json!({"movetime": 5})), "'movetime'"),
+        (new(json!({"movetime": 1.5})), "'movetime'"),
+        (
+            new(json!({"seat": "one"})),
+            "'seat' must be a whole number from 1 to 2, not \"one\"",
+        ),
+        (new(json!({"seat": 0})), "'seat'"),
+        (new(json!({"seat": 3})), "'seat'"),
+        (new(json!({"nodes": -1})), "'nodes' must be a whole number"),
+        (new(json!({"nodes": 0})), "'nodes'"),
+        (new(json!({"nodes": "many"})), "'nodes'"),
+        (
+            new(json!({"nodes": 100, "movetime": 100})),
+            "'nodes' or 'movetime', not both",
+        ),
+        (
+            new(json!({"options": "x"})),
+            "'options' must be a JSON object",
+        ),
+        (
+            new(json!({"options": {"MaxPlies": [1]}})),
+            "'options': MaxPlies",
+        ),
+        (
+            new(json!({"options": {"MaxPlies": -3}})),
+            "'options': option MaxPlies",
+        ),
+        (
+            new(json!({"options": {"Colour": "red"}})),
+            "'options': no rule option named 'Colour'",
+        ),
+        (new(json!({"deal": "x"})), "'deal'"),
+        (new(json!({"algorithm": 3})), "'algorithm' must be a string"),
+        (
+            new(json!({"algorithm": "best"})),
+            "'algorithm': option Algorithm",
+        ),
+        (new(json!({"game": 5})), "'game' must be a string"),
+        (new(json!({"game": "chess960"})), "'game': unknown game"),
+        (
+            new(json!({"movetme": 100})),
+            "'movetme' is not a field of POST /api/new",
+        ),
+        (("new", json!([1, 2])), "must be a JSON object"),
+        (("new", json!({})), "the request needs 'game'"),
+        (
+            (
+                "seats",
+                json!({"game": "tesseris", "options": {"Players": 9}}),
+            ),
+            "'options': option Players",
+        ),
+        (
+            ("seats", json!({"game": "tesseris", "seat": 1})),
+            "'seat' is not a field of POST /api/seats",
+        ),
+        (("move", json!({"id": id})), "the request needs 'move'"),
+        (
+            ("move", json!({"id": id, "move": 5})),
+            "'move' must be a string",
+        ),
+        (
+            ("move", json!({"id": "1", "move": "e2e4"})),
+            "'id' must be a whole number",
+        ),
+        (("move", json!({"move": "e2e4"})), "the request needs 'id'"),
+        (
+            ("move", json!({"id": id, "move": "e2e4", "promote": "q"})),
+            "'promote' is not a field",
+        ),
+        (("engine", json!({"id": -1})), "'id' must be a whole number"),
+        (("undo", json!({"id": null})), "'id' must be a whole number"),
+        (
+            ("position", json!({"id": id, "text": ["x"]})),
+            "'text' must be a string",
+        ),
+        (("position", json!({"id": id})), "the request needs 'text'"),
+        (("replay", json!({"text": 7})), "'text' must be a string"),
+        (
+            ("replay", json!({"file": "x"})),
+            "'file' is not a field of POST /api/replay",
+        ),
+    ];
+    for ((path, body), want) in cases {
+        let (code, v) = api(&srv.addr, "POST", path, body.clone());
+        assert_eq!(code, 400, "{} {}: {}", path, body, v);
+        let e = v["error"].as_str().unwrap();
+        assert!(
+            e.contains(want),
+            "{} {}: '{}' lacks '{}'",
+            path,
+            body,
+            e,
+            want
+        );
+    }
+    // The address's parameters.
+    for (path, want) in [
+        ("state?id=abc", "'id' must be a whole number from 1"),
+        ("state?id=-2", "'id' must be a whole number"),
+        ("state", "the address needs ?id=N"),
+        (
+            "state?id=1&colour=2",
+            "'colour' is not a parameter of GET /api/state",
+        ),
+        ("state?id=1&id=2", "'id' is given twice"),
+        ("games?x=1", "'x' is not a parameter of GET /api/games"),
+        ("replay?replay=1&game=1", "the address needs ?ply=N"),
+        (
+            "replay?replay=x&game=1&ply=0",
+            "'replay' must be a whole number",
+        ),
+    ] {
+        let (code, v) = api(&srv.addr, "GET", path, Value::Null);
+        assert_eq!(code, 400, "{}: {}", path, v);
+        let e = v["error"].as_str().unwrap();
+        assert!(e.contains(want), "{}: '{}' lacks '{}'", path, e, want);
+    }
+    // A POST's fields go in its body, a GET has none.
+    let (code, text) = http(&srv.addr, "POST", "/api/undo?id=1", Some("{}"));
+    assert_eq!(code, 400);
+    assert!(text.contains("in the JSON body"), "{}", text);
+    let (code, text) = http(&srv.addr, "GET", "/api/games", Some("{\"a\": 1}"));
+    assert_eq!(code, 400);
+    assert!(text.contains("takes no body"), "{}", text);
+    // The game is where it was.
+    let s = ok(&srv.addr, "GET", &format!("state?id={}", id), Value::Null);
+    assert!(s["moves"].as_array().unwrap().is_empty());
+}
+
+#[test]
+fn unknown_paths_get_404_and_wrong_methods_405() {
+    let srv = start();
+    for (method, path) in [
+        ("GET", "/api/nothing"),
+        ("POST", "/api/news"),
+        ("GET", "/api/"),
+    ] {
+        let (code, text) = http(&srv.addr, method, path, Some(""));
+        assert_eq!(code, 404, "{} {}: {}", method, path, text);
+        let v: Value = serde_json::from_str(&text).unwrap();
+        assert!(
+            v["error"].as_str().unwrap().starts_with("no API call"),
+            "{}",
+            text
+        );
+    }
+    assert_eq!(http(&srv.addr, "GET", "/nothing.html", None).0, 404);
+    for (method, path, want) in [
+        ("GET", "/api/new", "/api/new takes POST, not GET"),
+        ("POST", "/api/games", "/api/games takes GET, not POST"),
+        (
+            "DELETE",
+            "/api/replay",
+            "/api/replay takes POST or GET, not DELETE",
+        ),
+    ] {
+        let (code, text) = http(&srv.addr, method, path, Some(""));
+        assert_eq!(code, 405, "{} {}: {}", method, path, text);
+        assert!(text.contains(want), "{}", text);
+    }
+}
+
+#[test]
+fn the_seat_list_follows_the_players_option() {
+    let srv = start();
+    let names = |v: &Value| -> Vec<String> {
+        v["seats"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|s| format!("{} {}", s["seat"], s["name"].as_str().unwrap()))
+            .collect()
+    };
+    for (players, want) in [
+        ("2", vec!["1 seat 1", "2 seat 2"]),
+        ("3", vec!["1 seat 1", "2 seat 2", "3 seat 3"]),
+        ("4", vec!["1 seat 1", "2 seat 2", "3 seat 3", "4 seat 4"]),
+    ] {
+        let r = ok(
+            &srv.addr,
+            "POST",
+            "seats",
+            json!({"game": "tesseris", "options": {"Players": players}}),
+        );
+        assert_eq!(names(&r), want, "Players={}", players);
+    }
+    let r = ok(&srv.addr, "POST", "seats", json!({"game": "rithmomachia"}));
+    assert_eq!(names(&r), ["1 Black", "2 White"]);
+    let r = ok(&srv.addr, "POST", "seats", json!({"game": "threechess"}));
+    assert_eq!(names(&r), ["1 White", "2 Black", "3 Red"]);
+    // Seat 3 exists with three players, not with two; the state names every seat.
+    let s = ok(
+        &srv.addr,
+        "POST",
+        "new",
+        json!({"game": "tesseris", "options": {"Players": 3}, "seat": 3, "nodes": 50, "deal": 2}),
+    );
+    assert_eq!(s["seat"], json!(3));
+    assert_eq!(s["players"], json!(3));
+    assert_eq!(names(&s), ["1 seat 1", "2 seat 2", "3 seat 3"]);
+    let (code, v) = api(
+        &srv.addr,
+        "POST",
+        "new",
+        json!({"game": "tesseris", "seat": 3, "deal": 2}),
+    );
+    assert_eq!(code, 400);
+    assert!(v["error"]
+        .as_str()
+        .unwrap()
+        .contains("'seat' must be a whole number from 1 to 2"));
+    // The games list names the seats of each game at its default options.
+    let games = ok(&srv.addr, "GET", "games", Value::Null);
+    let rith = games["games"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|g| g["name"] == "rithmomachia")
+        .unwrap();
+    assert_eq!(names(rith), ["1 Black", "2 White"]);
+}
+
+/// The y of a cell of a picture (its rectangle's top).
+fn cell_y(svg: &str, cell: &str) -> f64 {
+    let rest = &svg[svg.find(&format!("data-cell=\"{}\"", cell)).unwrap()..];
+    let v = &rest[rest.find(" y=\"").unwrap() + 4..];
+    v[..v.find('"').unwrap()].parse().unwrap()
+}
+
+#[test]
+fn the_board_faces_the_persons_seat() {
+    let srv = start();
+    for (game, top_seat, cell) in [("rithmomachia", 1, "a1"), ("hyperchess", 2, "AaI1")] {
+        let y = |seat: u64| {
+            let s = ok(
+                &srv.addr,
+                "POST",
+                "new",
+                json!({"game": game, "seat": seat, "nodes": 50}),
+            );
+            cell_y(s["svg"].as_str().unwrap(), cell)
+        };
+        // The other seat's corner square: at the bottom, except for the seat drawn at the top.
+        let (mine, theirs) = (y(top_seat), y(3 - top_seat));
+        assert!(
+            mine < theirs,
+            "{}: {} at {} for seat {}, {} for the other",
+            game,
+            cell,
+            mine,
+            top_seat,
+            theirs
+        );
+    }
+}
+
+#[test]
+fn game_over_is_said_in_words() {
+    let srv = start();
+    let s = ok(
+        &srv.addr,
+        "POST",
+        "new",
+        json!({"game": "hyperchess", "options": {"Boards": "1x1"}, "nodes": 100}),
+    );
+    let id = s["id"].as_u64().unwrap();
+    for (text, want) in [
+        (
+            "rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w - - 1 3",
+            "Black wins by checkmate",
+        ),
+        ("4k3/8/8/8/8/8/8/4K3 w - - 0 1", "Draw (bare kings)"),
+    ] {
+        let s = ok(
+            &srv.addr,
+            "POST",
+            "position",
+            json!({"id": id, "text": text}),
+        );
+        assert_eq!(s["over"]["text"], json!(want), "{}", s["over"]);
+        // A move on a finished game is refused.
+        let (code, _) = api(&srv.addr, "POST", "move", json!({"id": id, "move": "e1e2"}));
+        assert_eq!(code, 400);
+    }
+}
+
+#[test]
+fn take_back_clears_the_analysis() {
+    let srv = start();
+    let s = ok(
+        &srv.addr,
+        "POST",
+        "new",
+        json!({"game": "hyperchess", "options": {"Boards": "1x1"}, "nodes": 200}),
+    );
+    let id = s["id"].as_u64().unwrap();
+    ok(&srv.addr, "POST", "move", json!({"id": id, "move": "e2e4"}));
+    ok(&srv.addr, "POST", "engine", json!({"id": id}));
+    let s = wait_engine(&srv.addr, id);
+    assert!(s["analysis"]["depth"].is_u64(), "{}", s["analysis"]);
+    let back = ok(&srv.addr, "POST", "undo", json!({"id": id}));
+    assert!(back["moves"].as_array().unwrap().is_empty());
+    assert!(back["analysis"].is_null(), "{}", back["analysis"]);
+    let again = ok(&srv.addr, "GET", &format!("state?id={}", id), Value::Null);
+    assert!(again["analysis"].is_null());
+}
+
+#[test]
+fn serve_game_opens_on_that_game() {
+    let srv = start_with(&["--game", "rithmomachia"]);
+    let games = ok(&srv.addr, "GET", "games", Value::Null);
+    assert_eq!(games["default"], json!("rithmomachia"));
+    let plain = start();
+    let games = ok(&plain.addr, "GET", "games", Value::Null);
+    assert!(games["default"].is_null());
+    let o = Command::new(env!("CARGO_BIN_EXE_quatre"))
+        .args(["serve", "--port", "0", "--game", "chess960"])
+        .output()
+        .unwrap();
+    assert!(!o.status.success());
+    assert!(String::from_utf8_lossy(&o.stderr).contains("chess960"));
 }

@@ -167,7 +167,20 @@ pub fn run(game: Option<&str>, args: &MatchArgs) -> Result<(), String> {
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
         Err(e) => Err(format!("cannot write the table: {}", e)),
         Ok(()) => Ok(()),
+    }?;
+    // Games that did not start are no results: the match is incomplete.
+    match report.not_started {
+        0 => Ok(()),
+        k => Err(not_started_error(k, report.records.len())),
     }
+}
+
+/// The error of a match or of game files with `k` of `games` games that did not start.
+pub fn not_started_error(k: usize, games: usize) -> String {
+    format!(
+        "{} of the {} games did not start (an engine failed to start; see the table): they are no results",
+        k, games
+    )
 }
 
 /// Writes to stderr, if it can still be written: a closed stderr must not stop a match.
@@ -192,6 +205,8 @@ pub struct MatchReport {
     pub seed: u64,
     /// Weng-Lin ratings per engine (`--engine` order) for games of more than two seats.
     pub ratings: Option<Vec<stats::MultiRating>>,
+    /// Games that did not start (an engine failed to start): recorded, but no results.
+    pub not_started: usize,
 }
 
 /// Everything fixed for a match.
@@ -204,6 +219,8 @@ struct Plan {
     openings: Option<(Vec<openings::Opening>, openings::Order)>,
     /// The game numbers this run plays (every game, or a shard's), in order.
     indices: Vec<usize>,
+    /// The number of games of the whole match (every shard's).
+    planned: usize,
     heading: Heading,
     def: GameDef,
     engines: Vec<EngineSpec>,
@@ -307,6 +324,7 @@ fn plan(mut def: GameDef, args: &MatchArgs) -> Result<Plan, String> {
         per_pairing,
         openings: book,
         indices,
+        planned: games,
         heading,
         def,
         engines,
@@ -574,7 +592,7 @@ pub fn run_match(def: GameDef, args: &MatchArgs) -> Result<MatchReport, String> 
     let mut verdict = None;
     let mut error = None;
     for r in rx {
-        let rec = match r {
+        let mut rec = match r {
             Ok(Played {
                 record,
                 unstartable,
@@ -598,6 +616,24 @@ pub fn run_match(def: GameDef, args: &MatchArgs) -> Result<MatchReport, String> 
                 continue;
             }
         };
+        rec.planned = Some(plan.planned);
+        rec.shard = plan.heading.shard.map(|(i, n)| [i, n]);
+        if !rec.started && tally.games() == 0 {
+            // The engines have not started once: every game would most likely fail the same
+            // way, so stop rather than record a match of games that were never played.
+            stop.store(true, Ordering::Relaxed);
+            let e = rec.offender.map(|s| rec.engines[s]);
+            error.get_or_insert(match e {
+                Some(e) => format!(
+                    "engine {} ({}) did not start in game {}: {}; no game was played",
+                    e + 1,
+                    plan.engines[e].name,
+                    rec.game + 1,
+                    rec.reason
+                ),
+                None => format!("game {} did not start: {}", rec.game + 1, rec.reason),
+            });
+        }
         if tally.add(&rec) {
             if let Some(sp) = plan.sprt {
                 let l = sp.llr(&tally.group_bins, plan.players);
@@ -632,7 +668,10 @@ pub fn run_match(def: GameDef, args: &MatchArgs) -> Result<MatchReport, String> 
         return Err(e);
     }
     let ratings = (plan.players > 2 || plan.pairings.len() > 1).then(|| {
-        let games = records.iter().map(|r| (&r.engines[..], &r.result[..]));
+        let games = records
+            .iter()
+            .filter(|r| r.started)
+            .map(|r| (&r.engines[..], &r.result[..]));
         stats::weng_lin(plan.engines.len(), games)
     });
     let text = summary(
@@ -652,6 +691,7 @@ pub fn run_match(def: GameDef, args: &MatchArgs) -> Result<MatchReport, String> 
         verdict,
         seed: plan.seed,
         ratings,
+        not_started: tally.not_started(),
     })
 }
 
@@ -663,9 +703,12 @@ fn spawn_workers(
     tx: mpsc::Sender<Result<Played, String>>,
 ) -> Result<Vec<std::thread::JoinHandle<()>>, String> {
     let next = Arc::new(AtomicUsize::new(0));
+    // Whether a game has got under way (its engines started).
+    let played = Arc::new(AtomicBool::new(false));
     let mut workers = Vec::new();
     for w in 0..plan.concurrency.min(plan.indices.len()) {
         let (plan, next, stop, tx) = (plan.clone(), next.clone(), stop.clone(), tx.clone());
+        let played = played.clone();
         workers.push(
             std::thread::Builder::new()
                 .name(format!("arena {}", w))
@@ -680,9 +723,14 @@ fn spawn_workers(
                     let r = plan
                         .job(i)
                         .and_then(|job| referee::play(&plan.def, &plan.engines, &job, &plan.cfg));
-                    if matches!(&r, Ok(p) if p.unstartable.is_some()) {
-                        // No more games: each would fail the same way.
-                        stop.store(true, Ordering::Relaxed);
+                    match &r {
+                        Ok(p) if p.record.started => played.store(true, Ordering::Relaxed),
+                        // A program that cannot be run, or engines that have never started
+                        // yet: no more games, each would fail the same way.
+                        Ok(p) if p.unstartable.is_some() || !played.load(Ordering::Relaxed) => {
+                            stop.store(true, Ordering::Relaxed)
+                        }
+                        _ => {}
                     }
                     if tx.send(r).is_err() {
                         return;

@@ -139,12 +139,72 @@ pub struct GenerateArgs {
     pub depth: u32,
 }
 
+/// The most positions [`distinct_openings`] holds in one ply of its enumeration.
+const ENUMERATION_CAP: usize = 100_000;
+
+/// The number of distinct positions (by their full text) that `plies` legal moves from the start
+/// reach with the game not over — the openings [`generate`] can draw — when it is below `cap`;
+/// None when there are at least `cap` (or a ply of the enumeration reaches `cap` positions: there
+/// are then very likely as many, and the sampling decides). Enumerates ply by ply, merging
+/// transpositions, so the work is bounded by `cap` positions per ply.
+pub fn distinct_openings(def: &GameDef, plies: usize, cap: usize) -> Result<Option<usize>, String> {
+    let start = def.start(None)?;
+    let mut level: std::collections::HashSet<String> = [start.to_text()].into();
+    for _ in 0..plies {
+        let mut next = std::collections::HashSet::new();
+        for text in &level {
+            let g = def.from_text(text)?;
+            if g.status().is_over() {
+                continue;
+            }
+            for m in g.legal_moves() {
+                let mut c = g.clone_box();
+                c.play_text(&m)?;
+                next.insert(c.to_text());
+                if next.len() >= cap {
+                    return Ok(None);
+                }
+            }
+        }
+        level = next;
+    }
+    let mut alive = 0;
+    for text in &level {
+        if !def.from_text(text)?.status().is_over() {
+            alive += 1;
+        }
+    }
+    Ok((alive < cap).then_some(alive))
+}
+
 /// `count` distinct random openings of `plies` moves from the start position, each checked for
-/// balance when asked. Fails when too few distinct balanced openings turn up.
+/// balance when asked. Fails at once when fewer distinct openings exist than asked (saying how
+/// many), and when too few distinct balanced openings turn up: after `50 × count` tries, or when
+/// a long run of tries (ten times the distinct openings seen, and at least 2000) finds no new one.
 pub fn generate(def: &GameDef, args: &GenerateArgs) -> Result<Vec<Opening>, String> {
-    // With chance in the start (a deal), an opening is written as the full position text.
+    // With chance in the start (a deal), an opening is written as the full position text, and
+    // every deal is another opening: the count of a single start does not bound them.
     let chance = def.start(Some(1))?.to_text() != def.start(Some(2))?.to_text();
+    if !chance {
+        if let Some(n) = distinct_openings(def, args.plies, args.count.min(ENUMERATION_CAP))? {
+            if n < args.count {
+                return Err(format!(
+                    "{} has only {} distinct opening{} of {} pl{} with these options{}, and {} were asked for: ask for at most {}{}",
+                    def.name,
+                    n,
+                    if n == 1 { "" } else { "s" },
+                    args.plies,
+                    if args.plies == 1 { "y" } else { "ies" },
+                    if args.balanced.is_some() { " (before the balance check)" } else { "" },
+                    args.count,
+                    n,
+                    if n == 0 { "" } else { ", or more plies" },
+                ));
+            }
+        }
+    }
     let mut seen = std::collections::HashSet::new();
+    let mut last_new = 0;
     let mut out = Vec::new();
     let attempts = (args.count * 50).max(1000);
     let mut params = SearchParams {
@@ -157,10 +217,12 @@ pub fn generate(def: &GameDef, args: &GenerateArgs) -> Result<Vec<Opening>, Stri
         depth: Some(args.depth.max(1)),
         ..Limits::default()
     };
+    let mut tried = 0;
     for attempt in 0..attempts {
-        if out.len() == args.count {
+        if out.len() == args.count || attempt - last_new > (10 * seen.len()).max(2000) {
             break;
         }
+        tried = attempt + 1;
         let mut rng = rng_from_seed(mix(args.seed, attempt as u64));
         let mut g = def.start(chance.then(|| mix(args.seed, !(attempt as u64)) >> 1))?;
         let mut moves = Vec::with_capacity(args.plies);
@@ -174,6 +236,7 @@ pub fn generate(def: &GameDef, args: &GenerateArgs) -> Result<Vec<Opening>, Stri
         if moves.len() < args.plies || g.status().is_over() || !seen.insert(g.to_text()) {
             continue;
         }
+        last_new = attempt;
         if let Some(cp) = args.balanced {
             let stop = AtomicBool::new(false);
             let r = g.search(&params, &limits, &stop, &|_| {});
@@ -193,12 +256,17 @@ pub fn generate(def: &GameDef, args: &GenerateArgs) -> Result<Vec<Opening>, Stri
     }
     if out.len() < args.count {
         return Err(format!(
-            "found only {} distinct openings of {} plies{} in {} tries: ask for fewer, fewer plies{}",
+            "found only {} distinct openings of {} plies{} in {} tries ({} distinct before any balance check): ask for fewer{}",
             out.len(),
             args.plies,
             args.balanced.map(|c| format!(" within ±{} cp", c)).unwrap_or_default(),
-            attempts,
-            if args.balanced.is_some() { " or a wider --balanced" } else { "" }
+            tried,
+            seen.len(),
+            if args.balanced.is_some() {
+                ", other plies or a wider --balanced"
+            } else {
+                " or more plies"
+            }
         ));
     }
     Ok(out)

@@ -315,6 +315,12 @@ pub trait Player: Send {
     fn knows_game(&self) -> bool {
         true
     }
+    /// Sets rule options after the handshake (the game's rules once every seat is known: see
+    /// `GameDef::for_foreign_engines`). A built-in player plays the referee's state and needs
+    /// nothing.
+    fn set_rule_options(&mut self, _options: &[(String, String)]) -> Result<(), Fault> {
+        Ok(())
+    }
 }
 
 /// Starts the player described by `spec` and gets it ready for a game.
@@ -658,6 +664,12 @@ impl Player for External {
 
     fn knows_game(&self) -> bool {
         self.declares_game
+    }
+    fn set_rule_options(&mut self, options: &[(String, String)]) -> Result<(), Fault> {
+        for (k, v) in options {
+            self.send(&format!("setoption name {} value {}", k, v))?;
+        }
+        Ok(())
     }
 
     fn finish(&mut self) {

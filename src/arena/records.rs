@@ -20,7 +20,7 @@ pub fn read(path: &Path) -> Result<Vec<GameRecord>, String> {
         if line.trim().is_empty() {
             continue;
         }
-        let rec: GameRecord = serde_json::from_str(line).map_err(|e| {
+        let mut rec: GameRecord = serde_json::from_str(line).map_err(|e| {
             format!(
                 "{}:{}: not a game record of quatre match --out: {}",
                 path.display(),
@@ -28,9 +28,23 @@ pub fn read(path: &Path) -> Result<Vec<GameRecord>, String> {
                 e
             )
         })?;
+        if rec.format < 3 {
+            rec.started = !ended_at_the_start(&rec);
+        }
         out.push(rec);
     }
     Ok(out)
+}
+
+/// Whether a record written before format 3 (which has no `started`) is of a game that never got
+/// under way: lost by a crash or no answer at the start, before any move (the referee's reason
+/// then says "at the start").
+fn ended_at_the_start(rec: &GameRecord) -> bool {
+    use super::referee::termination::{CRASH, NO_ANSWER};
+    rec.moves.is_empty()
+        && rec.offender.is_some()
+        && (rec.termination == CRASH || rec.termination == NO_ANSWER)
+        && rec.reason.contains(" at the start")
 }
 
 /// The records of several files of one match, in game order: they must be of one game with the
@@ -46,6 +60,16 @@ pub fn merge(paths: &[PathBuf]) -> Result<Vec<GameRecord>, String> {
                         p.display(),
                         rec.game + 1,
                         rec.game_name
+                    ));
+                }
+                if rec.planned.is_some() && first.planned.is_some() && rec.planned != first.planned
+                {
+                    return Err(format!(
+                        "{}: game {} is one of {} games, the files before it of {}: not one match",
+                        p.display(),
+                        rec.game + 1,
+                        rec.planned.unwrap_or(0),
+                        first.planned.unwrap_or(0)
                     ));
                 }
                 if rec.seed != first.seed {
@@ -105,9 +129,23 @@ fn engine_names(records: &[GameRecord]) -> Result<Vec<String>, String> {
         .collect()
 }
 
+/// What `quatre stats` found in the files.
+#[derive(Clone, Debug)]
+pub struct StatsReport {
+    /// The table, as `quatre match` prints it (with a line on missing games when there are).
+    pub table: String,
+    /// Games in the files.
+    pub games: usize,
+    /// Games that did not start (an engine failed to start): no results.
+    pub not_started: usize,
+    /// Games of the match that are in none of the files (known when the records carry the
+    /// match's planned game count; else the gaps below the highest game number).
+    pub missing: Vec<usize>,
+}
+
 /// `quatre stats`: the table of the games in `paths` (one match, possibly in shards), with an
-/// SPRT when `sprt` is given.
-pub fn stats(paths: &[PathBuf], sprt: Option<&str>) -> Result<String, String> {
+/// SPRT when `sprt` is given, and which of the match's games or shards are missing.
+pub fn stats(paths: &[PathBuf], sprt: Option<&str>) -> Result<StatsReport, String> {
     let records = merge(paths)?;
     let engines = engine_names(&records)?;
     let first = &records[0];
@@ -120,6 +158,7 @@ pub fn stats(paths: &[PathBuf], sprt: Option<&str>) -> Result<String, String> {
     for r in &records {
         tally.add(r);
     }
+    let played: Vec<&GameRecord> = records.iter().filter(|r| r.started).collect();
     let llr = sprt.map(|sp| sp.llr(&tally.group_bins, players));
     let verdict: Option<Verdict> = match (sprt, llr) {
         (Some(sp), Some(l)) => sp.verdict(l),
@@ -128,9 +167,10 @@ pub fn stats(paths: &[PathBuf], sprt: Option<&str>) -> Result<String, String> {
     let ratings = (players > 2 || engines.len() > players).then(|| {
         stats::weng_lin(
             engines.len(),
-            records.iter().map(|r| (&r.engines[..], &r.result[..])),
+            played.iter().map(|r| (&r.engines[..], &r.result[..])),
         )
     });
+    let planned = records.iter().filter_map(|r| r.planned).max();
     let heading = Heading {
         title: "Games",
         game: first.game_name.clone(),
@@ -141,7 +181,7 @@ pub fn stats(paths: &[PathBuf], sprt: Option<&str>) -> Result<String, String> {
             .collect(),
         engines,
         players,
-        games: records.len(),
+        games: planned.unwrap_or(records.len()),
         shard: None,
         limits: first.tc.clone(),
         opening: {
@@ -156,14 +196,100 @@ pub fn stats(paths: &[PathBuf], sprt: Option<&str>) -> Result<String, String> {
         seed: first.seed,
         sprt,
     };
-    Ok(summary(
+    let mut table = summary(
         &heading,
         &tally,
         llr,
         verdict,
         ratings.as_deref(),
         Duration::ZERO,
-    ))
+    );
+    let (missing, line) = missing_games(&records, planned);
+    table += &line;
+    Ok(StatsReport {
+        table,
+        games: records.len(),
+        not_started: tally.not_started(),
+        missing,
+    })
+}
+
+/// The games of the match in none of the files, and the line that says which (empty when none
+/// is): with the planned game count every game below it, else the gaps below the highest game
+/// number; and the shards of `--shard I/N` without a game in the files.
+fn missing_games(records: &[GameRecord], planned: Option<usize>) -> (Vec<usize>, String) {
+    let present: std::collections::BTreeSet<usize> = records.iter().map(|r| r.game).collect();
+    let end = planned.unwrap_or_else(|| present.last().map_or(0, |g| g + 1));
+    let missing: Vec<usize> = (0..end).filter(|g| !present.contains(g)).collect();
+    // Shards: the N of the sharded records (when they agree), and the I that have a game.
+    let ns: std::collections::BTreeSet<usize> = records
+        .iter()
+        .filter_map(|r| r.shard.map(|s| s[1]))
+        .collect();
+    let shards_missing: Vec<String> = match (ns.len(), ns.first()) {
+        (1, Some(&n)) => {
+            let seen: std::collections::BTreeSet<usize> = records
+                .iter()
+                .filter_map(|r| r.shard.map(|s| s[0]))
+                .collect();
+            (1..=n)
+                .filter(|i| !seen.contains(i))
+                .map(|i| format!("{}/{}", i, n))
+                .collect()
+        }
+        _ => Vec::new(),
+    };
+    if missing.is_empty() && shards_missing.is_empty() {
+        return (missing, String::new());
+    }
+    let mut line = match planned {
+        Some(p) => format!(
+            "Missing: {} of the match's {} games are in none of the files: {}",
+            missing.len(),
+            p,
+            ranges(&missing)
+        ),
+        None => format!(
+            "Missing: {} games below the last one are in none of the files: {} (these records do not say how many games the match planned)",
+            missing.len(),
+            ranges(&missing)
+        ),
+    };
+    if !shards_missing.is_empty() {
+        line += &format!(
+            "; no game of shard{} {}",
+            if shards_missing.len() == 1 { "" } else { "s" },
+            shards_missing.join(", ")
+        );
+    }
+    line.push('\n');
+    (missing, line)
+}
+
+/// Game numbers (0-based, ascending) as 1-based ranges: `3–4, 7, 9–12`; after 12 ranges, `…`.
+fn ranges(games: &[usize]) -> String {
+    let mut runs: Vec<(usize, usize)> = Vec::new();
+    for &g in games {
+        match runs.last_mut() {
+            Some((_, hi)) if *hi + 1 == g => *hi = g,
+            _ => runs.push((g, g)),
+        }
+    }
+    let mut parts: Vec<String> = runs
+        .iter()
+        .take(12)
+        .map(|&(lo, hi)| {
+            if lo == hi {
+                format!("game {}", lo + 1)
+            } else {
+                format!("games {}–{}", lo + 1, hi + 1)
+            }
+        })
+        .collect();
+    if runs.len() > 12 {
+        parts.push(format!("… ({} ranges in all)", runs.len()));
+    }
+    parts.join(", ")
 }
 
 /// `quatre replay`: game `number` (1-based; the first when None) of a game file, move by move,

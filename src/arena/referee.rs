@@ -13,6 +13,12 @@ use std::time::Duration;
 type StartFn = dyn Fn(&RuleOptions, Option<u64>) -> Result<Box<dyn AnyGame>, String> + Send + Sync;
 type FromTextFn = dyn Fn(&str, &RuleOptions) -> Result<Box<dyn AnyGame>, String> + Send + Sync;
 
+/// Rule options set for a game one of whose seats is an engine that does not know the game (a
+/// chess engine), where the game has them: hyperchess's `Promotions=chess`, so that no pawn
+/// promotes to a guard (which a chess engine cannot read) and one may promote to a rook (which
+/// it may play). docs/arena.md, "Engines that do not know the game".
+pub const FOREIGN_ENGINE_RULES: &[(&str, &str)] = &[("Promotions", "chess")];
+
 /// The ruleset a match is played under, with its rule options set.
 #[derive(Clone)]
 pub struct GameDef {
@@ -64,12 +70,40 @@ impl GameDef {
         Ok(())
     }
 
+    /// The rules a game is played under when a seat's engine does not know the game (a chess
+    /// engine): [`FOREIGN_ENGINE_RULES`] where the game has those options and the match's
+    /// `--option` did not set them. None when that changes nothing; else the new definition
+    /// and the options it changed (to tell the engines).
+    pub fn for_foreign_engines(&self) -> Option<(GameDef, Vec<(String, String)>)> {
+        let mut def = self.clone();
+        let mut changed = Vec::new();
+        for &(name, value) in FOREIGN_ENGINE_RULES {
+            let given = self
+                .given_options
+                .iter()
+                .any(|(k, _)| k.eq_ignore_ascii_case(name));
+            if self.options.spec(name).is_some() && !given && self.options.text(name) != value {
+                def.options.set(name, value).ok()?;
+                changed.push((name.to_string(), value.to_string()));
+            }
+        }
+        (!changed.is_empty()).then_some((def, changed))
+    }
+
     pub fn start(&self, seed: Option<u64>) -> Result<Box<dyn AnyGame>, String> {
         (self.start)(&self.options, seed)
     }
 
     pub fn from_text(&self, text: &str) -> Result<Box<dyn AnyGame>, String> {
         (self.from_text)(text, &self.options)
+    }
+
+    /// Every rule option in effect, for the game record.
+    fn options_map(&self) -> BTreeMap<String, String> {
+        self.options
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect()
     }
 }
 
@@ -288,6 +322,16 @@ pub struct GameRecord {
     /// The final position text (full state).
     #[serde(default)]
     pub end: String,
+    /// The number of games of the whole match, every shard's (absent before format 3).
+    #[serde(default)]
+    pub planned: Option<usize>,
+    /// The shard `[I, N]` of `--shard I/N` that played the game; None when unsharded.
+    #[serde(default)]
+    pub shard: Option<[usize; 2]>,
+    /// False when the game never got under way: an engine failed to start (crashed or did not
+    /// answer at the start), so no move was asked for. Such a game is not a result.
+    #[serde(default = "yes")]
+    pub started: bool,
 }
 
 /// Rewards when `offender` loses by fault: 0 for it, the others share the point.
@@ -350,17 +394,8 @@ pub fn play(
     job: &Job,
     cfg: &RefereeConfig,
 ) -> Result<Played, String> {
-    let mut state = match &job.start {
-        Some(text) => def.from_text(text)?,
-        None => def.start(job.deal_seed)?,
-    };
+    let (mut state, start_text) = initial_state(def, job)?;
     let players = state.players();
-    let start_text = state.to_text();
-    for m in &job.opening {
-        state
-            .play_text(m)
-            .map_err(|e| format!("opening move {}: {}", m, e))?;
-    }
     let mut rec = GameRecord::new(def, engines, job, cfg, start_text);
     let mut seats = match start_players(def, engines, job, cfg, players) {
         Ok(seats) => seats,
@@ -368,6 +403,7 @@ pub fn play(
             let (kind, why) = fault_text(&f, "at the start");
             rec.forfeit(seat, kind, why);
             rec.end = state.to_text();
+            rec.started = false;
             let unstartable = match f {
                 Fault::CannotStart(s) => Some((job.seats[seat], s)),
                 _ => None,
@@ -379,8 +415,33 @@ pub fn play(
         }
     };
 
-    // A seat that does not know the game (a chess engine) cannot read every move of it.
+    // A seat that does not know the game (a chess engine) cannot read every move of it: the
+    // game is played under the rules such an engine reads where the game has them, and the
+    // other seats are asked only for moves it reads.
     let foreign = seats.iter().any(|p| !p.knows_game());
+    let foreign_def = foreign.then(|| def.for_foreign_engines()).flatten();
+    let def = match &foreign_def {
+        Some((d, changed)) => {
+            (state, rec.start) = initial_state(d, job)?;
+            rec.options = d.options_map();
+            for seat in 0..players {
+                if let Err(f) = seats[seat].set_rule_options(changed) {
+                    let (kind, why) = fault_text(&f, "at the start");
+                    rec.forfeit(seat, kind, why);
+                    for p in seats.iter_mut() {
+                        p.finish();
+                    }
+                    rec.end = state.to_text();
+                    return Ok(Played {
+                        record: rec,
+                        unstartable: None,
+                    });
+                }
+            }
+            d
+        }
+        None => def,
+    };
     let tcs: Vec<TimeControl> = (0..players)
         .map(|s| cfg.tc.for_engine(&engines[job.seats[s]]))
         .collect();
@@ -463,6 +524,22 @@ pub fn play(
     })
 }
 
+/// The state a game starts from (its start or the opening line's position, then the opening's
+/// moves), and the text of the position before the opening's moves.
+fn initial_state(def: &GameDef, job: &Job) -> Result<(Box<dyn AnyGame>, String), String> {
+    let mut state = match &job.start {
+        Some(text) => def.from_text(text)?,
+        None => def.start(job.deal_seed)?,
+    };
+    let start_text = state.to_text();
+    for m in &job.opening {
+        state
+            .play_text(m)
+            .map_err(|e| format!("opening move {}: {}", m, e))?;
+    }
+    Ok((state, start_text))
+}
+
 /// What `seat` may see when the game hides information: its observation, loaded as a position
 /// (None when the game hides nothing: the seat sees the state itself).
 fn seat_view(
@@ -519,11 +596,15 @@ fn start_players(
 }
 
 /// The version of the game-file format written now (docs/arena.md, "The game file"): 2 added
-/// `format` and `seed`.
-pub const RECORD_FORMAT: u32 = 2;
+/// `format` and `seed`, 3 `planned`, `shard` and `started`.
+pub const RECORD_FORMAT: u32 = 3;
 
 fn format_one() -> u32 {
     1
+}
+
+fn yes() -> bool {
+    true
 }
 
 impl GameRecord {
@@ -541,11 +622,7 @@ impl GameRecord {
             game: job.index,
             group: job.group,
             game_name: def.name.clone(),
-            options: def
-                .options
-                .iter()
-                .map(|(k, v)| (k.to_string(), v.to_string()))
-                .collect(),
+            options: def.options_map(),
             seats: job.seats.iter().map(|&e| engines[e].name.clone()).collect(),
             engines: job.seats.clone(),
             deal_seed: job.deal_seed,
@@ -563,6 +640,9 @@ impl GameRecord {
                     .collect::<Vec<_>>(),
             ),
             end: String::new(),
+            planned: None,
+            shard: None,
+            started: true,
         }
     }
 

@@ -24,6 +24,19 @@ struct EngineTally {
     bins: Vec<f64>,
 }
 
+impl EngineTally {
+    /// Its reward share: its points over the points its games gave out (every game gives 1,
+    /// split among the seats by their rewards), i.e. its mean reward.
+    fn share(&self) -> f64 {
+        self.reward / self.games.max(1) as f64
+    }
+
+    /// Its mean score against the field.
+    fn score_vs_field(&self) -> f64 {
+        self.score / self.games.max(1) as f64
+    }
+}
+
 #[derive(Clone, Debug)]
 pub(super) struct Tally {
     players: usize,
@@ -37,7 +50,11 @@ pub(super) struct Tally {
     /// Complete groups binned by engine 1's mean score (the pentanomial for two seats).
     pub(super) group_bins: Vec<f64>,
     endings: BTreeMap<String, usize>,
+    /// Games played (games that did not start are not).
     games: usize,
+    /// Games that never got under way (an engine failed to start): their game number, the
+    /// engine that failed and why. They are left out of every figure.
+    not_started: Vec<(usize, String, String)>,
 }
 
 /// The Elo of per-game scores counted in equal bins from 0 to 1.
@@ -97,11 +114,21 @@ impl Tally {
             group_bins: vec![0.0; stats::group_bins(players)],
             endings: BTreeMap::new(),
             games: 0,
+            not_started: Vec::new(),
         }
     }
 
-    /// Adds a game; returns true when it completed a rotation group.
+    /// Adds a game; returns true when it completed a rotation group. A game that did not start
+    /// is only noted: it is no result.
     pub(super) fn add(&mut self, rec: &GameRecord) -> bool {
+        if !rec.started {
+            let who = rec
+                .offender
+                .and_then(|s| rec.seats.get(s).cloned())
+                .unwrap_or_else(|| "an engine".into());
+            self.not_started.push((rec.game, who, rec.reason.clone()));
+            return false;
+        }
         self.games += 1;
         let n = self.players;
         let ending = if rec.termination == referee::termination::RULES {
@@ -160,6 +187,16 @@ impl Tally {
         } else {
             false
         }
+    }
+
+    /// Games played.
+    pub(super) fn games(&self) -> usize {
+        self.games
+    }
+
+    /// Games that did not start (an engine failed to start).
+    pub(super) fn not_started(&self) -> usize {
+        self.not_started.len()
     }
 
     pub(super) fn elo(&self) -> Option<EloEstimate> {
@@ -232,16 +269,18 @@ pub struct Heading {
 
 pub(super) fn progress_line(h: &Heading, t: &Tally, llr: Option<f64>, started: Instant) -> String {
     let e1 = &t.engines[0];
+    let figure = if h.players > 2 {
+        format!("reward share {:.1}%", 100.0 * e1.share())
+    } else {
+        format!("{:.1}%", 100.0 * e1.score / e1.games.max(1) as f64)
+    };
     let mut s = format!(
-        "[{}/{}] {}: +{} ={} -{} ({:.1}%)",
-        t.games,
-        h.games,
-        h.engines[0],
-        e1.wins,
-        e1.draws,
-        e1.losses,
-        100.0 * e1.score / e1.games.max(1) as f64
+        "[{}/{}] {}: +{} ={} -{} ({})",
+        t.games, h.games, h.engines[0], e1.wins, e1.draws, e1.losses, figure
     );
+    if !t.not_started.is_empty() {
+        s += &format!(" not started {}", t.not_started.len());
+    }
     if let Some(e) = t.elo() {
         if e.elo.is_infinite() {
             s += &format!(" Elo {}", fmt_elo(e.elo));
@@ -270,6 +309,7 @@ pub(super) fn summary(
     elapsed: Duration,
 ) -> String {
     let mut out = header(h, t, elapsed);
+    out += &not_started_line(t);
     out += &engine_rows(h, t);
     out += &elo_line(h, t);
     if let Some(r) = ratings {
@@ -307,7 +347,46 @@ fn header(h: &Heading, t: &Tally, elapsed: Duration) -> String {
     )
 }
 
-/// One row per engine: games, W/D/L, score against the field, reward, W/D/L per seat, faults.
+/// Games that did not start, when there are any: how many, which engine failed, and why.
+fn not_started_line(t: &Tally) -> String {
+    if t.not_started.is_empty() {
+        return String::new();
+    }
+    // Grouped by the engine that failed, each with its first game and reason.
+    let mut by_engine: BTreeMap<&str, (usize, usize, &str)> = BTreeMap::new();
+    for (game, who, why) in &t.not_started {
+        by_engine
+            .entry(who)
+            .and_modify(|e| e.0 += 1)
+            .or_insert((1, *game, why));
+    }
+    let parts: Vec<String> = by_engine
+        .iter()
+        .map(|(who, (n, game, why))| {
+            format!(
+                "{} failed to start in {} (first in game {}: {})",
+                who,
+                if *n == 1 {
+                    "1 game".to_string()
+                } else {
+                    format!("{} games", n)
+                },
+                game + 1,
+                why
+            )
+        })
+        .collect();
+    format!(
+        "Not started: {} game{}, left out of the results: {}\n",
+        t.not_started.len(),
+        if t.not_started.len() == 1 { "" } else { "s" },
+        parts.join("; ")
+    )
+}
+
+/// One row per engine: games, W/D/L, then for two seats its score and mean reward, for more
+/// its reward share and score against the field; Elo against the field with several opponents,
+/// W/D/L per seat, faults.
 fn engine_rows(h: &Heading, t: &Tally) -> String {
     let mut out = String::new();
     let n = h.players;
@@ -318,16 +397,28 @@ fn engine_rows(h: &Heading, t: &Tally) -> String {
         .max()
         .unwrap_or(6)
         .max(6);
+    // Two seats: score = reward share, the usual 1 / ½ / 0. More: the reward share (what the
+    // engine took of the points) first, and the pairwise score against the field.
+    let (c1, c2) = if n > 2 {
+        ("Reward share", "Score vs field")
+    } else {
+        ("Score", "Reward")
+    };
+    let (w1, w2) = if n > 2 {
+        (c1.len() + 1, c2.len() + 1)
+    } else {
+        (7, 7)
+    };
     out += &format!(
-        "{:>2} {:<w$} {:>5} {:>5} {:>5} {:>5} {:>7} {:>7}",
+        "{:>2} {:<w$} {:>5} {:>5} {:>5} {:>5} {:>w1$} {:>w2$}",
         "#",
         "Engine",
         "Games",
         "W",
         "D",
         "L",
-        "Score",
-        "Reward",
+        c1,
+        c2,
         w = w
     );
     // Several opponents: each engine's Elo against the field it met.
@@ -340,16 +431,22 @@ fn engine_rows(h: &Heading, t: &Tally) -> String {
     }
     out += "  Faults\n";
     for (i, (e, name)) in t.engines.iter().zip(&h.engines).enumerate() {
+        let pct = |x: f64| format!("{:.1}%", 100.0 * x);
+        let (v1, v2) = if n > 2 {
+            (pct(e.share()), pct(e.score_vs_field()))
+        } else {
+            (pct(e.score_vs_field()), format!("{:.3}", e.share()))
+        };
         out += &format!(
-            "{:>2} {:<w$} {:>5} {:>5} {:>5} {:>5} {:>6.1}% {:>7.3}",
+            "{:>2} {:<w$} {:>5} {:>5} {:>5} {:>5} {:>w1$} {:>w2$}",
             i + 1,
             name,
             e.games,
             e.wins,
             e.draws,
             e.losses,
-            100.0 * e.score / e.games.max(1) as f64,
-            e.reward / e.games.max(1) as f64,
+            v1,
+            v2,
             w = w
         );
         if elo_column {
@@ -377,6 +474,14 @@ fn engine_rows(h: &Heading, t: &Tally) -> String {
             } else {
                 faults.join(", ")
             }
+        );
+    }
+    if n > 2 {
+        out += &format!(
+            "Reward share: the engine's points per game, each game giving 1 point (a win alone 1, \
+             a win or draw shared by k seats 1/k each, a loss 0): {:.1}% for equal players. Score vs field: \
+             its comparisons with every other seat (1 ahead, ½ level, 0 behind).\n",
+            100.0 / n as f64
         );
     }
     out
@@ -481,9 +586,12 @@ fn sprt_line(h: &Heading, llr: Option<f64>, verdict: Option<Verdict>) -> String 
     out
 }
 
-/// How the games ended, by kind.
+/// How the games ended, by kind (nothing when no game was played).
 fn endings_line(t: &Tally) -> String {
     let mut out = String::new();
+    if t.endings.is_empty() {
+        return out;
+    }
     let endings: Vec<String> = t
         .endings
         .iter()

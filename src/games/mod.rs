@@ -82,6 +82,8 @@ pub trait AnyGame: Send + Sync {
     fn svg(&self, opts: &DrawOptions) -> String;
     /// The cells a legal move touches, in click order (see [`crate::render`]).
     fn move_cells(&self, mv: &str) -> Result<Vec<String>, String>;
+    /// What a person calls `seat` ("White", "Black"…).
+    fn seat_name(&self, seat: Seat) -> String;
     /// Random playout throughput: plays `games` random games of at most `max_plies` plies from
     /// this position, returning the number of moves played.
     fn random_playouts(&self, games: usize, max_plies: usize, seed: u64) -> u64;
@@ -177,13 +179,16 @@ impl<G: Game> AnyGame for G {
         stop: &AtomicBool,
         each: &mut dyn FnMut(String, u64),
     ) -> bool {
+        // Perft counts what the move rules give: the draw rules are off from the root on.
+        let mut root = self.clone();
+        root.ignore_draw_rules();
         let mut moves = Vec::new();
-        Game::legal_moves(self, &mut moves);
+        Game::legal_moves(&root, &mut moves);
         for m in moves {
-            let mut c = self.clone();
+            let mut c = root.clone();
             c.play(m);
             match crate::game::perft_until(&c, depth.saturating_sub(1), stop) {
-                Some(n) => each(self.format_move(m), n),
+                Some(n) => each(root.format_move(m), n),
                 None => return false,
             }
         }
@@ -216,6 +221,9 @@ impl<G: Game> AnyGame for G {
     }
     fn svg(&self, opts: &DrawOptions) -> String {
         Game::svg(self, opts)
+    }
+    fn seat_name(&self, seat: Seat) -> String {
+        Game::seat_name(self, seat)
     }
     fn move_cells(&self, text: &str) -> Result<Vec<String>, String> {
         let m = self

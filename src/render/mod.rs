@@ -14,15 +14,24 @@ use crate::game::Seat;
 /// What to draw besides the position itself.
 #[derive(Clone, Debug, Default)]
 pub struct DrawOptions {
-    /// The seat whose view is drawn (games with hidden information: that seat's hand face up,
-    /// the others' face down). None: the seat to move.
+    /// The seat whose view is drawn: the board faces it (drawn from its side, its men at the
+    /// bottom), and in games with hidden information its hand is face up, the others' face
+    /// down. None: the board as the notation writes it, and the hand of the seat to move.
     pub seat: Option<Seat>,
     /// Cells to highlight (the last move's cells, as `move_cells` gave them before it was played).
     pub highlight: Vec<String>,
     /// An arrow from the first to the last of these cells (a suggested move's `move_cells`).
     pub arrow: Vec<String>,
-    /// Draw the board from the other side (the second seat's view).
+    /// Turn the board round (once more, after facing `seat`).
     pub flip: bool,
+}
+
+impl DrawOptions {
+    /// Whether a two-sided board is drawn turned round, given `top`, the seat the picture draws
+    /// at the top: turned to face the viewing seat when that is `top`, and once more for `flip`.
+    pub fn turned(&self, top: Seat) -> bool {
+        self.flip != (self.seat == Some(top))
+    }
 }
 
 /// Escapes text for SVG/XML content and attribute values.
@@ -296,6 +305,17 @@ pub fn check_random_games<G: crate::game::Game>(
             g.play(moves[rng.random_range(0..moves.len())]);
         }
     }
+}
+
+/// For the drawing tests: the top-left corner (x, y) of the cell `name` in a picture.
+#[cfg(test)]
+pub fn cell_corner(svg: &str, name: &str) -> Option<(f64, f64)> {
+    let rest = &svg[svg.find(&format!("data-cell=\"{}\"", escape(name)))?..];
+    let attr = |a: &str| -> Option<f64> {
+        let v = &rest[rest.find(&format!(" {}=\"", a))? + a.len() + 3..];
+        v[..v.find('"')?].parse().ok()
+    };
+    Some((attr("x")?, attr("y")?))
 }
 
 /// The centre of a rectangle.

@@ -1,6 +1,8 @@
 //! The JSON API of `quatre serve` (docs/serve.md). Every answer is a JSON object; a refusal is
-//! `{"error": "…"}` with status 400, and the server goes on.
+//! `{"error": "…"}` with status 400 (a bad request, naming the field), 404 (no such call) or 405
+//! (the wrong method), and the server goes on.
 
+use super::fields::{Answer, Body, Query, Refusal};
 use crate::arena::referee::GameRecord;
 use crate::game::{OptionKind, RuleOptions, Status};
 use crate::games::{self, AnyGame, Entry};
@@ -17,6 +19,18 @@ pub struct Sessions {
     next: AtomicU64,
     games: Mutex<HashMap<u64, Arc<Mutex<Session>>>>,
     replays: Mutex<HashMap<u64, Arc<Vec<GameRecord>>>>,
+    /// The game the page opens on (`quatre serve --game G`).
+    default_game: Option<&'static str>,
+}
+
+impl Sessions {
+    /// No game yet; the page opens on `game` (None: the first game).
+    pub fn opening_on(game: Option<&'static str>) -> Self {
+        Sessions {
+            default_game: game,
+            ..Sessions::default()
+        }
+    }
 }
 
 /// One game at the board: the person holds `human`, the engine every other seat.
@@ -45,94 +59,148 @@ struct Thinking {
     at: usize,
 }
 
-fn field<'a>(body: &'a Value, name: &str) -> Result<&'a Value, String> {
-    body.get(name)
-        .ok_or_else(|| format!("the request needs '{}'", name))
-}
+/// Every call: its method and name (the path after `/api/`).
+const CALLS: [(&str, &str); 10] = [
+    ("GET", "games"),
+    ("POST", "seats"),
+    ("POST", "new"),
+    ("GET", "state"),
+    ("POST", "move"),
+    ("POST", "engine"),
+    ("POST", "undo"),
+    ("POST", "position"),
+    ("POST", "replay"),
+    ("GET", "replay"),
+];
 
-fn text_field<'a>(body: &'a Value, name: &str) -> Result<&'a str, String> {
-    field(body, name)?
-        .as_str()
-        .ok_or_else(|| format!("'{}' must be a string", name))
-}
+/// The largest id the server hands out is far below this; a bigger one is no id.
+const MAX_ID: u64 = 1 << 53;
 
-fn query_num(query: &str, name: &str) -> Result<u64, String> {
-    query
-        .split('&')
-        .find_map(|kv| kv.strip_prefix(name).and_then(|v| v.strip_prefix('=')))
-        .ok_or_else(|| format!("the address needs ?{}=N", name))?
-        .parse()
-        .map_err(|_| format!("'{}' in the address must be a number", name))
-}
-
-/// Answers one API call: `name` is the path after `/api/`.
-pub fn route(
-    s: &Sessions,
-    method: &str,
-    name: &str,
-    query: &str,
-    body: &str,
-) -> Result<Value, String> {
+/// Answers one API call: `name` is the path after `/api/`, `query` the address's parameters.
+pub fn route(s: &Sessions, method: &str, name: &str, query: &str, body: &str) -> Answer {
+    if !CALLS.contains(&(method, name)) {
+        let mut names: Vec<&str> = CALLS.iter().map(|c| c.1).collect();
+        names.dedup();
+        let methods: Vec<&str> = CALLS.iter().filter(|c| c.1 == name).map(|c| c.0).collect();
+        return Err(if methods.is_empty() {
+            Refusal {
+                status: 404,
+                message: format!(
+                    "no API call /api/{} (the calls: {})",
+                    name,
+                    names.join(", ")
+                ),
+            }
+        } else {
+            Refusal {
+                status: 405,
+                message: format!(
+                    "/api/{} takes {}, not {}",
+                    name,
+                    methods.join(" or "),
+                    method
+                ),
+            }
+        });
+    }
+    let call = format!("{} /api/{}", method, name);
     let body: Value = if body.trim().is_empty() {
         Value::Null
+    } else if method == "GET" {
+        return Err(format!("{} takes no body (its parameters go in the address)", call).into());
     } else {
         serde_json::from_str(body).map_err(|e| format!("the request is not JSON: {}", e))?
     };
-    match (method, name) {
-        ("GET", "games") => Ok(games_list()),
-        ("POST", "new") => new_game(s, &body),
-        ("GET", "state") => with(s, query_num(query, "id")?, |id, g| Ok(state(id, g))),
-        ("POST", "move") => with(s, id_of(&body)?, |id, g| {
-            let mv = text_field(&body, "move")?;
-            if g.thinking.is_some() {
-                return Err("the engine is thinking; wait for its move".into());
-            }
-            let seat = g.current().to_move();
-            if seat != g.human {
-                return Err(format!(
-                    "it is seat {}'s turn (the engine's), not yours",
-                    seat + 1
-                ));
-            }
-            g.play(mv)?;
-            Ok(state(id, g))
-        }),
-        ("POST", "engine") => engine_move(s, id_of(&body)?),
-        ("POST", "undo") => with(s, id_of(&body)?, |id, g| {
-            g.stop();
-            // Back to the person's previous turn: at least one move, then to their turn.
-            if g.moves.is_empty() {
-                return Err("no move to take back".into());
-            }
-            g.pop();
-            while !g.moves.is_empty() && g.current().to_move() != g.human {
-                g.pop();
-            }
-            Ok(state(id, g))
-        }),
-        ("POST", "position") => with(s, id_of(&body)?, |id, g| {
-            let text = text_field(&body, "text")?;
-            let opts = g.current().options().clone();
-            let pos = g
-                .entry
-                .from_text(text.trim(), &opts)
-                .map_err(|e| format!("bad position: {}", e))?;
-            g.stop();
-            g.states = vec![pos];
-            g.moves.clear();
-            g.cells.clear();
-            Ok(state(id, g))
-        }),
-        ("POST", "replay") => replay_load(s, text_field(&body, "text")?),
-        ("GET", "replay") => replay_step(s, query),
-        _ => Err(format!("no API call {} /api/{}", method, name)),
+    if method == "POST" && !query.is_empty() {
+        return Err(format!(
+            "{} takes its fields in the JSON body, not in the address",
+            call
+        )
+        .into());
     }
-}
-
-fn id_of(body: &Value) -> Result<u64, String> {
-    field(body, "id")?
-        .as_u64()
-        .ok_or_else(|| "'id' must be a number".into())
+    match (method, name) {
+        ("GET", "games") => {
+            Query::new(&call, query, &[])?;
+            Ok(games_list(s))
+        }
+        ("POST", "seats") => {
+            let b = Body::new(&call, &body, &["game", "options"])?;
+            let start = starting(&b, Some(1))?;
+            Ok(
+                json!({"game": start.name(), "players": start.players(), "seats": seats(start.as_ref())}),
+            )
+        }
+        ("POST", "new") => new_game(s, Body::new(&call, &body, NEW_FIELDS)?),
+        ("GET", "state") => {
+            let q = Query::new(&call, query, &["id"])?;
+            with(s, q.int("id", 1, MAX_ID)?, |id, g| Ok(state(id, g)))
+        }
+        ("POST", "move") => {
+            let b = Body::new(&call, &body, &["id", "move"])?;
+            let mv = b.text("move")?;
+            with(s, b.needed_int("id", 1, MAX_ID)?, |id, g| {
+                if g.thinking.is_some() {
+                    return Err("the engine is thinking; wait for its move".into());
+                }
+                if g.current().status().is_over() {
+                    return Err("the game is over".into());
+                }
+                let seat = g.current().to_move();
+                if seat != g.human {
+                    return Err(format!(
+                        "it is {}'s turn (the engine's), not yours",
+                        g.current().seat_name(seat)
+                    )
+                    .into());
+                }
+                g.play(mv)?;
+                Ok(state(id, g))
+            })
+        }
+        ("POST", "engine") => {
+            let b = Body::new(&call, &body, &["id"])?;
+            engine_move(s, b.needed_int("id", 1, MAX_ID)?)
+        }
+        ("POST", "undo") => {
+            let b = Body::new(&call, &body, &["id"])?;
+            with(s, b.needed_int("id", 1, MAX_ID)?, |id, g| {
+                g.stop();
+                // Back to the person's previous turn: at least one move, then to their turn.
+                if g.moves.is_empty() {
+                    return Err("no move to take back".into());
+                }
+                g.pop();
+                while !g.moves.is_empty() && g.current().to_move() != g.human {
+                    g.pop();
+                }
+                // The analysis was of a position no longer on the board.
+                g.analysis = Value::Null;
+                Ok(state(id, g))
+            })
+        }
+        ("POST", "position") => {
+            let b = Body::new(&call, &body, &["id", "text"])?;
+            let text = b.text("text")?;
+            with(s, b.needed_int("id", 1, MAX_ID)?, |id, g| {
+                let opts = g.current().options().clone();
+                let pos = g
+                    .entry
+                    .from_text(text.trim(), &opts)
+                    .map_err(|e| format!("bad position: {}", e))?;
+                g.stop();
+                g.states = vec![pos];
+                g.moves.clear();
+                g.cells.clear();
+                g.analysis = Value::Null;
+                Ok(state(id, g))
+            })
+        }
+        ("POST", "replay") => {
+            let b = Body::new(&call, &body, &["text"])?;
+            replay_load(s, b.text("text")?)
+        }
+        _ => replay_step(s, &Query::new(&call, query, &["replay", "game", "ply"])?),
+    }
 }
 
 fn session(s: &Sessions, id: u64) -> Result<Arc<Mutex<Session>>, String> {
@@ -144,23 +212,22 @@ fn session(s: &Sessions, id: u64) -> Result<Arc<Mutex<Session>>, String> {
         .ok_or_else(|| format!("no game {} (start a new one)", id))
 }
 
-fn with(
-    s: &Sessions,
-    id: u64,
-    f: impl FnOnce(u64, &mut Session) -> Result<Value, String>,
-) -> Result<Value, String> {
+fn with(s: &Sessions, id: u64, f: impl FnOnce(u64, &mut Session) -> Answer) -> Answer {
     let g = session(s, id)?;
     let mut g = g.lock().unwrap();
     f(id, &mut g)
 }
 
-/// Every game with its seats and rule options (name, type, default, range or choices).
-fn games_list() -> Value {
+/// Every game with its seats and rule options (name, type, default, range or choices), and the
+/// game the page opens on.
+fn games_list(s: &Sessions) -> Value {
     let games: Vec<Value> = games::all()
         .iter()
         .map(|e| {
             let opts = e.default_options();
-            let players = e.start(&opts, Some(1)).map(|g| g.players()).unwrap_or(2);
+            let start = e.start(&opts, Some(1));
+            let players = start.as_ref().map(|g| g.players()).unwrap_or(2);
+            let seat_list = start.map(|g| seats(g.as_ref())).unwrap_or_default();
             let options: Vec<Value> = opts
                 .specs()
                 .iter()
@@ -175,55 +242,82 @@ fn games_list() -> Value {
                     OptionKind::String { default } => json!({"name": o.name, "type": "string", "default": default}),
                 })
                 .collect();
-            json!({"name": e.name, "players": players, "options": options})
+            json!({"name": e.name, "players": players, "seats": seat_list, "options": options})
         })
         .collect();
-    json!({ "games": games })
+    json!({ "games": games, "default": s.default_game })
 }
 
-fn new_game(s: &Sessions, body: &Value) -> Result<Value, String> {
-    let entry = games::resolve(Some(text_field(body, "game")?))?;
+/// The seats of a game as the page lists them: `[{"seat": 1, "name": "Black"}, …]`.
+fn seats(g: &dyn AnyGame) -> Vec<Value> {
+    (0..g.players())
+        .map(|t| json!({"seat": t + 1, "name": g.seat_name(t)}))
+        .collect()
+}
+
+/// The fields of `POST /api/new`.
+const NEW_FIELDS: &[&str] = &[
+    "game",
+    "options",
+    "seat",
+    "algorithm",
+    "movetime",
+    "nodes",
+    "deal",
+];
+
+/// The start of the game a request names (`game`, `options`), dealt with `deal`.
+fn starting(b: &Body, deal: Option<u64>) -> Result<Box<dyn AnyGame>, Refusal> {
+    let name = b.text("game")?;
+    let entry = games::resolve(Some(name)).map_err(|e| format!("'game': {}", e))?;
     let mut opts: RuleOptions = entry.default_options();
-    if let Some(o) = body.get("options").and_then(|o| o.as_object()) {
-        for (k, v) in o {
-            let v = match v {
-                Value::String(t) => t.clone(),
-                other => other.to_string(),
-            };
-            opts.set(k, &v)?;
-        }
+    for (k, v) in b.object("options")?.into_iter().flatten() {
+        let v = match v {
+            Value::String(t) => t.clone(),
+            Value::Number(n) => n.to_string(),
+            Value::Bool(f) => f.to_string(),
+            other => {
+                return Err(format!(
+                    "'options': {} must be a string, a number or true/false, not {}",
+                    k, other
+                )
+                .into())
+            }
+        };
+        opts.set(k, &v).map_err(|e| format!("'options': {}", e))?;
     }
-    let deal = body.get("deal").and_then(|d| d.as_u64()).or_else(|| {
-        // A fresh deal each game where the start is dealt.
-        Some(
-            std::time::SystemTime::now()
-                .duration_since(std::time::UNIX_EPOCH)
-                .map(|d| d.as_nanos() as u64)
-                .unwrap_or(1),
-        )
+    Ok(entry
+        .start(&opts, deal)
+        .map_err(|e| format!("'options': {}", e))?)
+}
+
+fn new_game(s: &Sessions, b: Body) -> Answer {
+    // A fresh deal each game where the start is dealt, unless the request names one.
+    let deal = b.int("deal", 0, u64::MAX)?.unwrap_or_else(|| {
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map(|d| d.as_nanos() as u64)
+            .unwrap_or(1)
     });
-    let start = entry.start(&opts, deal)?;
-    let players = start.players();
-    let human = body.get("seat").and_then(|v| v.as_u64()).unwrap_or(1) as usize;
-    if human == 0 || human > players {
-        return Err(format!("'seat' is 1 to {} in this game", players));
-    }
+    let start = starting(&b, Some(deal))?;
+    let entry = games::resolve(Some(start.name()))?;
+    let players = start.players() as u64;
+    let human = b.int("seat", 1, players)?.unwrap_or(1) as usize;
     let mut p = SearchParams::default();
-    let algorithm = body
-        .get("algorithm")
-        .and_then(|a| a.as_str())
-        .unwrap_or("auto");
-    params::set(&mut p, "Algorithm", algorithm).map_err(|e| format!("algorithm: {}", e))?;
-    params::set(&mut p, "Threads", "1").map_err(|e| e.to_string())?;
+    params::set(&mut p, "Algorithm", b.text_or("algorithm", "auto")?)
+        .map_err(|e| format!("'algorithm': {}", e))?;
+    params::set(&mut p, "Threads", "1")?;
     let mut limits = Limits::default();
     match (
-        body.get("nodes").and_then(|n| n.as_u64()),
-        body.get("movetime").and_then(|n| n.as_u64()),
+        b.int("nodes", 1, 1_000_000_000)?,
+        b.int("movetime", 10, 600_000)?,
     ) {
-        (Some(n), _) if n > 0 => limits.nodes = Some(n),
-        (_, Some(ms)) if (10..=600_000).contains(&ms) => limits.movetime = Some(ms),
-        (_, Some(ms)) => return Err(format!("'movetime' is 10 to 600000 ms, not {}", ms)),
-        _ => limits.movetime = Some(1000),
+        (Some(_), Some(_)) => {
+            return Err("give 'nodes' or 'movetime', not both".into());
+        }
+        (Some(n), None) => limits.nodes = Some(n),
+        (None, Some(ms)) => limits.movetime = Some(ms),
+        (None, None) => limits.movetime = Some(1000),
     }
     let session = Session {
         entry,
@@ -282,13 +376,21 @@ impl Session {
 fn state(id: u64, g: &Session) -> Value {
     let cur = g.current();
     let highlight = g.cells.last().cloned().unwrap_or_default();
+    // Drawn for the person's seat: the board faces them, their hand face up.
     let svg = cur.svg(&DrawOptions {
         seat: Some(g.human),
         highlight,
         ..DrawOptions::default()
     });
     let over = match cur.status() {
-        Status::Over(o) => json!({"reason": o.reason, "rewards": &o.rewards[..cur.players()]}),
+        Status::Over(o) => {
+            let rewards = &o.rewards[..cur.players()];
+            json!({
+                "reason": o.reason,
+                "rewards": rewards,
+                "text": verdict(rewards, o.reason, |t| cur.seat_name(t)),
+            })
+        }
         Status::Ongoing => Value::Null,
     };
     let your_turn = over.is_null() && cur.to_move() == g.human && g.thinking.is_none();
@@ -318,6 +420,7 @@ fn state(id: u64, g: &Session) -> Value {
         "game": g.entry.name,
         "players": cur.players(),
         "seat": g.human + 1,
+        "seats": seats(cur),
         "toMove": cur.to_move() + 1,
         "yourTurn": your_turn,
         "thinking": g.thinking.is_some(),
@@ -340,7 +443,7 @@ fn score_text(score: Score) -> String {
 
 /// Starts the engine's search for the seat to move (not the person's); its move is played when
 /// it ends, and `state` shows its analysis meanwhile.
-fn engine_move(s: &Sessions, id: u64) -> Result<Value, String> {
+fn engine_move(s: &Sessions, id: u64) -> Answer {
     let arc = session(s, id)?;
     let mut g = arc.lock().unwrap();
     if g.thinking.is_some() {
@@ -410,7 +513,7 @@ fn engine_move(s: &Sessions, id: u64) -> Result<Value, String> {
     Ok(state(id, &g))
 }
 
-fn replay_load(s: &Sessions, text: &str) -> Result<Value, String> {
+fn replay_load(s: &Sessions, text: &str) -> Answer {
     let mut records = Vec::new();
     for (i, line) in text.lines().enumerate() {
         if line.trim().is_empty() {
@@ -441,11 +544,12 @@ fn replay_load(s: &Sessions, text: &str) -> Result<Value, String> {
     Ok(json!({"replay": id, "games": list}))
 }
 
-/// One position of a replayed game: `?replay=ID&game=N&ply=K` (K moves played).
-fn replay_step(s: &Sessions, query: &str) -> Result<Value, String> {
-    let id = query_num(query, "replay")?;
-    let number = query_num(query, "game")? as usize;
-    let ply = query_num(query, "ply")? as usize;
+/// One position of a replayed game: `?replay=ID&game=N&ply=K` (K moves played), with the
+/// game's moves, rule options, seats and result.
+fn replay_step(s: &Sessions, q: &Query) -> Answer {
+    let id = q.int("replay", 1, MAX_ID)?;
+    let number = q.int("game", 1, MAX_ID)? as usize;
+    q.int("ply", 0, MAX_ID)?; // its type now, its range once the game's length is known
     let records = s
         .replays
         .lock()
@@ -464,7 +568,7 @@ fn replay_step(s: &Sessions, query: &str) -> Result<Value, String> {
     }
     let mut g = entry.from_text(&r.start, &opts)?;
     let all: Vec<&String> = r.opening.iter().chain(r.moves.iter()).collect();
-    let ply = ply.min(all.len());
+    let ply = q.int("ply", 0, all.len() as u64)? as usize;
     let mut last = Vec::new();
     for m in &all[..ply] {
         last = g.move_cells(m).unwrap_or_default();
@@ -475,14 +579,112 @@ fn replay_step(s: &Sessions, query: &str) -> Result<Value, String> {
         highlight: last,
         ..DrawOptions::default()
     });
+    let names: Vec<String> = (0..r.seats.len()).map(|t| g.seat_name(t)).collect();
     Ok(json!({
         "game": number,
+        "name": r.game_name,
         "ply": ply,
         "plies": all.len(),
         "moves": all,
+        "opening": r.opening.len(),
+        "options": r.options,
         "svg": svg,
         "seats": r.seats,
+        "seatNames": names,
         "result": r.result,
         "reason": r.reason,
+        "verdict": verdict(&r.result, &r.reason, |t| names[t].clone()),
     }))
+}
+
+/// A result in words: "White wins by checkmate", "Draw (threefold repetition)", "Seat 1 and
+/// seat 3 share the win (target reached)". `rewards` has one entry per seat; `name` names one.
+pub fn verdict(rewards: &[f32], reason: &str, name: impl Fn(usize) -> String) -> String {
+    let best = rewards.iter().cloned().fold(0.0f32, f32::max);
+    let winners: Vec<usize> = (0..rewards.len())
+        .filter(|&t| best > 0.0 && (rewards[t] - best).abs() < 1e-4)
+        .collect();
+    let why = match reason {
+        "MaxPlies" => "the ply limit, MaxPlies, reached".to_string(),
+        r => r.to_string(),
+    };
+    let capital = |t: usize| {
+        let n = name(t);
+        let mut c = n.chars();
+        c.next()
+            .map(|f| f.to_uppercase().chain(c).collect())
+            .unwrap_or(n)
+    };
+    match winners.len() {
+        0 => format!("Game over ({})", why),
+        n if n == rewards.len() => format!("Draw ({})", why),
+        1 if reason == "checkmate" || reason.ends_with("victory") => {
+            format!("{} wins by {}", capital(winners[0]), why)
+        }
+        1 => format!("{} wins ({})", capital(winners[0]), why),
+        n => {
+            let names: Vec<String> = winners
+                .iter()
+                .enumerate()
+                .map(|(i, &t)| if i == 0 { capital(t) } else { name(t) })
+                .collect();
+            format!(
+                "{} and {} share the win ({})",
+                names[..n - 1].join(", "),
+                names[n - 1],
+                why
+            )
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::verdict;
+
+    #[test]
+    fn a_result_is_said_in_words() {
+        let chess = |t: usize| ["White", "Black"][t].to_string();
+        let seat = |t: usize| format!("seat {}", t + 1);
+        assert_eq!(
+            verdict(&[1.0, 0.0], "checkmate", chess),
+            "White wins by checkmate"
+        );
+        assert_eq!(
+            verdict(&[0.0, 1.0], "corps victory", chess),
+            "Black wins by corps victory"
+        );
+        assert_eq!(
+            verdict(&[0.0, 1.0], "tesseract captured", chess),
+            "Black wins (tesseract captured)"
+        );
+        assert_eq!(
+            verdict(&[0.5, 0.5], "threefold repetition", chess),
+            "Draw (threefold repetition)"
+        );
+        assert_eq!(
+            verdict(&[0.5, 0.5], "MaxPlies", chess),
+            "Draw (the ply limit, MaxPlies, reached)"
+        );
+        assert_eq!(
+            verdict(&[0.0, 0.0, 1.0], "target reached", seat),
+            "Seat 3 wins (target reached)"
+        );
+        assert_eq!(
+            verdict(&[0.5, 0.0, 0.5], "stalemate", seat),
+            "Seat 1 and seat 3 share the win (stalemate)"
+        );
+        assert_eq!(
+            verdict(
+                &[1.0 / 3.0, 1.0 / 3.0, 0.0, 1.0 / 3.0],
+                "rounds played",
+                seat
+            ),
+            "Seat 1, seat 2 and seat 4 share the win (rounds played)"
+        );
+        assert_eq!(
+            verdict(&[0.25; 4], "MaxPlies", seat),
+            "Draw (the ply limit, MaxPlies, reached)"
+        );
+    }
 }

@@ -5,6 +5,7 @@
 //! The API is documented in docs/serve.md.
 
 mod api;
+mod fields;
 
 use std::io::Read;
 use std::sync::Arc;
@@ -14,8 +15,12 @@ const APP: &str = include_str!("page/app.js");
 const STYLE: &str = include_str!("page/style.css");
 
 /// Serves until the process is stopped. Prints `quatre serve: listening on http://HOST:PORT/`
-/// on stdout once the port is bound (`--port 0` picks a free one).
-pub fn run(host: &str, port: u16) -> Result<(), String> {
+/// on stdout once the port is bound (`--port 0` picks a free one). `game`: the game the page
+/// opens on (none: the first).
+pub fn run(host: &str, port: u16, game: Option<&str>) -> Result<(), String> {
+    let default_game = game
+        .map(|g| crate::games::resolve(Some(g)).map(|e| e.name))
+        .transpose()?;
     let server = tiny_http::Server::http((host, port))
         .map_err(|e| format!("cannot listen on {}:{}: {}", host, port, e))?;
     let addr = server
@@ -27,7 +32,7 @@ pub fn run(host: &str, port: u16) -> Result<(), String> {
     use std::io::Write;
     let _ = std::io::stdout().flush();
     let server = Arc::new(server);
-    let state = Arc::new(api::Sessions::default());
+    let state = Arc::new(api::Sessions::opening_on(default_game));
     // A few threads take requests in turn; searches run on their own threads.
     let workers: Vec<_> = (0..4)
         .map(|_| {
@@ -66,15 +71,15 @@ fn handle(state: &api::Sessions, mut request: tiny_http::Request) {
                 .take(16 * 1024 * 1024)
                 .read_to_string(&mut body);
             let result = match read {
-                Err(e) => Err(format!("cannot read the request: {}", e)),
+                Err(e) => Err(format!("cannot read the request: {}", e).into()),
                 Ok(_) => api::route(state, method.as_str(), &p[5..], query, &body),
             };
             match result {
                 Ok(v) => (200, "application/json", v.to_string()),
                 Err(e) => (
-                    400,
+                    e.status,
                     "application/json",
-                    serde_json::json!({ "error": e }).to_string(),
+                    serde_json::json!({ "error": e.message }).to_string(),
                 ),
             }
         }

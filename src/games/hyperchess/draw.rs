@@ -6,6 +6,9 @@ use super::text::{roman, square_name};
 use super::*;
 use crate::render::{chess_man, DrawOptions, Rect, Svg};
 
+/// What each seat is called (p1 first).
+pub(super) const SEATS: [&str; 2] = ["White", "Black"];
+
 const CELL: f64 = 34.0;
 /// Space between boards, and the margins for labels.
 const GAP: f64 = 30.0;
@@ -32,7 +35,8 @@ fn square_rect(geo: &Geometry, sq: usize, flip: bool) -> Rect {
 
 pub(super) fn svg(g: &Hyperchess, opts: &DrawOptions) -> String {
     let geo = g.geo;
-    let flip = opts.flip;
+    // The board faces the viewing seat: Black's side is drawn at the top.
+    let flip = opts.turned(1);
     let board = 8.0 * CELL + GAP;
     let width = LEFT + geo.cols as f64 * board - GAP + 20.0;
     let height = TOP + geo.rows as f64 * board - GAP + 58.0;
@@ -119,7 +123,7 @@ pub(super) fn svg(g: &Hyperchess, opts: &DrawOptions) -> String {
             }
         }
     }
-    let mover = if g.side == 0 { "White" } else { "Black" };
+    let mover = SEATS[g.side as usize];
     let state = match g.status() {
         Status::Over(o) => format!("game over: {}", o.reason),
         Status::Ongoing if g.in_check => format!("{} to move, in check", mover),
@@ -143,7 +147,7 @@ pub(super) fn move_cells(g: &Hyperchess, mv: Move) -> Vec<String> {
 mod tests {
     use crate::game::{Game, RuleOptions};
     use crate::games::hyperchess::Hyperchess;
-    use crate::render::check_random_games;
+    use crate::render::{cell_corner, check_random_games, DrawOptions};
 
     #[test]
     fn every_square_is_a_cell_and_every_move_names_two_of_them() {
@@ -152,5 +156,26 @@ mod tests {
             opts.set("Boards", boards).unwrap();
             check_random_games(|_| Hyperchess::start(&opts).unwrap(), 2, 60, Some(squares));
         }
+    }
+
+    #[test]
+    fn the_board_faces_the_viewing_seat() {
+        let g = Hyperchess::start(&RuleOptions::of::<Hyperchess>()).unwrap();
+        let drawn = |seat: Option<usize>, flip: bool| {
+            g.svg(&DrawOptions {
+                seat,
+                flip,
+                ..DrawOptions::default()
+            })
+        };
+        // White (p1) at the bottom; drawn for Black (p2), the board is turned round.
+        assert_eq!(drawn(Some(0), false), drawn(None, false));
+        assert_eq!(drawn(Some(1), false), drawn(None, true));
+        assert_eq!(drawn(Some(1), true), drawn(None, false));
+        let (a, b) = (
+            cell_corner(&drawn(None, false), "AaI1").unwrap(),
+            cell_corner(&drawn(Some(1), false), "AaI1").unwrap(),
+        );
+        assert!(b.1 < a.1, "White's corner AaI1 is at the top for Black");
     }
 }

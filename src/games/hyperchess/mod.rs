@@ -92,11 +92,32 @@ static OPTIONS: &[OptionSpec] = &[
             max: 100000,
         },
     },
+    OptionSpec {
+        name: "Promotions",
+        kind: OptionKind::Combo {
+            default: "hyperchess",
+            vars: &["hyperchess", "chess"],
+        },
+    },
 ];
 
-/// Rule options are interned (leaked once per distinct value set) so that cloning a state
-/// never allocates.
-fn intern_options(opts: &RuleOptions) -> Result<(&'static RuleOptions, usize, usize, u32), String> {
+/// What a pawn may promote to, in the order the generator lists them: `Promotions=hyperchess`
+/// (the rules: never a rook) and `Promotions=chess` (as in chess: never a guard, so that a chess
+/// GUI or engine can read every move on one board).
+const HYPERCHESS_PROMOTIONS: [u8; 4] = [QUEEN, KNIGHT, BISHOP, GUARD];
+const CHESS_PROMOTIONS: [u8; 4] = [QUEEN, KNIGHT, BISHOP, ROOK];
+
+/// The rule options, read and checked.
+struct Rules {
+    /// Interned (leaked once per distinct value set) so that cloning a state never allocates.
+    opts: &'static RuleOptions,
+    cols: usize,
+    rows: usize,
+    max_plies: u32,
+    promos: &'static [u8; 4],
+}
+
+fn intern_options(opts: &RuleOptions) -> Result<Rules, String> {
     let boards = opts.text("Boards");
     let (c, r) = boards
         .split_once(['x', 'X'])
@@ -120,11 +141,29 @@ fn intern_options(opts: &RuleOptions) -> Result<(&'static RuleOptions, usize, us
             mp
         ));
     }
+    let promotions = opts.text("Promotions");
+    let promos = match promotions {
+        "hyperchess" => &HYPERCHESS_PROMOTIONS,
+        "chess" => &CHESS_PROMOTIONS,
+        _ => {
+            return Err(format!(
+                "option Promotions takes hyperchess or chess, not '{}'",
+                promotions
+            ))
+        }
+    };
     let o = RuleOptions::defaults(OPTIONS)
         .with("Boards", &format!("{}x{}", c, r))
         .with("MaxPlies", &mp.to_string())
+        .with("Promotions", promotions)
         .intern();
-    Ok((o, c, r, mp as u32))
+    Ok(Rules {
+        opts: o,
+        cols: c,
+        rows: r,
+        max_plies: mp as u32,
+        promos,
+    })
 }
 
 struct Zobrist {
@@ -181,6 +220,10 @@ pub struct Hyperchess {
     /// that rule counts again from there (see `Game::play_through_draw`).
     through_rep: u32,
     through_fifty: u32,
+    /// False once `Game::ignore_draw_rules` turned the draw rules off (perft).
+    draw_rules: bool,
+    /// What a pawn may promote to (the `Promotions` option).
+    promos: &'static [u8; 4],
     side: u8,
     /// Whether an en-passant capture is actually legal (only then is `ep` part of the hash).
     ep_legal: bool,
@@ -232,6 +275,8 @@ impl Clone for Hyperchess {
             max_plies,
             through_rep,
             through_fifty,
+            draw_rules,
+            promos,
             side,
             ep_legal,
             in_check,
@@ -249,6 +294,8 @@ impl Clone for Hyperchess {
         self.max_plies = max_plies;
         self.through_rep = through_rep;
         self.through_fifty = through_fifty;
+        self.draw_rules = draw_rules;
+        self.promos = promos;
         self.side = side;
         self.ep_legal = ep_legal;
         self.in_check = in_check;
@@ -325,6 +372,9 @@ impl Hyperchess {
 
     /// The draw rules' verdict on this position.
     fn compute_rule_status(&self) -> Status {
+        if !self.draw_rules {
+            return Status::Ongoing;
+        }
         // Stops at the first kind present (pawns, mostly): this runs after every move.
         let bare = |c: usize| self.counts[c][1..7].iter().all(|&n| n == 0);
         if bare(0) && bare(1) {
@@ -383,7 +433,13 @@ impl Hyperchess {
         halfmove: u32,
         fullmove: u32,
     ) -> Result<Hyperchess, String> {
-        let (opts, c, r, max_plies) = intern_options(opts)?;
+        let Rules {
+            opts,
+            cols: c,
+            rows: r,
+            max_plies,
+            promos,
+        } = intern_options(opts)?;
         let geo = geometry(c, r);
         let mut counts = [[0u16; 8]; 2];
         let mut king = [NONE; 2];
@@ -427,6 +483,8 @@ impl Hyperchess {
             max_plies,
             through_rep: 0,
             through_fifty: 0,
+            draw_rules: true,
+            promos,
             side,
             ep_legal: false,
             in_check: false,
@@ -508,7 +566,9 @@ impl Game for Hyperchess {
     }
 
     fn start(opts: &RuleOptions) -> Result<Self, String> {
-        let (_, c, r, _) = intern_options(opts)?;
+        let Rules {
+            cols: c, rows: r, ..
+        } = intern_options(opts)?;
         let mut board = [0u8; MAX_SQ];
         let kb = c / 2 + c * (r / 2);
         for b in 0..c * r {
@@ -541,6 +601,10 @@ impl Game for Hyperchess {
 
     fn svg(&self, opts: &crate::render::DrawOptions) -> String {
         draw::svg(self, opts)
+    }
+
+    fn seat_name(&self, seat: Seat) -> String {
+        draw::SEATS[seat].to_string()
     }
 
     fn move_cells(&self, mv: Move) -> Vec<String> {
@@ -693,6 +757,11 @@ impl Game for Hyperchess {
         Some(o.reason)
     }
 
+    fn ignore_draw_rules(&mut self) {
+        self.draw_rules = false;
+        self.rule_status = Status::Ongoing;
+    }
+
     fn parse_move(&self, text: &str) -> Result<Move, String> {
         text::parse_move(self, text)
     }
@@ -718,7 +787,8 @@ impl Game for Hyperchess {
         Some(eval::noisy_estimate(self, mv))
     }
 
-    /// A chess engine knows every move of one board except a promotion to a guard.
+    /// A chess engine knows every move of one board except a promotion to a guard (which
+    /// `Promotions=chess` leaves out).
     fn foreign_engine_reads(&self, mv: Move) -> bool {
         mv.promo() != GUARD
     }

@@ -82,10 +82,10 @@ impl Sink for Count {
     }
 }
 
-/// The four promotions of the pawn move `from` → `to`.
+/// The four promotions (`pieces`: the `Promotions` option's) of the pawn move `from` → `to`.
 #[inline(always)]
-fn promotions(sink: &mut impl Sink, from: usize, to: usize) -> bool {
-    for p in [QUEEN, KNIGHT, BISHOP, GUARD] {
+fn promotions(sink: &mut impl Sink, pieces: &[u8; 4], from: usize, to: usize) -> bool {
+    for &p in pieces {
         if sink.one(Move::new(from, to, p)) {
             return true;
         }
@@ -459,7 +459,7 @@ impl Hyperchess {
                 while set != 0 {
                     let to = base + set.trailing_zeros() as usize;
                     set &= set - 1;
-                    if promotions(sink, (to as isize - d) as usize, to) {
+                    if promotions(sink, self.promos, (to as isize - d) as usize, to) {
                         return true;
                     }
                 }
@@ -480,7 +480,7 @@ impl Hyperchess {
                     while promo != 0 {
                         let to = tb * 64 + promo.trailing_zeros() as usize;
                         promo &= promo - 1;
-                        if promotions(sink, (to as isize - delta) as usize, to) {
+                        if promotions(sink, self.promos, (to as isize - delta) as usize, to) {
                             return true;
                         }
                     }
@@ -715,7 +715,7 @@ impl Hyperchess {
             if !along(to) {
                 false
             } else if kind == PROMOTION {
-                promotions(sink, from, to)
+                promotions(sink, self.promos, from, to)
             } else {
                 sink.one(Move::new(from, to, 0))
             }

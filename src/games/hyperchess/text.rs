@@ -153,7 +153,9 @@ pub fn char_piece(c: char) -> Option<u8> {
 
 /// Loads a position text.
 pub(super) fn parse(text: &str, opts: &RuleOptions) -> Result<Hyperchess, String> {
-    let (_, c, r, _) = intern_options(opts)?;
+    let Rules {
+        cols: c, rows: r, ..
+    } = intern_options(opts)?;
     let geo = geometry(c, r);
     let fields: Vec<&str> = text.split_whitespace().collect();
     if fields.len() < 2 || fields.len() > 6 {
@@ -324,22 +326,39 @@ pub(super) fn parse_move(g: &Hyperchess, text: &str) -> Result<Move, String> {
     let (to, n2) = parse_square(geo, &t[n1..])
         .map_err(|e| format!("move '{}': {} (moves look like {})", t, e, example))?;
     let rest = &t[n1 + n2..];
-    let promo = match rest {
-        "" => 0,
-        "n" | "N" => KNIGHT,
-        "b" | "B" => BISHOP,
-        "q" | "Q" => QUEEN,
-        "g" | "G" => GUARD,
-        "r" | "R" => {
-            return Err(format!(
-                "move '{}': pawns cannot promote to a rook; choose n, g, b or q",
-                t
-            ))
+    // The promotion letters this game's `Promotions` option allows: "n, g, b or q".
+    let letters = {
+        let l: Vec<String> = [KNIGHT, GUARD, BISHOP, ROOK, QUEEN]
+            .iter()
+            .filter(|p| g.promos.contains(p))
+            .map(|&p| piece_char(p).to_ascii_lowercase().to_string())
+            .collect();
+        format!("{} or {}", l[..l.len() - 1].join(", "), l[l.len() - 1])
+    };
+    let mut letter = rest.chars();
+    let promo = match (letter.next(), letter.next()) {
+        (None, _) => 0,
+        (Some(c), None) if char_piece(c).is_some() => {
+            let p = char_piece(c).unwrap_or(0) & 7;
+            if !g.promos.contains(&p) {
+                let names = [
+                    "", "pawn", "knight", "bishop", "rook", "queen", "guard", "king",
+                ];
+                return Err(format!(
+                    "move '{}': pawns cannot promote to a {} (Promotions={}); choose {}",
+                    t,
+                    names[p as usize],
+                    g.opts.text("Promotions"),
+                    letters
+                ));
+            }
+            p
         }
         _ => {
             return Err(format!(
-                "move '{}': unexpected '{}' after the squares (only a promotion letter n, g, b or q may follow)",
-                t, rest
+                "move '{}': unexpected '{}' after the squares (only a promotion letter {} \
+                 may follow)",
+                t, rest, letters
             ))
         }
     };
@@ -351,8 +370,8 @@ pub(super) fn parse_move(g: &Hyperchess, text: &str) -> Result<Move, String> {
         let last = if p >> 3 == 0 { 7 } else { 0 };
         if geo.coord[to][1] == last && promo == 0 {
             return Err(format!(
-                "move '{}' takes a pawn to its last rank: add the promotion piece (n, g, b or q), e.g. '{}q'",
-                t, t
+                "move '{}' takes a pawn to its last rank: add the promotion piece ({}), e.g. '{}q'",
+                t, letters, t
             ));
         }
     }
@@ -372,6 +391,7 @@ pub(super) fn format_move(g: &Hyperchess, mv: Move) -> String {
     match mv.promo() {
         KNIGHT => s.push('n'),
         BISHOP => s.push('b'),
+        ROOK => s.push('r'),
         QUEEN => s.push('q'),
         GUARD => s.push('g'),
         _ => {}

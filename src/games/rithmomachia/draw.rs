@@ -1,5 +1,6 @@
 //! The picture of a position (SVG): the 8 × 16 board with files a–h and ranks 1–16 as the
-//! notation writes them (White, the Evens, on ranks 1–8 at the bottom), every piece drawn as its
+//! notation writes them (White, the Evens, on ranks 1–8 at the bottom; turned round when drawn
+//! for Black, p1, so that the viewing seat's men are at the bottom), every piece drawn as its
 //! shape — circle, triangle, square — with its number, a pyramid as a stepped triangle with one
 //! band per remaining layer and its value, and beside the board each pyramid's layers and what
 //! each side has captured. Every square is a `data-cell` named as in the notation (`e4`).
@@ -7,6 +8,9 @@
 use super::text::{display, square_name};
 use super::*;
 use crate::render::{DrawOptions, Rect, Svg};
+
+/// What each seat is called (p1 first).
+pub(super) const SEATS: [&str; 2] = ["Black", "White"];
 
 const CELL: f64 = 40.0;
 const LEFT: f64 = 36.0;
@@ -28,7 +32,8 @@ fn square_rect(sq: usize, flip: bool) -> Rect {
 }
 
 pub(super) fn svg(g: &Rithmomachia, opts: &DrawOptions) -> String {
-    let flip = opts.flip;
+    // The board faces the viewing seat: Black's side is drawn at the top.
+    let flip = opts.turned(0);
     let mut svg = Svg::new(PANEL + 330.0, TOP + 16.0 * CELL + 40.0, "#fbfaf5");
     for sq in 0..128 {
         let light = (sq % 8 + sq / 8) % 2 == 1;
@@ -141,9 +146,10 @@ pub(super) fn move_cells(mv: Move) -> Vec<String> {
 
 #[cfg(test)]
 mod tests {
+    use super::{CELL, TOP};
     use crate::game::{Game, RuleOptions};
     use crate::games::rithmomachia::Rithmomachia;
-    use crate::render::check_random_games;
+    use crate::render::{cell_corner, check_random_games, DrawOptions};
 
     #[test]
     fn every_square_is_a_cell_and_every_move_names_two_of_them() {
@@ -151,5 +157,29 @@ mod tests {
         check_random_games(|_| Rithmomachia::start(&opts).unwrap(), 4, 120, Some(128));
         let g = Rithmomachia::start(&opts).unwrap();
         assert!(g.svg(&Default::default()).contains("has captured"));
+    }
+
+    #[test]
+    fn the_board_faces_the_viewing_seat() {
+        let g = Rithmomachia::start(&RuleOptions::of::<Rithmomachia>()).unwrap();
+        let drawn = |seat: Option<usize>, flip: bool| {
+            g.svg(&DrawOptions {
+                seat,
+                flip,
+                ..DrawOptions::default()
+            })
+        };
+        // White (p2) at the bottom as the notation writes it; Black (p1) at the bottom for p1.
+        let bottom = TOP + 15.0 * CELL;
+        assert_eq!(cell_corner(&drawn(None, false), "a1").unwrap().1, bottom);
+        assert_eq!(cell_corner(&drawn(Some(1), false), "a1").unwrap().1, bottom);
+        assert_eq!(
+            cell_corner(&drawn(Some(0), false), "h16").unwrap().1,
+            bottom
+        );
+        assert_eq!(cell_corner(&drawn(Some(0), false), "a1").unwrap().1, TOP);
+        assert_eq!(drawn(Some(0), false), drawn(None, true));
+        // `flip` turns p1's view round once more.
+        assert_eq!(drawn(Some(0), true), drawn(None, false));
     }
 }

@@ -632,6 +632,10 @@ impl Game for Rithmomachia {
         draw::svg(self, opts)
     }
 
+    fn seat_name(&self, seat: Seat) -> String {
+        draw::SEATS[seat].to_string()
+    }
+
     fn move_cells(&self, mv: Move) -> Vec<String> {
         draw::move_cells(mv)
     }
@@ -705,6 +709,12 @@ impl Game for Rithmomachia {
             } else {
                 0
             }
+    }
+
+    /// `MaxPlies` is the one draw rule.
+    fn ignore_draw_rules(&mut self) {
+        self.play_through_draw();
+        self.cfg.max_plies = 0;
     }
 
     fn play_through_draw(&mut self) -> Option<&'static str> {

@@ -14,7 +14,8 @@ const LEFT: f64 = 36.0;
 const TOP: f64 = 28.0;
 /// The reserve panel, right of the board.
 const PANEL: f64 = LEFT + 15.0 * CELL + 30.0;
-const SIDE_NAMES: [&str; 2] = ["White", "Black"];
+/// What each seat is called (p1 first).
+pub(super) const SEATS: [&str; 2] = ["White", "Black"];
 const RESERVE_NAMES: [&str; 8] = [
     "Tesseract",
     "Star",
@@ -63,7 +64,8 @@ fn ink(black: bool) -> (&'static str, &'static str) {
 }
 
 pub(super) fn svg(g: &Tesseract, opts: &DrawOptions) -> String {
-    let flip = opts.flip;
+    // The board faces the viewing seat: Black's side is drawn at the top.
+    let flip = opts.turned(1);
     let size = 15.0 * CELL;
     let mut svg = Svg::new(PANEL + 250.0, TOP + size + 74.0, "#fbfaf5");
     for p in 0..SQ {
@@ -105,7 +107,7 @@ pub(super) fn svg(g: &Tesseract, opts: &DrawOptions) -> String {
             (PANEL + side as f64 * 120.0, TOP + 24.0),
             15.0,
             "#222",
-            &format!("{} reserve", SIDE_NAMES[side]),
+            &format!("{} reserve", SEATS[side]),
         );
         for i in 0..8 {
             let r = reserve_rect(side, i);
@@ -248,7 +250,7 @@ pub(super) fn move_cells(g: &Tesseract, mv: Move) -> Vec<String> {
 mod tests {
     use crate::game::{Game, RuleOptions};
     use crate::games::tesseract::Tesseract;
-    use crate::render::check_random_games;
+    use crate::render::{cell_corner, check_random_games, DrawOptions};
 
     #[test]
     fn every_point_and_reserve_is_a_cell_and_every_move_names_them() {
@@ -259,5 +261,26 @@ mod tests {
             90,
             Some(15 * 15 + 16),
         );
+    }
+
+    #[test]
+    fn the_board_faces_the_viewing_seat() {
+        let g = Tesseract::start(&RuleOptions::of::<Tesseract>()).unwrap();
+        let drawn = |seat: Option<usize>, flip: bool| {
+            g.svg(&DrawOptions {
+                seat,
+                flip,
+                ..DrawOptions::default()
+            })
+        };
+        // White (p1) at the bottom; drawn for Black (p2), the board is turned round.
+        assert_eq!(drawn(Some(0), false), drawn(None, false));
+        assert_eq!(drawn(Some(1), false), drawn(None, true));
+        assert_eq!(drawn(Some(1), true), drawn(None, false));
+        let (a, b) = (
+            cell_corner(&drawn(None, false), "a1").unwrap(),
+            cell_corner(&drawn(Some(1), false), "a1").unwrap(),
+        );
+        assert!(b.1 < a.1, "White's corner a1 is at the top for Black");
     }
 }

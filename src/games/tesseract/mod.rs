@@ -458,6 +458,10 @@ impl Game for Tesseract {
         draw::svg(self, opts)
     }
 
+    fn seat_name(&self, seat: Seat) -> String {
+        draw::SEATS[seat].to_string()
+    }
+
     fn move_cells(&self, mv: Move) -> Vec<String> {
         draw::move_cells(self, mv)
     }
@@ -616,6 +620,12 @@ impl Game for Tesseract {
             h ^= SIDE_KEY;
         }
         h
+    }
+
+    /// `MaxPlies` is the one draw rule.
+    fn ignore_draw_rules(&mut self) {
+        self.play_through_draw();
+        self.max_plies = 0;
     }
 
     fn play_through_draw(&mut self) -> Option<&'static str> {

@@ -182,7 +182,13 @@ pub(super) fn svg(g: &Tesseris, opts: &DrawOptions) -> String {
             &label,
         );
     }
-    svg.decorate(opts, |c| locate(&v, me, c));
+    // A turn's arrow goes from the card to where the card goes; its last cell is what is drawn
+    // after, not where the card goes.
+    let opts = DrawOptions {
+        arrow: opts.arrow.iter().take(2).cloned().collect(),
+        ..opts.clone()
+    };
+    svg.decorate(&opts, |c| locate(&v, me, c));
     let line = match v.status {
         Status::Over(o) => format!("game over: {}", o.reason),
         _ => format!("seat {} to move — ply {}", v.to_move + 1, v.ply),
@@ -250,6 +256,31 @@ mod tests {
                 None,
             );
         }
+    }
+
+    #[test]
+    fn the_arrow_points_where_the_card_goes() {
+        let g = Tesseris::start_with_seed(&RuleOptions::of::<Tesseris>(), 5).unwrap();
+        let mut moves = Vec::new();
+        g.legal_moves(&mut moves);
+        // A turn that draws from the deck: its cells are card, where it goes, deck.
+        let cells = moves
+            .iter()
+            .map(|&m| g.move_cells(m))
+            .find(|c| c[2] == "deck")
+            .unwrap();
+        let with_arrow = |arrow: &[String]| {
+            g.svg(&DrawOptions {
+                arrow: arrow.to_vec(),
+                ..DrawOptions::default()
+            })
+        };
+        assert!(with_arrow(&cells).contains("class=\"arrow\""));
+        assert_eq!(with_arrow(&cells), with_arrow(&cells[..2]));
+        assert_ne!(
+            with_arrow(&cells),
+            with_arrow(&[cells[0].clone(), cells[2].clone()])
+        );
     }
 
     #[test]

@@ -553,6 +553,32 @@ impl Game for Tesseris {
         self.status
     }
 
+    /// `MaxPlies` is the one draw rule; a draw by it is lifted: mid-round the next seat moves,
+    /// and at a round's end (scored, not yet dealt) the next round is dealt, as the turn would
+    /// have done (for an observation, on a determinization drawn as `play` draws one).
+    fn ignore_draw_rules(&mut self) {
+        self.max_plies = 0;
+        if !matches!(self.status, Status::Over(o) if o.reason == "MaxPlies") {
+            return;
+        }
+        self.status = Status::Ongoing;
+        if !(self.triggered && self.to_move == self.first) {
+            return;
+        }
+        if self.observer == NO_SEAT {
+            self.next_deal();
+        } else {
+            let o = self.observer as usize;
+            let mut rng = crate::game::rng_from_seed(zobrist::splitmix64(
+                self.hash ^ (self.ply as u64) << 40,
+            ));
+            let mut full = self.clone();
+            full.fill_unknown(&mut rng, None);
+            full.next_deal();
+            *self = full.observe(o);
+        }
+    }
+
     fn hash(&self) -> u64 {
         self.hash
     }

@@ -102,6 +102,12 @@ impl Tesseris {
         }
     }
 
+    /// The next round: the first player's marker passes on, and the cards are dealt.
+    pub(super) fn next_deal(&mut self) {
+        self.first = ((self.first as usize + 1) % self.n as usize) as u8;
+        self.deal_round();
+    }
+
     /// The end of the turn: the round ends after the last seat of a triggered round (scores,
     /// then the next deal or the end of the game); otherwise the next seat moves.
     fn end_turn(&mut self, s: usize) {
@@ -121,8 +127,7 @@ impl Tesseris {
             if self.status.is_over() {
                 self.to_move = ((s + 1) % n) as u8;
             } else {
-                self.first = ((self.first as usize + 1) % n) as u8;
-                self.deal_round();
+                self.next_deal();
                 dealt = true;
             }
         } else {

@@ -145,6 +145,8 @@ pub struct Threechess {
     /// Plies played since the position given.
     plies: u32,
     max_plies: u32,
+    /// False once `Game::ignore_draw_rules` turned the draw rules off (perft).
+    draws_on: bool,
     side: u8,
     /// Whether the side to move (when alive) is in check.
     in_check: bool,
@@ -308,6 +310,9 @@ impl Threechess {
     }
 
     fn draw_rules(&self) -> Status {
+        if !self.draws_on {
+            return Status::Ongoing;
+        }
         if self.clock >= PLY_RULE {
             return Status::Over(self.alive_share("150-ply rule"));
         }
@@ -427,6 +432,7 @@ impl Threechess {
             fullmove,
             plies: 0,
             max_plies,
+            draws_on: true,
             side,
             in_check: false,
         };
@@ -500,6 +506,10 @@ impl Game for Threechess {
         draw::svg(self, opts)
     }
 
+    fn seat_name(&self, seat: Seat) -> String {
+        COLOUR_NAMES[seat].to_string()
+    }
+
     fn move_cells(&self, mv: Move) -> Vec<String> {
         draw::move_cells(mv)
     }
@@ -570,6 +580,17 @@ impl Game for Threechess {
 
     fn status(&self) -> Status {
         self.status
+    }
+
+    fn ignore_draw_rules(&mut self) {
+        self.draws_on = false;
+        // The draw rules are looked at only when the turn procedure ended nothing: a draw
+        // lifted leaves the game going on.
+        if matches!(self.status, Status::Over(o)
+            if ["150-ply rule", "threefold repetition", "MaxPlies"].contains(&o.reason))
+        {
+            self.status = Status::Ongoing;
+        }
     }
 
     fn hash(&self) -> u64 {

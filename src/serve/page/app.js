@@ -8,6 +8,7 @@ let game = null;      // the last state from the server
 let picked = [];      // cells clicked so far for the move being entered
 let replay = null;    // {id, games, game, ply, plies}
 let polling = null;
+let seatsReady = Promise.resolve(); // the seat list being fetched for the chosen options
 
 async function api(method, path, body) {
   const r = await fetch("/api/" + path, {
@@ -49,34 +50,79 @@ function optionInputs() {
     }
     input.dataset.option = o.name;
     input.dataset.kind = o.type;
+    input.addEventListener("change", () => { seatsReady = refreshSeats(); });
     label.appendChild(input);
     box.appendChild(label);
   }
-  const seat = $("seat");
-  seat.innerHTML = "";
-  for (let i = 1; i <= g.players; i++) {
-    const opt = document.createElement("option");
-    opt.value = i;
-    opt.textContent = "p" + i;
-    seat.appendChild(opt);
-  }
+  seatsReady = refreshSeats();
 }
 
-async function newGame(ev) {
-  if (ev) ev.preventDefault();
+// The seats of the chosen game with the chosen options (tesseris's Players), as the engine
+// names them; the seat picked before stays picked where it still exists.
+async function refreshSeats() {
+  const seat = $("seat");
+  const before = seat.value;
+  try {
+    const r = await api("POST", "seats", { game: $("game").value, options: chosenOptions() });
+    seat.innerHTML = "";
+    for (const s of r.seats) {
+      const opt = document.createElement("option");
+      opt.value = s.seat;
+      opt.textContent = seatLabel(s.seat, s.name);
+      seat.appendChild(opt);
+    }
+    if (r.seats.some((s) => String(s.seat) === before)) seat.value = before;
+    say("");
+  } catch (e) { say(e.message); }
+}
+
+// "Black (p1)"; a seat without a name of its own is "seat 3".
+function seatLabel(n, name) {
+  return name === "seat " + n ? name : `${name} (p${n})`;
+}
+
+function chosenOptions() {
   const options = {};
   for (const el of $("options").querySelectorAll("[data-option]")) {
     options[el.dataset.option] = el.dataset.kind === "check" ? String(el.checked) : el.value;
   }
+  return options;
+}
+
+async function newGame(ev) {
+  if (ev) ev.preventDefault();
   // ?nodes=N (tests, reproducible play): the engine searches N nodes a move instead of a time.
   const nodes = Number(new URLSearchParams(location.search).get("nodes")) || undefined;
+  const limit = nodes ? { nodes } : { movetime: Number($("movetime").value) };
   try {
+    await seatsReady;
     show(await api("POST", "new", {
-      game: $("game").value, options, seat: Number($("seat").value),
-      algorithm: $("algorithm").value, movetime: Number($("movetime").value), nodes,
+      game: $("game").value, options: chosenOptions(), seat: Number($("seat").value),
+      algorithm: $("algorithm").value, ...limit,
     }));
     say("");
   } catch (e) { say(e.message); }
+}
+
+function analysisText(a) {
+  if (a && a.depth !== undefined) {
+    const who = game && game.seats[a.seat - 1] ? game.seats[a.seat - 1].name : "seat " + a.seat;
+    return `${who}: ${a.score} at depth ${a.depth}, ${a.nodes} nodes — ${a.pv.join(" ")}`;
+  }
+  return a && a.error ? a.error : "—";
+}
+
+function listMoves(moves, current) {
+  const h = $("history");
+  h.innerHTML = "";
+  moves.forEach((m, i) => {
+    const li = document.createElement("li");
+    li.textContent = m;
+    if (i === current) li.className = "current";
+    h.appendChild(li);
+  });
+  const cur = h.querySelector(".current");
+  if (cur) cur.scrollIntoView({ block: "nearest" });
 }
 
 function show(state) {
@@ -96,22 +142,15 @@ function show(state) {
     b.addEventListener("click", () => play(m.move));
     legal.appendChild(b);
   }
-  const h = $("history");
-  h.innerHTML = "";
-  for (const m of state.moves) {
-    const li = document.createElement("li");
-    li.textContent = m;
-    h.appendChild(li);
-  }
+  listMoves(state.moves, state.moves.length - 1);
+  $("replay-info").textContent = "";
   $("position").value = state.position;
-  const a = state.analysis;
-  $("analysis").textContent = a && a.depth !== undefined
-    ? `seat ${a.seat}: ${a.score} at depth ${a.depth}, ${a.nodes} nodes — ${a.pv.join(" ")}`
-    : (a && a.error ? a.error : "—");
+  $("analysis").textContent = analysisText(state.analysis);
+  const seat = (n) => seatLabel(n, state.seats[n - 1].name);
   let status;
-  if (state.over) status = "Game over: " + state.over.reason + " (rewards " + state.over.rewards.join(" / ") + ")";
-  else if (state.yourTurn) status = `Your move (seat ${state.seat}): click a piece or card, then where it goes — or pick from the list.`;
-  else status = `Seat ${state.toMove} (engine) is thinking…`;
+  if (state.over) status = "Game over: " + state.over.text + ".";
+  else if (state.yourTurn) status = `Your move, ${seat(state.seat)}: click a piece or card, then where it goes — or pick from the list.`;
+  else status = `${seat(state.toMove)}, the engine, is thinking…`;
   $("status").textContent = status;
   if (!state.over && !state.yourTurn) engineTurn();
 }
@@ -124,11 +163,7 @@ async function engineTurn() {
       try {
         s = await api("GET", "state?id=" + game.id);
         if (!s.thinking) { clearInterval(polling); polling = null; show(s); }
-        else {
-          const a = s.analysis;
-          if (a && a.depth !== undefined) $("analysis").textContent =
-            `seat ${a.seat}: ${a.score} at depth ${a.depth}, ${a.nodes} nodes — ${a.pv.join(" ")}`;
-        }
+        else if (s.analysis && s.analysis.depth !== undefined) $("analysis").textContent = analysisText(s.analysis);
       } catch (e) { clearInterval(polling); polling = null; say(e.message); }
     }, 200);
   } catch (e) { say(e.message); }
@@ -195,6 +230,7 @@ async function loadReplay() {
   try {
     const r = await api("POST", "replay", { text: await f.text() });
     replay = { id: r.replay, games: r.games, game: r.games[0].number, ply: 0 };
+    if (polling) { clearInterval(polling); polling = null; }
     const sel = $("replay-game");
     sel.innerHTML = "";
     for (const g of r.games) {
@@ -210,24 +246,35 @@ async function loadReplay() {
 
 async function step(ply) {
   if (!replay) return;
+  ply = Math.max(0, Math.min(ply, replay.plies === undefined ? ply : replay.plies));
   try {
-    const s = await api("GET", `replay?replay=${replay.id}&game=${replay.game}&ply=${Math.max(0, ply)}`);
+    const s = await api("GET", `replay?replay=${replay.id}&game=${replay.game}&ply=${ply}`);
     replay.ply = s.ply; replay.plies = s.plies;
     $("board").innerHTML = s.svg;
     $("replay-ply").textContent = `${s.ply} / ${s.plies}` + (s.ply > 0 ? ` (${s.moves[s.ply - 1]})` : "");
-    $("status").textContent = `Replay: ${s.seats.join(" – ")}; ${s.reason}`;
+    const seats = s.seats.map((e, i) => `${s.seatNames[i]}: ${e}`).join(" – ");
+    $("status").textContent = `Replay of game ${s.game} (${s.name}): ${seats}. ` +
+      (s.ply === s.plies ? `Result: ${s.verdict}.` : `Move ${s.ply} of ${s.plies}.`);
+    const opts = Object.entries(s.options).map(([k, v]) => `${k}=${v}`).join(", ");
+    $("replay-info").textContent = `Options: ${opts || "none"}` +
+      (s.opening ? `; the first ${s.opening} moves are the opening` : "");
+    listMoves(s.moves, s.ply - 1);
     $("legal").innerHTML = "";
+    $("position").value = "";
+    $("analysis").textContent = "—";
   } catch (e) { say(e.message); }
 }
 
 async function main() {
-  games = (await api("GET", "games")).games;
+  const list = await api("GET", "games");
+  games = list.games;
   for (const g of games) {
     const o = document.createElement("option");
     o.value = o.textContent = g.name;
     $("game").appendChild(o);
   }
-  const want = new URLSearchParams(location.search).get("game");
+  // ?game=NAME in the address, else the game `quatre serve --game` opens on, else the first.
+  const want = new URLSearchParams(location.search).get("game") || list.default;
   if (want && games.some((g) => g.name === want)) $("game").value = want;
   optionInputs();
   $("game").addEventListener("change", optionInputs);
@@ -235,7 +282,9 @@ async function main() {
   $("undo").addEventListener("click", undo);
   $("load-position").addEventListener("click", loadPosition);
   $("replay-file").addEventListener("change", loadReplay);
-  $("replay-game").addEventListener("change", () => { replay.game = Number($("replay-game").value); step(0); });
+  $("replay-game").addEventListener("change", () => {
+    replay.game = Number($("replay-game").value); replay.plies = undefined; step(0);
+  });
   $("replay-start").addEventListener("click", () => step(0));
   $("replay-back").addEventListener("click", () => replay && step(replay.ply - 1));
   $("replay-next").addEventListener("click", () => replay && step(replay.ply + 1));

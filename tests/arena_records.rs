@@ -1,0 +1,405 @@
+//! What `quatre match` records and how its records are read back: every record carries the
+//! match's planned game count and its shard, `quatre stats` names the games and shards missing
+//! from its files, games whose engines never started are no results (and make `match` and
+//! `stats` fail), `quatre openings` fails at once when fewer openings exist than asked, and the
+//! tables of games of three or more seats give each engine's reward share.
+//!
+//! Registry games with node-limited built-in players (and the shell engines of tests/engines/):
+//! nothing here depends on the machine's speed; the one time bound is generous by far.
+
+use quatre::arena::openings;
+use quatre::arena::records;
+use quatre::arena::referee::GameDef;
+use quatre::arena::{parse_args, run_match, MatchReport};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+fn engine(name: &str) -> String {
+    let p: PathBuf = [env!("CARGO_MANIFEST_DIR"), "tests", "engines", name]
+        .iter()
+        .collect();
+    p.to_string_lossy().into_owned()
+}
+
+fn quatre() -> &'static str {
+    env!("CARGO_BIN_EXE_quatre")
+}
+
+fn temp(name: &str) -> PathBuf {
+    let mut p = std::env::temp_dir();
+    p.push(format!("quatre-records-{}-{}", std::process::id(), name));
+    let _ = std::fs::remove_file(&p);
+    p
+}
+
+fn cli(args: &[&str]) -> (bool, String, String) {
+    let o = Command::new(quatre())
+        .args(args)
+        .output()
+        .expect("run quatre");
+    (
+        o.status.success(),
+        String::from_utf8_lossy(&o.stdout).into_owned(),
+        String::from_utf8_lossy(&o.stderr).into_owned(),
+    )
+}
+
+fn def(game: &str) -> GameDef {
+    GameDef::from_entry(quatre::games::resolve(Some(game)).unwrap())
+}
+
+/// A threechess match of `engines` (three random players unless given) at 10 nodes a move,
+/// games drawn after 30 plies, seed 3, with `extra` arguments.
+fn threechess(engines: &[&str], extra: &[&str]) -> Result<MatchReport, String> {
+    let mut a: Vec<&str> = vec![
+        "--quiet",
+        "--nodes",
+        "10",
+        "--max-plies",
+        "30",
+        "--seed",
+        "3",
+    ];
+    for e in engines {
+        a.extend(["--engine", e]);
+    }
+    a.extend_from_slice(extra);
+    run_match(def("threechess"), &parse_args(a).unwrap())
+}
+
+const RANDOMS: [&str; 3] = ["builtin:random", "builtin:random", "builtin:random"];
+
+/// The file's records written back as a file of format 2 (no `planned`, `shard`, `started`).
+fn as_format_2(from: &Path, to: &Path, keep: impl Fn(usize) -> bool) {
+    let mut out = String::new();
+    for (i, line) in std::fs::read_to_string(from).unwrap().lines().enumerate() {
+        if !keep(i) {
+            continue;
+        }
+        let mut v: serde_json::Value = serde_json::from_str(line).unwrap();
+        let o = v.as_object_mut().unwrap();
+        for k in ["planned", "shard", "started"] {
+            assert!(o.remove(k).is_some(), "no '{}' in {}", k, line);
+        }
+        o.insert("format".into(), 2.into());
+        out += &serde_json::to_string(&v).unwrap();
+        out.push('\n');
+    }
+    std::fs::write(to, out).unwrap();
+}
+
+#[test]
+fn records_carry_the_planned_count_and_their_shard_and_stats_names_what_is_missing() {
+    // Six games of three seats: group 0 (games 1–3) is shard 1/2's, group 1 (games 4–6) 2/2's.
+    let files: Vec<PathBuf> = (1..=2)
+        .map(|k| temp(&format!("shard-{}.jsonl", k)))
+        .collect();
+    for (k, f) in files.iter().enumerate() {
+        let shard = format!("{}/2", k + 1);
+        let r = threechess(
+            &RANDOMS,
+            &[
+                "--games",
+                "6",
+                "--shard",
+                &shard,
+                "--out",
+                f.to_str().unwrap(),
+            ],
+        )
+        .unwrap();
+        assert_eq!(r.records.len(), 3);
+        for rec in records::read(f).unwrap() {
+            assert_eq!(rec.format, 3);
+            assert_eq!(rec.planned, Some(6), "{:?}", rec);
+            assert_eq!(rec.shard, Some([k + 1, 2]), "{:?}", rec);
+            assert!(rec.started);
+        }
+    }
+    let unsharded = threechess(&RANDOMS, &["--games", "3"]).unwrap();
+    assert!(unsharded
+        .records
+        .iter()
+        .all(|r| r.shard.is_none() && r.planned == Some(3)));
+
+    // Both shards: the whole match, nothing missing.
+    let both = records::stats(&files, None).unwrap();
+    assert!(both.missing.is_empty() && both.not_started == 0);
+    assert!(
+        both.table.contains("— 6 games of 6 played"),
+        "{}",
+        both.table
+    );
+    assert!(!both.table.contains("Missing"), "{}", both.table);
+
+    // One shard's file: its games are counted, the other shard's are named as missing.
+    let one = records::stats(&files[..1], None).unwrap();
+    assert_eq!(one.missing, vec![3, 4, 5]);
+    assert!(one.table.contains("— 3 games of 6 played"), "{}", one.table);
+    assert!(
+        one.table.contains(
+            "Missing: 3 of the match's 6 games are in none of the files: games 4–6; no game of shard 2/2"
+        ),
+        "{}",
+        one.table
+    );
+    let (ok, out, err) = cli(&["stats", files[0].to_str().unwrap()]);
+    assert!(ok, "missing games are no error: {}", err);
+    assert!(out.contains("no game of shard 2/2"), "{}", out);
+
+    // Records of format 2 (before these fields) still read: nothing planned, so only the gaps
+    // below the last game are missing.
+    let old = temp("old.jsonl");
+    as_format_2(&files[1], &old, |i| i != 1);
+    let r = records::read(&old).unwrap();
+    assert!(r
+        .iter()
+        .all(|r| r.started && r.planned.is_none() && r.shard.is_none()));
+    let s = records::stats(std::slice::from_ref(&old), None).unwrap();
+    assert_eq!(s.missing, vec![0, 1, 2, 4]);
+    assert!(s.table.contains("— 2 games of 2 played"), "{}", s.table);
+    assert!(
+        s.table
+            .contains("games 1–3, game 5 (these records do not say how many games"),
+        "{}",
+        s.table
+    );
+    for f in files.iter().chain([&old]) {
+        let _ = std::fs::remove_file(f);
+    }
+}
+
+/// A Slurm array whose engines never launched used to read back as a finished match ("8 games
+/// of 8 played, crash 8") with success: such games are no results, and both `match` and
+/// `stats` say so and fail.
+#[test]
+fn a_match_whose_engines_never_start_is_reported_as_such_and_fails() {
+    let out = temp("dies.jsonl");
+    let dies = engine("dies.sh");
+    let err = threechess(
+        &["builtin:random", "builtin:random", &dies],
+        &["--games", "6", "--out", out.to_str().unwrap()],
+    )
+    .unwrap_err();
+    assert!(
+        err.contains("engine 3 (dies.sh) did not start in game 1")
+            && err.contains("crashed at the start")
+            && err.contains("no game was played"),
+        "{}",
+        err
+    );
+    let recs = records::read(&out).unwrap();
+    assert_eq!(recs.len(), 1, "the match stopped at its first game");
+    assert!(!recs[0].started);
+    assert_eq!(recs[0].planned, Some(6));
+
+    let s = records::stats(std::slice::from_ref(&out), None).unwrap();
+    assert_eq!(s.not_started, 1);
+    assert!(s.table.contains("— 0 games of 6 played"), "{}", s.table);
+    assert!(
+        s.table
+            .contains("Not started: 1 game, left out of the results: dies.sh failed to start in 1 game (first in game 1: p3 (dies.sh) crashed at the start"),
+        "{}",
+        s.table
+    );
+    let (ok, table, err) = cli(&["stats", out.to_str().unwrap()]);
+    assert!(!ok, "{}", table);
+    assert!(table.contains("Not started: 1 game"), "{}", table);
+    assert!(err.contains("1 of the 1 games did not start"), "{}", err);
+
+    // The same file as an older quatre wrote it (no `started`): read the same way.
+    let old = temp("dies-old.jsonl");
+    as_format_2(&out, &old, |_| true);
+    assert!(!records::read(&old).unwrap()[0].started);
+    let (ok, table, err) = cli(&["stats", old.to_str().unwrap()]);
+    assert!(!ok && err.contains("did not start"), "{}\n{}", table, err);
+
+    let (ok, _, err) = cli(&[
+        "match",
+        "--game",
+        "threechess",
+        "--engine",
+        "builtin:random",
+        "--engine",
+        &dies,
+        "--engine",
+        "builtin:random",
+        "--nodes",
+        "10",
+        "--quiet",
+    ]);
+    assert!(!ok);
+    assert!(
+        err.contains("error: engine 2 (dies.sh) did not start"),
+        "{}",
+        err
+    );
+    for f in [out, old] {
+        let _ = std::fs::remove_file(f);
+    }
+}
+
+/// An engine that starts in some games and not in others: the games it did not start are left
+/// out of every figure, the table says so, and the match fails after printing it.
+#[test]
+fn games_that_do_not_start_after_others_did_are_left_out_of_the_results() {
+    let marker = temp("flaky-marker");
+    let flaky = format!(
+        "{} {} {} name=flaky",
+        engine("flaky.sh"),
+        marker.display(),
+        quatre()
+    );
+    let (ok, table, err) = cli(&[
+        "match",
+        "--game",
+        "threechess",
+        "--engine",
+        &flaky,
+        "--engine",
+        "builtin:random",
+        "--engine",
+        "builtin:random",
+        "--nodes",
+        "10",
+        "--max-plies",
+        "30",
+        "--games",
+        "3",
+        "--seed",
+        "3",
+        "--quiet",
+    ]);
+    let _ = std::fs::remove_file(&marker);
+    assert!(!ok, "{}", table);
+    assert!(err.contains("2 of the 3 games did not start"), "{}", err);
+    assert!(table.contains("— 1 games of 3 played"), "{}", table);
+    assert!(
+        table.contains("Not started: 2 games, left out of the results: flaky failed to start in 2 games (first in game 2:"),
+        "{}",
+        table
+    );
+    // Every engine's row counts the one game played.
+    let rows: Vec<Vec<&str>> = table
+        .lines()
+        .map(|l| l.split_whitespace().collect::<Vec<_>>())
+        .filter(|w| w.len() > 2 && ["1", "2", "3"].contains(&w[0]))
+        .collect();
+    assert_eq!(rows.len(), 3, "{}", table);
+    for w in rows {
+        assert_eq!(w[2], "1", "{}", table);
+    }
+}
+
+#[test]
+fn openings_fail_at_once_when_fewer_exist_than_asked() {
+    let (ok, perft, err) = cli(&["perft", "--game", "hyperchess", "1"]);
+    assert!(ok, "{}", err);
+    let n: usize = perft
+        .trim()
+        .strip_prefix("nodes ")
+        .and_then(|t| t.parse().ok())
+        .unwrap_or_else(|| panic!("{}", perft));
+    // One ply from the start: as many openings as legal moves.
+    let hc = def("hyperchess");
+    assert_eq!(openings::distinct_openings(&hc, 1, 1_000).unwrap(), Some(n));
+    assert_eq!(openings::distinct_openings(&hc, 1, n).unwrap(), None);
+    match openings::distinct_openings(&hc, 2, 100_000).unwrap() {
+        Some(k) => assert!(k > n && k <= n * n, "{} after 2 plies", k),
+        None => panic!("hyperchess has fewer than 100000 positions after 2 plies"),
+    }
+
+    // Far more than exist: refused at once with the number that exist. (It took over 20 s
+    // before; the bound here is generous by far, the answer comes in milliseconds.)
+    let t = Instant::now();
+    let (ok, out, err) = cli(&[
+        "openings",
+        "--game",
+        "hyperchess",
+        "--plies",
+        "1",
+        "--count",
+        "100000",
+    ]);
+    assert!(t.elapsed() < Duration::from_secs(60), "{:?}", t.elapsed());
+    assert!(!ok, "{}", out);
+    assert!(
+        err.contains(&format!(
+            "hyperchess has only {} distinct openings of 1 ply with these options, and 100000 were asked for: ask for at most {}, or more plies",
+            n, n
+        )),
+        "{}",
+        err
+    );
+    // As many as exist: written.
+    let count = n.to_string();
+    let (ok, out, err) = cli(&[
+        "openings",
+        "--game",
+        "hyperchess",
+        "--plies",
+        "1",
+        "--count",
+        &count,
+    ]);
+    assert!(ok, "{}", err);
+    assert_eq!(out.lines().filter(|l| !l.starts_with('#')).count(), n);
+}
+
+#[test]
+fn tables_of_three_or_more_seats_show_the_reward_share() {
+    let r = threechess(&RANDOMS, &["--games", "6"]).unwrap();
+    let t = &r.summary;
+    assert!(
+        t.contains("Reward share") && t.contains("Score vs field"),
+        "{}",
+        t
+    );
+    assert!(t.contains("33.3% for equal players"), "{}", t);
+    // Each engine's share is its points over the games' points: its mean reward.
+    let share = |e: usize| {
+        let (mut sum, mut games) = (0.0, 0);
+        for g in &r.records {
+            let seat = g.engines.iter().position(|&x| x == e).unwrap();
+            sum += g.result[seat] as f64;
+            games += 1;
+        }
+        100.0 * sum / games as f64
+    };
+    let mut total = 0.0;
+    for (e, name) in r.engines.iter().enumerate() {
+        let row = t
+            .lines()
+            .find(|l| l.split_whitespace().nth(1) == Some(name.as_str()))
+            .unwrap_or_else(|| panic!("no row for {} in\n{}", name, t));
+        let cells: Vec<&str> = row.split_whitespace().collect();
+        assert_eq!(cells[6], format!("{:.1}%", share(e)), "{}", t);
+        total += share(e);
+    }
+    assert!(
+        (total - 100.0).abs() < 1e-3,
+        "the shares add up to 100%: {}",
+        total
+    );
+
+    // Two seats keep the usual score and mean reward.
+    let two = run_match(
+        def("tesseract"),
+        &parse_args([
+            "--quiet",
+            "--engine",
+            "builtin:random",
+            "--engine",
+            "builtin:random",
+            "--nodes",
+            "10",
+            "--max-plies",
+            "20",
+        ])
+        .unwrap(),
+    )
+    .unwrap();
+    assert!(two.summary.contains("  Score  Reward"), "{}", two.summary);
+    assert!(!two.summary.contains("Reward share"), "{}", two.summary);
+}
