@@ -634,7 +634,7 @@ fn bad_position_texts_are_rejected_with_a_reason() {
         ("4k3/8/8/8/8/8/8/4K3 b - e3 0 1", &o1, "double"),
         ("4k3/8/8/8/8/8/8/4K3 b - AeII3 0 1", &o1, "row"),
         ("4k3/8/8/8/8/8/8/4K3 w - - x 1", &o1, "clock"),
-        ("4k3/8/8/8/8/8/8/4K3 w - - 0 0", &o1, "move number"),
+        ("4k3/8/8/8/8/8/8/4K3 w - - 0 x", &o1, "move number"),
         ("", &o1, "fields"),
     ];
     for (t, o, want) in cases {

@@ -1,113 +1,10 @@
 //! The protocol end to end: spawns the built `quatre` binary and talks to it as a GUI or a
 //! tournament runner would.
 
-use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{channel, Receiver, RecvTimeoutError};
+mod common;
+
+use common::{go, Engine, CHESS};
 use std::time::{Duration, Instant};
-
-struct Engine {
-    child: Child,
-    stdin: ChildStdin,
-    lines: Receiver<String>,
-}
-
-/// A test that fails mid-search must not leave its engine running (a `go mate` that never
-/// ended once kept two cores busy long after the test run).
-impl Drop for Engine {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-impl Engine {
-    fn start() -> Self {
-        Self::start_with(&[])
-    }
-    fn start_with(args: &[&str]) -> Self {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_quatre"))
-            .args(args)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("spawn quatre");
-        let stdin = child.stdin.take().unwrap();
-        let stdout = child.stdout.take().unwrap();
-        let (tx, rx) = channel();
-        std::thread::spawn(move || {
-            for l in BufReader::new(stdout).lines() {
-                match l {
-                    Ok(l) => {
-                        if tx.send(l).is_err() {
-                            break;
-                        }
-                    }
-                    Err(_) => break,
-                }
-            }
-        });
-        Engine {
-            child,
-            stdin,
-            lines: rx,
-        }
-    }
-    fn send(&mut self, s: &str) {
-        writeln!(self.stdin, "{}", s).expect("engine stdin");
-        self.stdin.flush().unwrap();
-    }
-    /// Lines until one matches `pred` (returned last), failing after `timeout`.
-    fn until(&mut self, timeout: Duration, pred: impl Fn(&str) -> bool) -> Vec<String> {
-        let end = Instant::now() + timeout;
-        let mut got = Vec::new();
-        loop {
-            let left = end.saturating_duration_since(Instant::now());
-            match self.lines.recv_timeout(left) {
-                Ok(l) => {
-                    let done = pred(&l);
-                    got.push(l);
-                    if done {
-                        return got;
-                    }
-                }
-                Err(RecvTimeoutError::Timeout) => {
-                    panic!("no matching line within {:?}; got {:?}", timeout, got)
-                }
-                Err(RecvTimeoutError::Disconnected) => {
-                    panic!("engine closed its output; got {:?}", got)
-                }
-            }
-        }
-    }
-    fn ask(&mut self, cmd: &str, pred: impl Fn(&str) -> bool) -> Vec<String> {
-        self.send(cmd);
-        self.until(Duration::from_secs(20), pred)
-    }
-    /// Sends `cmd` then `isready`, returning every line before `readyok`.
-    fn exchange(&mut self, cmd: &str) -> Vec<String> {
-        self.send(cmd);
-        let mut v = self.ask("isready", |l| l == "readyok");
-        v.pop();
-        v
-    }
-    fn quit(mut self) {
-        self.send("quit");
-        let end = Instant::now() + Duration::from_secs(5);
-        while Instant::now() < end {
-            if let Ok(Some(status)) = self.child.try_wait() {
-                assert!(status.success(), "engine exited with {:?}", status);
-                return;
-            }
-            std::thread::sleep(Duration::from_millis(10));
-        }
-        let _ = self.child.kill();
-        panic!("engine did not quit");
-    }
-}
-
-const CHESS: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1";
 
 #[test]
 fn uci_handshake_lists_every_option() {
@@ -415,8 +312,8 @@ fn strict_timing_isready_within_50_ms_and_stop_within_100_ms() {
     isready_and_stop_within(Duration::from_millis(50), Duration::from_millis(100));
 }
 
-/// `go movetime 1000` answers after at least 900 ms (it asks for that long, less the 50 ms
-/// MoveOverhead: a machine cannot be too fast for that) and before `limit`.
+/// `go movetime 1000` answers after at least 900 ms (it asks for that long: `MoveOverhead` is not
+/// taken off a movetime; a machine cannot be too fast for that) and before `limit`.
 fn go_movetime_answers_within(limit: Duration) {
     let mut e = Engine::start();
     for algo in ["auto", "mcts", "alphabeta"] {
@@ -425,7 +322,7 @@ fn go_movetime_answers_within(limit: Duration) {
         let out = e.ask("go movetime 1000", |l| l.starts_with("bestmove"));
         let took = t0.elapsed();
         assert!(took < limit, "{} took {:?}", algo, took);
-        // movetime asks for that long (less the 50 ms MoveOverhead), not for an early answer.
+        // movetime asks for that long, not for an early answer.
         assert!(
             took > Duration::from_millis(900),
             "{} answered after only {:?}",
@@ -739,154 +636,6 @@ fn ismcts_root_candidates_are_available_at_every_iteration() {
             assert_eq!(w[6], "availability", "{}", c);
             assert_eq!(w[7], "2000", "TreeDepth {}: {}", depth, c);
         }
-    }
-    e.quit();
-}
-
-/// Lines from `go` to `bestmove`, failing if it takes longer than `secs`.
-fn go(e: &mut Engine, cmd: &str, secs: u64) -> Vec<String> {
-    e.send(cmd);
-    e.until(Duration::from_secs(secs), |l| l.starts_with("bestmove"))
-}
-
-#[test]
-fn every_go_with_a_bad_limit_still_ends_by_itself() {
-    let mut e = Engine::start();
-    e.exchange("setoption name Boards value 1x1");
-    e.exchange("position startpos");
-    for bad in [
-        "go movetime abc",
-        "go depth banana",
-        "go nodes",
-        "go mate 0",
-        "go wtime x btime y",
-        "go frobnicate",
-        "go searchmoves",
-    ] {
-        // The fallback is 1000 ms; a generous bound keeps a busy machine from failing the test.
-        let out = go(&mut e, bad, 15);
-        assert!(
-            out[0].starts_with("info string error: go: "),
-            "{} gave {:?}",
-            bad,
-            out
-        );
-        assert!(out.iter().any(|l| l.starts_with("info depth")), "{:?}", out);
-    }
-    e.quit();
-}
-
-#[test]
-fn go_mate_finds_the_mate_and_stops() {
-    let mut e = Engine::start();
-    e.exchange("setoption name Boards value 1x1");
-    // 1. Kb6 Kb8 2. Rh8#.
-    e.exchange("position fen k7/8/2K5/8/8/8/8/7R w - - 0 1");
-    for algo in ["alphabeta", "mcts"] {
-        e.exchange(&format!("setoption name Algorithm value {}", algo));
-        let out = go(&mut e, "go mate 2", 30);
-        let best = out.last().unwrap();
-        assert!(best != "bestmove 0000", "{:?}", out);
-        if algo == "alphabeta" {
-            assert!(out.iter().any(|l| l.contains("score mate 2 ")), "{:?}", out);
-            // It plays a mating move: the reply has one answer and then mate in 1.
-            let mv = best.split_whitespace().nth(1).unwrap();
-            e.exchange(&format!(
-                "position fen k7/8/2K5/8/8/8/8/7R w - - 0 1 moves {}",
-                mv
-            ));
-            let out = go(&mut e, "go depth 3", 30);
-            assert!(
-                out.iter().any(|l| l.contains("score mate -1 ")),
-                "{} does not mate in 2: {:?}",
-                mv,
-                out
-            );
-            e.exchange("position fen k7/8/2K5/8/8/8/8/7R w - - 0 1");
-        }
-    }
-    e.quit();
-}
-
-#[test]
-fn searchmoves_limits_the_root_and_reports_illegal_moves() {
-    let mut e = Engine::start();
-    e.exchange("setoption name Boards value 1x1");
-    e.exchange("position startpos");
-    for algo in ["alphabeta", "mcts"] {
-        e.exchange(&format!("setoption name Algorithm value {}", algo));
-        let out = go(
-            &mut e,
-            "go nodes 3000 searchmoves a2a3 h2h4 e2e5 depth 3",
-            30,
-        );
-        assert!(
-            out[0].starts_with("info string error: go searchmoves: ") && out[0].contains("e2e5"),
-            "{:?}",
-            out
-        );
-        let best = out.last().unwrap();
-        assert!(
-            best.starts_with("bestmove a2a3") || best.starts_with("bestmove h2h4"),
-            "{}: {:?}",
-            algo,
-            out
-        );
-        for l in out.iter().filter(|l| l.contains(" pv ")) {
-            let first = l.split(" pv ").nth(1).unwrap().split(' ').next().unwrap();
-            assert!(first == "a2a3" || first == "h2h4", "{}", l);
-        }
-    }
-    e.quit();
-}
-
-#[test]
-fn ponder_waits_for_ponderhit_or_stop() {
-    let mut e = Engine::start();
-    e.exchange("setoption name Boards value 1x1");
-    e.exchange("setoption name Ponder value true");
-    e.exchange("position startpos moves e2e4 e7e5");
-    // Pondering with a tiny clock: no bestmove until ponderhit, however long it thinks.
-    e.send("go ponder wtime 2000 btime 2000 movestogo 1");
-    std::thread::sleep(Duration::from_millis(2500));
-    let out = e.ask("isready", |l| l == "readyok");
-    assert!(
-        !out.iter().any(|l| l.starts_with("bestmove")),
-        "bestmove while pondering: {:?}",
-        out
-    );
-    let out = e.ask("ponderhit", |l| l.starts_with("bestmove"));
-    assert!(out.last().unwrap() != "bestmove 0000");
-    // stop during ponder answers at once.
-    e.send("go ponder wtime 60000 btime 60000");
-    std::thread::sleep(Duration::from_millis(200));
-    let out = e.ask("stop", |l| l.starts_with("bestmove"));
-    assert!(out.last().unwrap() != "bestmove 0000");
-    // ponderhit with nothing to ponder is an error.
-    let out = e.exchange("ponderhit");
-    assert!(out[0].starts_with("info string error: "), "{:?}", out);
-    e.quit();
-}
-
-#[test]
-fn show_wdl_adds_wdl_to_alphabeta_lines() {
-    let mut e = Engine::start();
-    e.exchange("setoption name Boards value 1x1");
-    e.exchange("position startpos");
-    let out = go(&mut e, "go depth 3", 30);
-    assert!(!out.iter().any(|l| l.contains(" wdl ")), "{:?}", out);
-    e.exchange("setoption name UCI_ShowWDL value true");
-    let out = go(&mut e, "go depth 3", 30);
-    for l in out.iter().filter(|l| l.starts_with("info depth")) {
-        let w: Vec<u32> = l
-            .split(" wdl ")
-            .nth(1)
-            .unwrap_or_else(|| panic!("no wdl in {}", l))
-            .split(' ')
-            .take(3)
-            .map(|x| x.parse().unwrap())
-            .collect();
-        assert_eq!(w.iter().sum::<u32>(), 1000, "{}", l);
     }
     e.quit();
 }

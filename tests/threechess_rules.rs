@@ -1067,7 +1067,7 @@ fn malformed_position_texts_are_refused_with_a_reason() {
         ("bK,7/8/8/8/8/8/8/wK,6,rK w aax", "three letters"),
         ("bK,7/8/8/8/8/8/8/wK,6,rK w aaa 0", "fields"),
         ("bK,7/8/8/8/8/8/8/wK,6,rK w aaa -1 1", "150-ply count"),
-        ("bK,7/8/8/8/8/8/8/wK,6,rK w aaa 0 0", "move number"),
+        ("bK,7/8/8/8/8/8/8/wK,6,rK w aaa 0 x", "move number"),
         ("bK,8/8/8/8/8/8/8/wK,6,rK w aaa", "more than 8 squares"),
         ("bK,6/8/8/8/8/8/8/wK,6,rK w aaa", "7 squares"),
         ("bK,0,7/8/8/8/8/8/8/wK,6,rK w aaa", "1 to 8"),

@@ -16,7 +16,7 @@ use crate::games::{self, AnyGame};
 use crate::search::{params, Control, Limits, Memory, SearchParams};
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::time::Instant;
 
 /// `quatre selfplay` arguments (`--game` is the global flag).
@@ -168,7 +168,13 @@ impl Plan {
     }
 
     /// Plays game `index` of the run.
-    fn play(&self, index: usize, abort: &AtomicBool) -> Result<GameData, String> {
+    /// `searched` counts the positions searched (for the progress lines).
+    fn play(
+        &self,
+        index: usize,
+        abort: &AtomicBool,
+        searched: &AtomicU64,
+    ) -> Result<GameData, String> {
         let gseed = mix(self.seed, index as u64);
         let mut deal = self.chance.then(|| mix(gseed, 1) >> 1);
         let (start, moves, how) = match &self.book {
@@ -239,6 +245,7 @@ impl Plan {
                 .ok_or_else(|| format!("game {}: no move from the search at ply {}", index, ply))?;
             let score = Score::from_search(r.report.and_then(|r| r.lines.first().map(|l| l.score)));
             scores[seat].push(score.centipawns());
+            searched.fetch_add(1, Ordering::Relaxed);
             positions.push(Position {
                 ply,
                 seat,
@@ -294,12 +301,15 @@ pub fn run(game: Option<&str>, a: &SelfplayArgs) -> Result<Summary, String> {
         .map_err(|e| format!("cannot write {}: {}", partial.display(), e))?;
     let mut out = std::io::BufWriter::new(file);
     let t0 = Instant::now();
-    let r = play_all(&plan, range.clone(), concurrency, &mut |g: &GameData| {
+    let mut written = 0u64;
+    let r = play_all(&plan, range.clone(), concurrency, a.quiet, &mut |g: &GameData| {
         out.write_all(g.to_text().as_bytes())
             .map_err(|e| format!("cannot write {}: {}", partial.display(), e))?;
+        written += g.positions.len() as u64;
         if !a.quiet {
+            let secs = t0.elapsed().as_secs_f64();
             eprintln!(
-                "selfplay: game {} ({} of {}): {} positions, {} plies, result {} ({})",
+                "selfplay: game {} ({} of {}): {} positions, {} plies, result {} ({}); {} positions in {:.1} s ({:.0}/hour)",
                 g.index + 1,
                 g.index + 1 - range.start,
                 range.len(),
@@ -310,7 +320,10 @@ pub fn run(game: Option<&str>, a: &SelfplayArgs) -> Result<Summary, String> {
                     .map(|r| r.to_string())
                     .collect::<Vec<_>>()
                     .join("-"),
-                g.reason
+                g.reason,
+                written,
+                secs,
+                written as f64 * 3600.0 / secs.max(1e-9),
             );
         }
         Ok(())
@@ -361,28 +374,32 @@ pub fn partial_path(out: &Path) -> PathBuf {
 }
 
 /// Plays the games of `range` on `concurrency` threads and hands each to `each` in index order;
-/// returns the positions written. The first error stops every thread.
+/// returns the positions written. The first error stops every thread. Unless `quiet`, a line
+/// every 10 s says how many positions were searched (games can be long).
 fn play_all(
     plan: &Plan,
     range: std::ops::Range<usize>,
     concurrency: usize,
+    quiet: bool,
     each: &mut dyn FnMut(&GameData) -> Result<(), String>,
 ) -> Result<u64, String> {
     use std::collections::BTreeMap;
     use std::sync::mpsc;
     let next = AtomicUsize::new(range.start);
     let abort = AtomicBool::new(false);
+    let searched = AtomicU64::new(0);
+    let t0 = Instant::now();
     let (tx, rx) = mpsc::channel::<(usize, Result<GameData, String>)>();
     std::thread::scope(|s| {
         for _ in 0..concurrency.min(range.len()).max(1) {
             let tx = tx.clone();
-            let (next, abort, end) = (&next, &abort, range.end);
+            let (next, abort, searched, end) = (&next, &abort, &searched, range.end);
             s.spawn(move || loop {
                 let i = next.fetch_add(1, Ordering::Relaxed);
                 if i >= end || abort.load(Ordering::Relaxed) {
                     break;
                 }
-                if tx.send((i, plan.play(i, abort))).is_err() {
+                if tx.send((i, plan.play(i, abort, searched))).is_err() {
                     break;
                 }
             });
@@ -393,7 +410,25 @@ fn play_all(
         let mut expected = range.start;
         let mut positions = 0u64;
         let mut failure = None;
-        for (i, r) in rx {
+        loop {
+            let (i, r) = match rx.recv_timeout(std::time::Duration::from_secs(10)) {
+                Ok(m) => m,
+                Err(mpsc::RecvTimeoutError::Timeout) => {
+                    if !quiet {
+                        let (n, secs) =
+                            (searched.load(Ordering::Relaxed), t0.elapsed().as_secs_f64());
+                        eprintln!(
+                            "selfplay: {} positions searched in {:.0} s ({:.0}/hour), {} games written",
+                            n,
+                            secs,
+                            n as f64 * 3600.0 / secs.max(1e-9),
+                            expected - range.start
+                        );
+                    }
+                    continue;
+                }
+                Err(mpsc::RecvTimeoutError::Disconnected) => break,
+            };
             pending.insert(i, r);
             while let Some(r) = pending.remove(&expected) {
                 let done = r.and_then(|g| {

@@ -15,6 +15,8 @@ pub enum PositionSpec {
 pub enum Command {
     Uci,
     Ugi,
+    /// `debug on` / `debug off`.
+    Debug(bool),
     IsReady,
     NewGame,
     SetOption {
@@ -75,6 +77,11 @@ pub fn parse(line: &str) -> Result<Command, String> {
         "uci" => no_args(Command::Uci),
         "ugi" => no_args(Command::Ugi),
         "isready" => no_args(Command::IsReady),
+        "debug" => match rest {
+            [w] if w.eq_ignore_ascii_case("on") => Ok(Command::Debug(true)),
+            [w] if w.eq_ignore_ascii_case("off") => Ok(Command::Debug(false)),
+            _ => Err("usage: debug on | debug off".into()),
+        },
         "ucinewgame" | "uginewgame" => no_args(Command::NewGame),
         "setoption" => parse_setoption(rest),
         "position" => parse_position(rest),
@@ -247,6 +254,17 @@ pub fn parse_go(rest: &[&str]) -> Command {
             i += 1;
         }
     }
+    // Increments or `movestogo` without a clock time describe no time to think: rather than
+    // search until `stop`, such a `go` gets the fallback time.
+    let clockless = limits.time.iter().all(|t| t.is_none())
+        && (limits.inc.iter().any(|t| t.is_some()) || limits.movestogo.is_some());
+    if clockless && !limits.infinite && limits.is_unlimited() {
+        limits.movetime = Some(FALLBACK_MOVETIME_MS);
+        warnings.push(format!(
+            "increments and movestogo need a clock time (wtime, btime, p<k>time); searching {} ms instead",
+            FALLBACK_MOVETIME_MS
+        ));
+    }
     // Bare `go` searches until `stop` (UCI); a `go` with anything the engine could not use must
     // end by itself unless it said `infinite`.
     if !warnings.is_empty() && !limits.infinite && limits.is_unlimited() {
@@ -368,6 +386,42 @@ mod tests {
             };
             assert!(limits.is_unlimited(), "{}", line);
         }
+    }
+
+    #[test]
+    fn increments_or_movestogo_without_a_clock_get_the_fallback_time() {
+        for line in [
+            "go winc 100",
+            "go movestogo 10",
+            "go winc 100 binc 100",
+            "go p3inc 5",
+        ] {
+            let Command::Go { limits, warnings } = parse(line).unwrap() else {
+                panic!()
+            };
+            assert_eq!(limits.movetime, Some(FALLBACK_MOVETIME_MS), "{}", line);
+            assert!(warnings.last().unwrap().contains("clock time"), "{}", line);
+        }
+        // With a clock, another limit, or `infinite`, nothing is added.
+        for line in [
+            "go wtime 100 winc 100",
+            "go winc 100 depth 3",
+            "go infinite movestogo 5",
+        ] {
+            let Command::Go { limits, warnings } = parse(line).unwrap() else {
+                panic!()
+            };
+            assert_eq!(limits.movetime, None, "{}", line);
+            assert!(warnings.is_empty(), "{}", line);
+        }
+    }
+
+    #[test]
+    fn debug_takes_on_or_off() {
+        assert!(matches!(parse("debug on").unwrap(), Command::Debug(true)));
+        assert!(matches!(parse("DEBUG Off").unwrap(), Command::Debug(false)));
+        assert!(parse("debug").is_err());
+        assert!(parse("debug maybe").is_err());
     }
 
     /// Thousands of random `go` lines: each parses, and none searches for ever unless it said

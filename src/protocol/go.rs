@@ -2,7 +2,7 @@
 //! on its own thread, watched by a clock of its own that answers for it when a busy machine
 //! keeps it from stopping at its hard limit; `ponderhit`, `stop` and the end of a job.
 
-use super::{info, panic_text, Engine, Output};
+use super::{info, panic_text, Engine, Output, Wake};
 use crate::game::Status;
 use crate::games::{AnyGame, SearchSummary};
 use crate::search::time::{self, Ponder};
@@ -40,8 +40,9 @@ impl Engine {
     }
 
     pub(super) fn go(&mut self, mut limits: Limits, received: Instant) -> Result<(), String> {
+        // The session makes a `go` wait for the running search (handle_line); never two at once.
         if self.searching() {
-            return Err("a search is already running; send 'stop' first".into());
+            return Err("internal: a search is already running".into());
         }
         self.reap_search();
         let Some(position) = self.position_to_search() else {
@@ -60,7 +61,21 @@ impl Engine {
             margin: self.lag_ms.load(Ordering::Relaxed),
             lag: self.lag_ms.clone(),
             memory: self.memory.clone(),
+            ugi: self.ugi,
         };
+        if self.debug {
+            let ms = |d: Option<std::time::Duration>| {
+                d.map_or("none".to_string(), |d| format!("{} ms", d.as_millis()))
+            };
+            let b = job.budget();
+            self.out.line(&format!(
+                "info string debug: time budget soft {}, hard {} (MoveOverhead {} ms, lag kept {} ms)",
+                ms(b.soft),
+                ms(b.hard),
+                job.params.move_overhead_ms,
+                job.margin
+            ));
+        }
         self.spawn_job(job.unlimited, ponder, received, move |stop, out, answer| {
             job.run(stop, out, answer)
         })
@@ -133,8 +148,8 @@ impl Engine {
 
     /// Runs `job` on the search thread. It gets the stop flag, the output and its [`Answer`],
     /// and returns its last line, which is printed (unless the job already gave its answer)
-    /// after the job is marked done, so that a command sent on seeing that line is never refused
-    /// as "during a search".
+    /// after the job is marked done, so that a command sent on seeing that line never waits for
+    /// this job. Then the session loop is woken to run the commands that waited for it.
     pub(super) fn spawn_job(
         &mut self,
         unlimited: bool,
@@ -151,11 +166,16 @@ impl Engine {
             done: done.clone(),
         };
         let out = self.out.clone();
+        let wake = self.wake.clone();
         let handle = std::thread::Builder::new()
             .name("search".into())
             .spawn(move || {
                 let last = job(&stop2, &out, &answer);
                 answer.finish(&last);
+                // The commands that waited for this search may run now.
+                if let Some(w) = wake {
+                    let _ = w.send(Wake::SearchEnded);
+                }
             })
             .map_err(|e| format!("cannot start the search thread: {}", e))?;
         self.search = Some(Running {
@@ -242,6 +262,8 @@ struct GoJob {
     lag: Arc<AtomicU64>,
     /// What the session's searches keep from one to the next.
     memory: Arc<search::Memory>,
+    /// UGI session: `bestmove <move>`, two words (UGI runners read nothing more).
+    ugi: bool,
 }
 
 /// What the search thread hands back: its summary, or the panic that ended it.
@@ -295,10 +317,19 @@ impl GoJob {
         }
     }
 
+    /// The time budget, as the search computes it (`search::Context::new`).
+    fn budget(&self) -> time::Budget {
+        time::budget_of(
+            &self.params,
+            &self.limits,
+            self.position.to_move(),
+            self.margin,
+        )
+    }
+
     /// The hard limit, counted from [`deadline`](Self::deadline)'s origin.
     fn hard(&self) -> Option<std::time::Duration> {
-        let overhead = self.params.move_overhead_ms + self.margin;
-        time::budget_for(&self.limits, self.position.to_move(), overhead).hard
+        self.budget().hard
     }
 
     /// When the watchdog answers: the hard limit past the clock's start, plus a grace; None while
@@ -357,7 +388,8 @@ impl GoJob {
         }
     }
 
-    /// `bestmove X [ponder Y]` for the search's outcome, once the client may have it: `go
+    /// `bestmove X [ponder Y]` (UGI: `bestmove X`) for the search's outcome, once the client may
+    /// have it: `go
     /// infinite` (or `go` alone) must not print bestmove before `stop`, nor a pondering search
     /// before `ponderhit` or `stop` (UCI).
     fn bestmove_line(&self, r: Outcome, stop: &AtomicBool, out: &Output) -> String {
@@ -387,8 +419,8 @@ impl GoJob {
         }
         let best = best.unwrap_or_else(|| "0000".into());
         match ponder_move {
-            Some(p) => format!("bestmove {} ponder {}", best, p),
-            None => format!("bestmove {}", best),
+            Some(p) if !self.ugi => format!("bestmove {} ponder {}", best, p),
+            _ => format!("bestmove {}", best),
         }
     }
 }

@@ -1,6 +1,8 @@
 //! The protocol loop: reads lines, keeps the session (options, current position), runs searches
 //! on their own thread so that `isready` and `stop` are answered at once, and prints every error
-//! as one `info string error: …` line while keeping the last good state.
+//! as one `info string error: …` line while keeping the last good state. A `go` (or `perft`)
+//! sent during a search waits for it to end, and so does every command sent after it, so that
+//! no command is lost or applied out of order (see [`Engine::handle_line`]).
 
 pub mod command;
 mod go;
@@ -12,9 +14,10 @@ use crate::games::{self, AnyGame, Entry};
 use crate::search::{self, SearchParams};
 use command::{Command, PositionSpec, Query};
 use go::Running;
-use std::collections::HashMap;
+use std::collections::{HashMap, VecDeque};
 use std::io::{BufRead, Write};
 use std::sync::atomic::AtomicU64;
+use std::sync::mpsc::{self, Sender};
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
@@ -69,6 +72,21 @@ struct PlayedThrough {
     result: String,
 }
 
+/// What the session loop waits for: a line of input, its end, or the end of a search (which may
+/// let commands that waited for it run).
+enum Wake {
+    Line(String),
+    End,
+    ReadError(String),
+    SearchEnded,
+}
+
+/// A command that arrived while it could not run yet (see [`Engine::handle_line`]).
+struct Deferred {
+    command: Command,
+    line: String,
+}
+
 /// One protocol session.
 pub struct Engine {
     out: Output,
@@ -90,7 +108,16 @@ pub struct Engine {
     /// of `MoveOverhead` (a busy machine delays the search threads and the answer).
     lag_ms: Arc<AtomicU64>,
     /// What the last search kept for the next (alpha-beta's table); see [`search::Memory`].
+    /// Emptied by replacing it, so that a search still running keeps what it holds to itself.
     memory: Arc<search::Memory>,
+    /// Commands waiting for the running search to end, in the order they came.
+    waiting: VecDeque<Deferred>,
+    /// Told when a search ends, so that the commands waiting for it run at once.
+    wake: Option<Sender<Wake>>,
+    /// The session began with `ugi`: `bestmove` is two words, never with a `ponder` move.
+    ugi: bool,
+    /// `debug on`: extra `info string debug: …` lines.
+    debug: bool,
 }
 
 impl Engine {
@@ -118,6 +145,10 @@ impl Engine {
             unlimited_search: false,
             lag_ms: Arc::new(AtomicU64::new(0)),
             memory: Arc::default(),
+            waiting: VecDeque::new(),
+            wake: None,
+            ugi: false,
+            debug: false,
         })
     }
 
@@ -126,60 +157,150 @@ impl Engine {
     }
 
     /// Reads commands until `quit` or the end of input (which also waits for a running search to
-    /// print its `bestmove`).
-    pub fn run<R: BufRead>(&mut self, mut input: R) {
-        let mut raw = Vec::new();
-        loop {
-            raw.clear();
-            match input.read_until(b'\n', &mut raw) {
-                Ok(0) => break,
-                Ok(_) => {}
-                Err(e) => {
+    /// print its `bestmove`, and runs the commands that waited for it).
+    pub fn run<R: BufRead + Send + 'static>(&mut self, input: R) {
+        let (tx, rx) = mpsc::channel();
+        let reader = tx.clone();
+        let spawned = std::thread::Builder::new()
+            .name("input".into())
+            .spawn(move || read_lines(input, &reader));
+        if let Err(e) = spawned {
+            self.out
+                .error(&format!("cannot start the input thread: {}", e));
+            return;
+        }
+        self.wake = Some(tx);
+        for w in rx.iter() {
+            match w {
+                Wake::Line(l) => {
+                    if !self.handle_line(&l) {
+                        return;
+                    }
+                }
+                Wake::SearchEnded => self.resume(),
+                Wake::ReadError(e) => {
                     self.out.error(&format!("cannot read input: {}", e));
                     break;
                 }
-            }
-            let line = String::from_utf8_lossy(&raw);
-            if !self.handle_line(line.trim_end_matches(['\n', '\r'])) {
-                return;
+                Wake::End => break,
             }
         }
+        self.wake = None;
         // End of input: a search with a limit finishes and answers (so `echo "go movetime 500" |
         // quatre` works); one without a limit (or still pondering) would never end, so it is
-        // stopped.
-        if self.unlimited_search || self.pondering() {
-            self.stop_search();
+        // stopped; then the commands that waited run, each search in turn.
+        loop {
+            if self.unlimited_search || self.pondering() {
+                self.stop_search();
+            }
+            self.wait_search();
+            if self.waiting.is_empty() {
+                break;
+            }
+            self.run_waiting();
         }
-        self.wait_search();
     }
 
     /// Handles one line; returns false on `quit`.
+    ///
+    /// `isready`, `stop`, `ponderhit`, `uci`/`ugi`, `debug` and `help` are answered at once,
+    /// also during a search. Any other command runs at once too (a `position`, `setoption` or
+    /// `ucinewgame` during a search applies to the next one; the running search keeps its own
+    /// position and options), except a `go` or `perft` during a search: it waits for the search
+    /// to end (as in Stockfish), and every command after it waits behind it, so that each runs
+    /// in the order sent. A `stop` also stops the searches waiting when it came.
     pub fn handle_line(&mut self, line: &str) -> bool {
         let received = Instant::now();
-        self.reap_search();
+        self.resume();
         match command::parse(line) {
             Err(e) => self.out.error(&e),
             Ok(Command::Quit) => {
+                self.waiting.clear();
                 self.stop_search();
                 return false;
             }
             Ok(c) => {
-                // A bug in a ruleset must not take the engine down: report it and carry on.
-                let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                    self.execute(c, received)
-                }));
-                match r {
-                    Ok(Ok(())) => {}
-                    Ok(Err(e)) => self.out.error(&e),
-                    Err(p) => self.out.error(&format!(
-                        "internal error while handling '{}': {}",
-                        line.trim(),
-                        panic_text(&p)
-                    )),
+                if self.must_wait(&c) {
+                    if self.debug {
+                        self.out.line(&format!(
+                            "info string debug: '{}' waits for the running search",
+                            line.trim()
+                        ));
+                    }
+                    self.waiting.push_back(Deferred {
+                        command: c,
+                        line: line.to_string(),
+                    });
+                } else {
+                    if matches!(c, Command::Stop) && !self.waiting.is_empty() {
+                        // The searches waiting were sent before this `stop`: it ends them too.
+                        self.waiting.push_back(Deferred {
+                            command: Command::Stop,
+                            line: line.to_string(),
+                        });
+                    }
+                    self.run_command(c, received, line);
                 }
             }
         }
         true
+    }
+
+    /// Whether `c` must wait for the running search (see [`handle_line`](Self::handle_line)).
+    fn must_wait(&self, c: &Command) -> bool {
+        match c {
+            Command::IsReady
+            | Command::Stop
+            | Command::Quit
+            | Command::Uci
+            | Command::Ugi
+            | Command::Debug(_)
+            | Command::Help
+            | Command::Nothing => false,
+            // To the search pondering now, or else to the `go ponder` waiting.
+            Command::PonderHit => !self.pondering() && !self.waiting.is_empty(),
+            Command::Go { .. } | Command::Perft { .. } => {
+                self.searching() || !self.waiting.is_empty()
+            }
+            _ => !self.waiting.is_empty(),
+        }
+    }
+
+    /// Once the running search has ended: runs the commands that waited for it.
+    fn resume(&mut self) {
+        self.reap_search();
+        self.run_waiting();
+    }
+
+    /// Runs the waiting commands in order, up to one that must wait for a search again.
+    fn run_waiting(&mut self) {
+        while let Some(d) = self.waiting.front() {
+            let job = matches!(d.command, Command::Go { .. } | Command::Perft { .. });
+            if job && self.searching() {
+                return;
+            }
+            let Some(d) = self.waiting.pop_front() else {
+                return;
+            };
+            // A waiting search's clock starts when it starts.
+            self.run_command(d.command, Instant::now(), &d.line);
+        }
+    }
+
+    /// Runs one command now; a bug in a ruleset must not take the engine down: it is reported
+    /// and the session carries on.
+    fn run_command(&mut self, c: Command, received: Instant, line: &str) {
+        let r =
+            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| self.execute(c, received)));
+        match r {
+            Ok(Ok(())) => {}
+            Ok(Err(e)) => self.out.error(&e),
+            Err(p) => self.out.error(&format!(
+                "internal error while handling '{}': {}",
+                line.trim(),
+                panic_text(&p)
+            )),
+        }
     }
 
     fn rule_opts(&self) -> &RuleOptions {
@@ -197,29 +318,34 @@ impl Engine {
     fn restart(&mut self) {
         self.position = self.game.start(self.rule_opts(), None);
         self.played_through = None;
+        self.forget();
+    }
+
+    /// Empties what the searches keep from one to the next. A search still running keeps what
+    /// it holds (and drops it when it ends): the next search starts afresh either way.
+    fn forget(&mut self) {
         self.memory.clear();
+        self.memory = Arc::default();
     }
 
     fn execute(&mut self, c: Command, received: Instant) -> Result<(), String> {
         match c {
             Command::Nothing => {}
             Command::PonderHit => self.ponderhit()?,
-            Command::Uci => self.identify("uciok"),
-            Command::Ugi => self.identify("ugiok"),
+            Command::Uci => {
+                self.ugi = false;
+                self.identify("uciok");
+            }
+            Command::Ugi => {
+                self.ugi = true;
+                self.identify("ugiok");
+            }
+            Command::Debug(on) => self.debug = on,
             Command::IsReady => self.out.line("readyok"),
-            Command::NewGame => {
-                self.refuse_while_searching("ucinewgame")?;
-                self.restart();
-            }
-            Command::SetOption { name, value } => {
-                self.refuse_while_searching("setoption")?;
-                self.set_option(&name, &value)?;
-            }
+            Command::NewGame => self.restart(),
+            Command::SetOption { name, value } => self.set_option(&name, &value)?,
             Command::Position { spec, moves } => self.position(spec, &moves)?,
             Command::Go { limits, warnings } => {
-                if self.searching() {
-                    return Err("a search is already running; send 'stop' first".into());
-                }
                 // One line for the whole command, however many tokens were off.
                 if !warnings.is_empty() {
                     self.out.error(&format!("go: {}", warnings.join("; ")));
@@ -259,7 +385,6 @@ impl Engine {
 
     /// `position`: a refused one leaves no position, so that no `go` answers for another one.
     fn position(&mut self, spec: PositionSpec, moves: &[String]) -> Result<(), String> {
-        self.refuse_while_searching("position")?;
         self.played_through = None;
         match self.read_position(spec, moves) {
             Ok((pos, through)) => {
@@ -293,7 +418,6 @@ impl Engine {
 
     /// `perft`: on the search thread, like go: isready is answered and stop/quit end it.
     fn perft(&mut self, depth: u32, received: Instant) -> Result<(), String> {
-        self.refuse_while_searching("perft")?;
         let position = self.pos()?.clone_box();
         self.spawn_job(false, None, received, move |stop, out, _| {
             let t0 = Instant::now();
@@ -319,17 +443,6 @@ impl Engine {
                 "info string perft stopped".to_string()
             }
         })
-    }
-
-    fn refuse_while_searching(&self, what: &str) -> Result<(), String> {
-        if self.searching() {
-            Err(format!(
-                "'{}' during a search is ignored; send 'stop' first",
-                what
-            ))
-        } else {
-            Ok(())
-        }
     }
 
     fn identify(&self, ok: &str) {
@@ -383,13 +496,13 @@ impl Engine {
             if self.params.hash_mb != hash_mb {
                 // A table of the old size is of no use to the next search: free it now, not
                 // on that search's clock.
-                self.memory.clear();
+                self.forget();
             }
             return Ok(());
         }
         if name.eq_ignore_ascii_case("Clear Hash") {
             // Empties alpha-beta's kept table (MCTS starts every search afresh anyway).
-            self.memory.clear();
+            self.forget();
             return Ok(());
         }
         // A rule option: set for every game that has it, whichever game is current, so that
@@ -542,7 +655,28 @@ pub fn result_text(rewards: &[f32]) -> String {
     }
 }
 
-const HELP: &str = "commands: uci | ugi | isready | ucinewgame | setoption name <n> value <v> | \
+/// The input thread: each line (lossily decoded, without its line ending), then the end.
+fn read_lines<R: BufRead>(mut input: R, to: &Sender<Wake>) {
+    let mut raw = Vec::new();
+    loop {
+        raw.clear();
+        let w = match input.read_until(b'\n', &mut raw) {
+            Ok(0) => Wake::End,
+            Ok(_) => {
+                let line = String::from_utf8_lossy(&raw);
+                Wake::Line(line.trim_end_matches(['\n', '\r']).to_string())
+            }
+            Err(e) => Wake::ReadError(e.to_string()),
+        };
+        let last = !matches!(w, Wake::Line(_));
+        if to.send(w).is_err() || last {
+            return;
+        }
+    }
+}
+
+const HELP: &str =
+    "commands: uci | ugi | isready | debug on|off | ucinewgame | setoption name <n> value <v> | \
 position startpos [seed <n>] [moves …] | position fen <text> [moves …] | go [wtime btime winc binc \
 movestogo p1time..p4time p1inc..p4inc movetime depth nodes mate searchmoves ponder infinite] | \
 ponderhit | stop | quit | d | moves | \
@@ -551,7 +685,6 @@ perft <depth> | eval | query gameover|p1turn..p4turn|result | help; see protocol
 /// Runs the protocol on stdin/stdout.
 pub fn run_stdio(game: Option<&str>) -> Result<(), String> {
     let mut engine = Engine::new(Output::stdout(), game)?;
-    let stdin = std::io::stdin();
-    engine.run(stdin.lock());
+    engine.run(std::io::BufReader::new(std::io::stdin()));
     Ok(())
 }

@@ -209,7 +209,6 @@ impl<'a> Context<'a> {
         events: &'a (dyn Fn(Event) + Sync),
         seat: Seat,
     ) -> Self {
-        let overhead = params.move_overhead_ms.saturating_add(control.margin_ms);
         Context {
             params,
             limits,
@@ -217,7 +216,7 @@ impl<'a> Context<'a> {
             events,
             start: control.start,
             ponder: control.ponder,
-            budget: time::budget_for(limits, seat, overhead),
+            budget: time::budget_of(params, limits, seat, control.margin_ms),
             best: control.best,
             memory: control.memory,
         }

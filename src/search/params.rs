@@ -74,6 +74,9 @@ pub struct SearchParams {
     pub use_net: bool,
     /// The net `EvalFile` loaded (None: the built-in net).
     pub eval_file: Option<std::sync::Arc<crate::learn::net::Net>>,
+    /// `Ponder`: the GUI will ponder; on a clock the soft time limit grows by a quarter
+    /// ([`time::budget_of`](super::time::budget_of)).
+    pub ponder: bool,
 }
 
 impl Default for SearchParams {
@@ -96,6 +99,7 @@ impl Default for SearchParams {
             show_wdl: false,
             use_net: false,
             eval_file: None,
+            ponder: false,
         };
         for s in engine_specs() {
             apply(&mut p, s.name, &s.default_text());
@@ -291,8 +295,7 @@ pub fn apply(params: &mut SearchParams, name: &str, value: &str) -> bool {
         // A file is loaded (and refused) by `set`; the empty value is the built-in net.
         "evalfile" if value.is_empty() => params.eval_file = None,
         "evalfile" => {}
-        // The GUI says whether it will send `go ponder`; nothing to set.
-        "ponder" => {}
+        "ponder" => params.ponder = value == "true",
         _ => return false,
     }
     true

@@ -1,8 +1,9 @@
 //! Time management: turns the clock fields of `go` into a soft budget (do not start more work
-//! after it) and a hard one (stop at once), keeping `MoveOverhead` in hand; and the clock of a
+//! after it) and a hard one (stop at once), keeping `MoveOverhead` in hand on a clock (a
+//! `movetime` is the time to think, whole, as in Stockfish); and the clock of a
 //! running search, which does not run while the engine ponders (`go ponder` until `ponderhit`).
 
-use super::Limits;
+use super::{Limits, SearchParams};
 use crate::game::Seat;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
@@ -58,7 +59,28 @@ const DEFAULT_MOVES_TO_GO: u64 = 30;
 /// Thinking time when `go` gives clocks but not the mover's.
 const NO_CLOCK_MS: u64 = 1000;
 
-/// The budget for `seat` to move under `limits`, keeping `overhead_ms` in hand.
+/// The budget of a search for `seat` under `limits` and the engine options: `MoveOverhead` and
+/// `margin_ms` (the lag the protocol measured) are kept in hand on a clock; with `Ponder` on (the
+/// GUI will ponder: its ponderhits save time), the soft limit grows by a quarter, as in
+/// Stockfish, within the hard limit.
+pub fn budget_of(params: &SearchParams, limits: &Limits, seat: Seat, margin_ms: u64) -> Budget {
+    let overhead = params.move_overhead_ms.saturating_add(margin_ms);
+    let b = budget_for(limits, seat, overhead);
+    if !params.ponder {
+        return b;
+    }
+    Budget {
+        soft: b
+            .soft
+            .map(|s| (s + s / 4).min(b.hard.unwrap_or(Duration::MAX))),
+        hard: b.hard,
+    }
+}
+
+/// The budget for `seat` to move under `limits`, keeping `overhead_ms` in hand on a clock. A
+/// `movetime` is the time to think: both limits are that time, whole (at least 1 ms), and the
+/// overhead is not taken off it (the client asked for that long; its clock, if any, is not at
+/// stake).
 pub fn budget_for(limits: &Limits, seat: Seat, overhead_ms: u64) -> Budget {
     if limits.infinite {
         return Budget::default();
@@ -68,7 +90,7 @@ pub fn budget_for(limits: &Limits, seat: Seat, overhead_ms: u64) -> Budget {
         hard: Some(Duration::from_millis(hard)),
     };
     if let Some(mt) = limits.movetime {
-        let b = mt.saturating_sub(overhead_ms).max(1);
+        let b = mt.max(1);
         return ms(b, b);
     }
     match limits.time.get(seat).copied().flatten() {
@@ -112,13 +134,16 @@ mod tests {
     use super::*;
 
     #[test]
-    fn movetime_keeps_the_overhead() {
-        let l = Limits {
-            movetime: Some(1000),
-            ..Default::default()
-        };
-        let b = budget_for(&l, 0, 30);
-        assert_eq!(b.hard, Some(Duration::from_millis(970)));
+    fn movetime_is_the_time_to_think_whatever_the_overhead() {
+        for (mt, overhead, want) in [(1000, 30, 1000), (50, 50, 50), (50, 250, 50), (0, 50, 1)] {
+            let l = Limits {
+                movetime: Some(mt),
+                ..Default::default()
+            };
+            let b = budget_for(&l, 0, overhead);
+            let want = Some(Duration::from_millis(want));
+            assert_eq!((b.soft, b.hard), (want, want), "movetime {}", mt);
+        }
     }
 
     #[test]
@@ -161,6 +186,30 @@ mod tests {
         };
         let b = budget_for(&l, 0, 30);
         assert_eq!(b.hard, Some(Duration::from_millis(NO_CLOCK_MS)));
+    }
+
+    #[test]
+    fn ponder_on_grows_the_soft_limit_by_a_quarter_within_the_hard_one() {
+        let clock = Limits {
+            time: [Some(60_000), Some(60_000), None, None],
+            ..Default::default()
+        };
+        let mut p = SearchParams {
+            move_overhead_ms: 50,
+            ..Default::default()
+        };
+        let off = budget_of(&p, &clock, 0, 0);
+        p.ponder = true;
+        let on = budget_of(&p, &clock, 0, 0);
+        let (s_off, s_on) = (off.soft.unwrap(), on.soft.unwrap());
+        assert_eq!(s_on, s_off + s_off / 4);
+        assert_eq!(on.hard, off.hard);
+        // movetime: soft is already the hard limit, nothing grows.
+        let mt = Limits {
+            movetime: Some(300),
+            ..Default::default()
+        };
+        assert_eq!(budget_of(&p, &mt, 0, 0), budget_for(&mt, 0, 50));
     }
 
     #[test]

@@ -215,8 +215,10 @@ pub(super) fn parse(text: &str, opts: &RuleOptions) -> Result<Hyperchess, String
         Some(s) => s
             .parse::<u32>()
             .ok()
-            .filter(|&n| (1..=10_000_000).contains(&n))
-            .ok_or_else(|| format!("move number must be a number from 1, not '{}'", s))?,
+            // 0 is read as 1, as Stockfish does (some tools write it).
+            .filter(|&n| n <= 10_000_000)
+            .map(|n| n.max(1))
+            .ok_or_else(|| format!("move number must be a number from 0, not '{}'", s))?,
     };
     Hyperchess::setup(opts, board, side, ep, halfmove, fullmove)
 }

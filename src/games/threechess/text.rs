@@ -219,8 +219,10 @@ fn parse_counters(plies: &str, number: &str) -> Result<(u32, u32), String> {
     let mv = number
         .parse::<u32>()
         .ok()
-        .filter(|&n| (1..=10_000_000).contains(&n))
-        .ok_or_else(|| format!("the move number must be a number from 1, not '{}'", number))?;
+        // 0 is read as 1, as Stockfish does for chess (some tools write it).
+        .filter(|&n| n <= 10_000_000)
+        .map(|n| n.max(1))
+        .ok_or_else(|| format!("the move number must be a number from 0, not '{}'", number))?;
     Ok((clock, mv))
 }
 

@@ -1,0 +1,118 @@
+//! The harness of the protocol tests: spawns the built `quatre` binary and talks to it as a GUI
+//! or a tournament runner would. Each test file uses part of it.
+#![allow(dead_code)]
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{channel, Receiver, RecvTimeoutError};
+use std::time::{Duration, Instant};
+
+/// Ordinary chess (`Boards=1x1`), White to move.
+pub const CHESS: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1";
+
+pub struct Engine {
+    pub child: Child,
+    stdin: ChildStdin,
+    lines: Receiver<String>,
+}
+
+/// A test that fails mid-search must not leave its engine running (a `go mate` that never
+/// ended once kept two cores busy long after the test run).
+impl Drop for Engine {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+impl Engine {
+    pub fn start() -> Self {
+        Self::start_with(&[])
+    }
+    pub fn start_with(args: &[&str]) -> Self {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_quatre"))
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("spawn quatre");
+        let stdin = child.stdin.take().unwrap();
+        let stdout = child.stdout.take().unwrap();
+        let (tx, rx) = channel();
+        std::thread::spawn(move || {
+            for l in BufReader::new(stdout).lines() {
+                match l {
+                    Ok(l) => {
+                        if tx.send(l).is_err() {
+                            break;
+                        }
+                    }
+                    Err(_) => break,
+                }
+            }
+        });
+        Engine {
+            child,
+            stdin,
+            lines: rx,
+        }
+    }
+    pub fn send(&mut self, s: &str) {
+        writeln!(self.stdin, "{}", s).expect("engine stdin");
+        self.stdin.flush().unwrap();
+    }
+    /// Lines until one matches `pred` (returned last), failing after `timeout`.
+    pub fn until(&mut self, timeout: Duration, pred: impl Fn(&str) -> bool) -> Vec<String> {
+        let end = Instant::now() + timeout;
+        let mut got = Vec::new();
+        loop {
+            let left = end.saturating_duration_since(Instant::now());
+            match self.lines.recv_timeout(left) {
+                Ok(l) => {
+                    let done = pred(&l);
+                    got.push(l);
+                    if done {
+                        return got;
+                    }
+                }
+                Err(RecvTimeoutError::Timeout) => {
+                    panic!("no matching line within {:?}; got {:?}", timeout, got)
+                }
+                Err(RecvTimeoutError::Disconnected) => {
+                    panic!("engine closed its output; got {:?}", got)
+                }
+            }
+        }
+    }
+    pub fn ask(&mut self, cmd: &str, pred: impl Fn(&str) -> bool) -> Vec<String> {
+        self.send(cmd);
+        self.until(Duration::from_secs(20), pred)
+    }
+    /// Sends `cmd` then `isready`, returning every line before `readyok`.
+    pub fn exchange(&mut self, cmd: &str) -> Vec<String> {
+        self.send(cmd);
+        let mut v = self.ask("isready", |l| l == "readyok");
+        v.pop();
+        v
+    }
+    pub fn quit(mut self) {
+        self.send("quit");
+        let end = Instant::now() + Duration::from_secs(5);
+        while Instant::now() < end {
+            if let Ok(Some(status)) = self.child.try_wait() {
+                assert!(status.success(), "engine exited with {:?}", status);
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        let _ = self.child.kill();
+        panic!("engine did not quit");
+    }
+}
+
+/// Lines from `go` to `bestmove`, failing if it takes longer than `secs`.
+pub fn go(e: &mut Engine, cmd: &str, secs: u64) -> Vec<String> {
+    e.send(cmd);
+    e.until(Duration::from_secs(secs), |l| l.starts_with("bestmove"))
+}
