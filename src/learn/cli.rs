@@ -115,10 +115,10 @@ fn run_game<G: Game>(
             t1.elapsed().as_secs_f64()
         ))
     });
-    let last = tr.curve.last().map(|e| e.val).unwrap_or(f64::NAN);
+    let last = tr.curve[tr.best_epoch - 1].val;
     say(&format!(
-        "held-out positions {}: net {:.5}, hand evaluation {:.5}, a constant {:.5}; score scale K {:.1} (hand {:.1})",
-        tr.val_positions, last, tr.hand_val, tr.constant_val, tr.scale, tr.hand_scale
+        "held-out positions {}: net {:.5} (epoch {}, the best), hand evaluation {:.5}, a constant {:.5}; score scale K {:.1} (hand {:.1})",
+        tr.val_positions, last, tr.best_epoch, tr.hand_val, tr.constant_val, tr.scale, tr.hand_scale
     ));
     let header = Header {
         game: G::NAME.to_string(),
@@ -130,8 +130,8 @@ fn run_game<G: Game>(
         qb: 0,
         eval_scale: tr.scale,
         note: format!(
-            "{} positions of {} games, {} epochs, hidden {}, lambda {}, lr {}, batch {}, seed {}; held-out loss {:.5} (hand {:.5})",
-            tr.train_positions, games.len(), a.epochs, a.hidden, a.lambda, a.lr, a.batch, a.seed, last, tr.hand_val
+            "{} positions of {} games, epoch {} of {}, hidden {}, lambda {}, lr {}, batch {}, seed {}; held-out loss {:.5} (hand {:.5})",
+            tr.train_positions, games.len(), tr.best_epoch, a.epochs, a.hidden, a.lambda, a.lr, a.batch, a.seed, last, tr.hand_val
         ),
     };
     let net: Net = tr.net.quantize(header);

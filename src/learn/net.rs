@@ -66,12 +66,13 @@ pub struct FloatNet {
 }
 
 impl FloatNet {
-    /// Small random weights from `seed` (uniform, scaled by the fan-in).
-    pub fn new(inputs: usize, hidden: usize, outputs: usize, seed: u64) -> FloatNet {
+    /// Small random weights from `seed` (uniform, scaled by the fan-in): `active` is the mean
+    /// number of active features in a position (a hyperchess 3x3 position has hundreds), so
+    /// that a hidden sum starts within the clipped ReLU's range rather than saturated.
+    pub fn new(inputs: usize, hidden: usize, outputs: usize, active: f32, seed: u64) -> FloatNet {
         use rand::{Rng, SeedableRng};
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
-        // About 30 features are active in a position: scale so that a unit's sum starts near 1.
-        let a = 1.0 / 30f32.sqrt();
+        let a = 0.5 / active.max(1.0).sqrt();
         let b = 1.0 / (hidden as f32).sqrt();
         FloatNet {
             inputs,
@@ -80,7 +81,7 @@ impl FloatNet {
             w1: (0..inputs * hidden)
                 .map(|_| rng.random_range(-a..a))
                 .collect(),
-            b1: vec![0.1; hidden],
+            b1: vec![0.5; hidden],
             w2: (0..outputs * hidden)
                 .map(|_| rng.random_range(-b..b))
                 .collect(),
@@ -405,7 +406,7 @@ mod tests {
 
     #[test]
     fn file_round_trips_and_refuses_damage() {
-        let f = FloatNet::new(50, 8, 1, 1);
+        let f = FloatNet::new(50, 8, 1, 30.0, 1);
         let n = f.quantize(header());
         let bytes = n.to_bytes();
         assert_eq!(Net::from_bytes(&bytes).unwrap(), n);
@@ -426,7 +427,7 @@ mod tests {
 
     #[test]
     fn quantized_agrees_with_float() {
-        let f = FloatNet::new(200, 32, 1, 7);
+        let f = FloatNet::new(200, 32, 1, 30.0, 7);
         let n = f.quantize(header());
         let mut out = [0.0];
         for k in 0..50u32 {

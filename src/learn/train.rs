@@ -189,7 +189,10 @@ pub struct Epoch {
 
 /// What training gives: the net, the scale of the scores and the curve.
 pub struct Trained {
+    /// The net of the epoch with the lowest held-out loss.
     pub net: FloatNet,
+    /// That epoch (1-based).
+    pub best_epoch: usize,
     /// `K` of the search's scores: the net's output logit times `K` is in the engine's units.
     pub scale: f32,
     pub hand_scale: f32,
@@ -338,7 +341,8 @@ pub fn train(ds: &Dataset, cfg: &TrainConfig, mut progress: impl FnMut(&Epoch)) 
         train_idx.iter().map(|&i| target[i] as f64).sum::<f64>() / train_idx.len().max(1) as f64;
     let constant_val = mse(&|_| mean as f32);
 
-    let mut net = FloatNet::new(ds.inputs, cfg.hidden, 1, cfg.seed);
+    let active = ds.feats.len() as f32 / n.max(1) as f32;
+    let mut net = FloatNet::new(ds.inputs, cfg.hidden, 1, active, cfg.seed);
     let threads = rayon::current_num_threads().max(1);
     let mut grads: Vec<Grad> = (0..threads).map(|_| Grad::new(&net)).collect();
     let mut total = Grad::new(&net);
@@ -352,6 +356,7 @@ pub fn train(ds: &Dataset, cfg: &TrainConfig, mut progress: impl FnMut(&Epoch)) 
     let mut order = train_idx.clone();
     let mut curve = Vec::new();
     let mut t = 0;
+    let mut best: Option<(f64, usize, FloatNet)> = None;
     let batches = order.len().div_ceil(cfg.batch.max(1)).max(1);
     for epoch in 1..=cfg.epochs {
         order.shuffle(&mut rng);
@@ -408,10 +413,20 @@ pub fn train(ds: &Dataset, cfg: &TrainConfig, mut progress: impl FnMut(&Epoch)) 
             val: loss_of(&net, ds, &val_idx, &target),
         };
         progress(&e);
+        if best.as_ref().is_none_or(|(v, _, _)| e.val < *v) {
+            best = Some((e.val, epoch, net.clone()));
+        }
         curve.push(e);
     }
+    // The epoch whose net did best on the held-out games (early stopping); with no held-out
+    // game, the last.
+    let (best_epoch, net) = match best {
+        Some((_, epoch, n)) if !val_idx.is_empty() => (epoch, n),
+        _ => (cfg.epochs, net),
+    };
     Trained {
         net,
+        best_epoch,
         scale,
         hand_scale,
         hand_val,
