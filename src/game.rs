@@ -167,6 +167,27 @@ pub struct RuleOptions {
     values: BTreeMap<String, String>,
 }
 
+/// The most distinct sets of rule options [`RuleOptions::intern`] keeps in one process (each a
+/// few hundred bytes; a session or a match uses one or two).
+pub const MAX_INTERNED: usize = 4096;
+
+/// Two sets are equal when they are of the same game's options (the same declaration) with the
+/// same values.
+impl PartialEq for RuleOptions {
+    fn eq(&self, other: &Self) -> bool {
+        std::ptr::eq(self.specs, other.specs) && self.values == other.values
+    }
+}
+
+impl Eq for RuleOptions {}
+
+impl Hash for RuleOptions {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.specs.as_ptr().hash(state);
+        self.values.hash(state);
+    }
+}
+
 impl RuleOptions {
     /// Every option at its default.
     pub fn defaults(specs: &'static [OptionSpec]) -> Self {
@@ -231,19 +252,32 @@ impl RuleOptions {
     /// A `'static` copy of these options, made once per distinct set of values and shared by
     /// every state built with them: cloning a state then copies a pointer, with no allocation
     /// and no reference count that search threads would contend on.
-    pub fn intern(&self) -> &'static RuleOptions {
-        use std::sync::Mutex;
-        static INTERNED: Mutex<Vec<&'static RuleOptions>> = Mutex::new(Vec::new());
-        let mut all = INTERNED.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some(o) = all
-            .iter()
-            .find(|o| std::ptr::eq(o.specs, self.specs) && o.values == self.values)
-        {
-            return o;
+    ///
+    /// The copies live as long as the process (any state may point at one), so their number is
+    /// bounded: past [`MAX_INTERNED`] distinct sets a new one is refused with an error (the sets
+    /// already made stay usable), and a client sending ever new values (`setoption`, `quatre
+    /// serve`) cannot grow memory or slow the look-up (a hash set) without bound. Only valid
+    /// sets reach here: [`set`](Self::set) checks every value against the game's declaration.
+    pub fn intern(&self) -> Result<&'static RuleOptions, String> {
+        use std::collections::HashSet;
+        use std::sync::{Mutex, OnceLock};
+        static INTERNED: OnceLock<Mutex<HashSet<&'static RuleOptions>>> = OnceLock::new();
+        let mut all = INTERNED
+            .get_or_init(Default::default)
+            .lock()
+            .unwrap_or_else(|e| e.into_inner());
+        if let Some(&o) = all.get(self) {
+            return Ok(o);
+        }
+        if all.len() >= MAX_INTERNED {
+            return Err(format!(
+                "too many distinct sets of rule options in this process ({}); use one already used",
+                MAX_INTERNED
+            ));
         }
         let o: &'static RuleOptions = Box::leak(Box::new(self.clone()));
-        all.push(o);
-        o
+        all.insert(o);
+        Ok(o)
     }
 
     /// `(name, value)` of every option, in spec order.

@@ -186,6 +186,45 @@ fn brs_plays_legal_moves_through_ghosts_and_deaths() {
     }
 }
 
+/// White to move, in check from the ghost's rook on e8 (the rules' test of lifting a check by
+/// taking the ghost's last pawn).
+fn white_in_check() -> Threechess {
+    pos(
+        &[
+            ("c3", "bP"),
+            ("e8", "bR"),
+            ("c1", "wR"),
+            ("e1", "wK"),
+            ("h5", "rK"),
+        ],
+        "w",
+        "aga",
+    )
+}
+
+/// Check is reported through the `Game` trait, which is what the searches ask (quiescence
+/// searches the evasions in check instead of standing pat; alpha-beta neither prunes nor reduces
+/// there): a search generic over the game sees it.
+#[test]
+fn check_is_reported_through_the_game_trait() {
+    fn seen_by_a_search<G: Game>(g: &G) -> bool {
+        G::HAS_CHECK && g.in_check()
+    }
+    assert!(seen_by_a_search(&white_in_check()));
+    assert!(!seen_by_a_search(&red_mates()));
+}
+
+#[test]
+fn brs_answers_a_check_with_a_legal_move_at_every_depth() {
+    let g = white_in_check();
+    let mut legal = Vec::new();
+    g.legal_moves(&mut legal);
+    for d in 1..=4 {
+        let m = best(&g, Algorithm::AlphaBeta, depth(d), 0).expect("a move");
+        assert!(legal.contains(&g.parse_move(&m).unwrap()), "depth {d}: {m}");
+    }
+}
+
 // ---------------------------------------------------------------------------------------------
 // Matches at fixed nodes (measurements, not tests: run by hand with --ignored --nocapture).
 

@@ -1,12 +1,18 @@
-//! Clock discipline under load, measured (not run by default: it takes about two minutes and its
+//! Clock discipline under load, measured (not run by default: it takes about six minutes and its
 //! figures depend on the machine). Run with
-//! `cargo test --release --test timing -- --ignored --nocapture`.
+//! `cargo test --release --test timing -- --ignored --nocapture` (one test: add its name and
+//! `--exact`). `QUATRE_BIN` measures another build (e.g. the previous one) with the same harness.
 //!
 //! Two processes keep both cores busy while the engine answers 200 `go movetime` commands across
 //! the games and algorithms, with `MoveOverhead 0`, so that the hard limit is exactly the
 //! `movetime`: the worst lateness past it is printed (goal: ≤ 20 ms). Then clocked games at
 //! 3 s + 30 ms with the default `MoveOverhead` count time losses (goal: none).
 //! `QUATRE_THREADS=1` runs the first measurement with one search thread instead of every core.
+//!
+//! With eight busy processes (or none): `stop` → `bestmove` per search, p50/p95/max (goal: p95
+//! ≤ 10 ms quiet, ≤ 20 ms loaded); threechess on a 1 s clock against its hard limit; and a
+//! `quatre match` of built-in players at `--movetime 100`, its move times p50/p99/max and time
+//! losses.
 
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
@@ -82,12 +88,17 @@ impl Drop for Engine {
     }
 }
 
-/// Two busy processes, killed when dropped.
+/// Busy processes, killed when dropped.
 struct Hog(Vec<Child>);
 
 impl Hog {
+    /// Two busy processes: both cores busy.
     fn start() -> Self {
-        Hog((0..2)
+        Hog::many(2)
+    }
+    /// `n` busy processes (8 make a load of 8 or more on top of the engine).
+    fn many(n: usize) -> Self {
+        Hog((0..n)
             .map(|_| {
                 Command::new("sh")
                     .args(["-c", "while :; do :; done"])
@@ -200,6 +211,161 @@ fn clocked_games_at_three_seconds_do_not_lose_on_time_under_load() {
     println!(
         "clocked 3 s + 30 ms under load: {} moves, {} time losses, least time left {:.0} ms",
         moves, losses, min_left
+    );
+    assert_eq!(losses, 0);
+}
+
+/// The percentiles of a sample (sorted here): (p50, p95, p99, max).
+fn percentiles(v: &mut [f64]) -> (f64, f64, f64, f64) {
+    v.sort_by(|a, b| a.partial_cmp(b).unwrap());
+    let pct = |p: f64| v[((v.len() - 1) as f64 * p).round() as usize];
+    (pct(0.5), pct(0.95), pct(0.99), v[v.len() - 1])
+}
+
+/// A small deterministic generator for the waits before `stop` (the same waits on every run).
+struct Waits(u64);
+
+impl Waits {
+    /// Milliseconds from 50 to 300.
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        50 + self.0 % 251
+    }
+}
+
+/// Every search the engine runs: each game under `Algorithm auto` (alpha-beta for two seats,
+/// Best-Reply Search for threechess, ISMCTS for tesseris), and MCTS on two games.
+const SEARCHES: [(&str, &str); 7] = [
+    ("hyperchess", "auto"),
+    ("rithmomachia", "auto"),
+    ("tesseract", "auto"),
+    ("tesseris", "auto"),
+    ("threechess", "auto"),
+    ("hyperchess", "mcts"),
+    ("threechess", "mcts"),
+];
+
+/// `go infinite`, a wait of 50–300 ms, `stop`: the milliseconds from `stop` to `bestmove`, per
+/// search, with `hogs` busy processes beside the engine. Returns the worst p95.
+fn stop_latency(hogs: usize, tries: usize) -> f64 {
+    let _hog = Hog::many(hogs);
+    let mut waits = Waits(0x9e37_79b9_7f4a_7c15);
+    let mut worst_p95: f64 = 0.0;
+    for (game, algo) in SEARCHES {
+        let mut e = Engine::start();
+        e.send(&format!("setoption name Game value {}", game));
+        e.send(&format!("setoption name Algorithm value {}", algo));
+        let mut ms = Vec::new();
+        for _ in 0..tries {
+            e.send("position startpos");
+            e.sync();
+            e.send("go infinite");
+            std::thread::sleep(Duration::from_millis(waits.next()));
+            let t0 = Instant::now();
+            e.send("stop");
+            let (t, _) = e.until(|l| l.starts_with("bestmove"));
+            ms.push(t.duration_since(t0).as_secs_f64() * 1000.0);
+        }
+        let (p50, p95, _, max) = percentiles(&mut ms);
+        println!(
+            "stop -> bestmove, {} busy processes, {} {} ({} tries): p50 {:.1} ms, p95 {:.1} ms, max {:.1} ms",
+            hogs, game, algo, tries, p50, p95, max
+        );
+        worst_p95 = worst_p95.max(p95);
+    }
+    worst_p95
+}
+
+/// Goal: `bestmove` within 10 ms of `stop` (p95) for every search, on a quiet machine.
+#[test]
+#[ignore]
+fn stop_answers_within_ten_ms_quiet() {
+    let p95 = stop_latency(0, 40);
+    assert!(p95 <= 10.0, "worst p95 {:.1} ms", p95);
+}
+
+/// Goal: `bestmove` within 20 ms of `stop` (p95) for every search, with eight busy processes
+/// beside the engine on this two-core machine (a load of 8 to 10).
+#[test]
+#[ignore]
+fn stop_answers_within_twenty_ms_under_load() {
+    let p95 = stop_latency(8, 40);
+    assert!(p95 <= 20.0, "worst p95 {:.1} ms", p95);
+}
+
+/// Threechess (Best-Reply Search) on a 1 s clock, with eight busy processes: how long past its
+/// hard limit each answer comes (goal: none past the watchdog's 10 ms grace).
+#[test]
+#[ignore]
+fn threechess_keeps_its_hard_limit_under_load() {
+    use quatre::search::{time::budget_for, Limits, SearchParams};
+    let _hog = Hog::many(8);
+    let mut e = Engine::start();
+    e.send("setoption name Game value threechess");
+    let limits = Limits {
+        time: [Some(1000), Some(1000), Some(1000), None],
+        ..Default::default()
+    };
+    let overhead = SearchParams::default().move_overhead_ms;
+    let hard = budget_for(&limits, 0, overhead).hard.unwrap().as_secs_f64() * 1000.0;
+    let mut ms = Vec::new();
+    for _ in 0..30 {
+        e.send("position startpos");
+        e.sync();
+        let (t, _) = e.go("go p1time 1000 p2time 1000 p3time 1000");
+        ms.push(t);
+    }
+    let over = ms.iter().filter(|&&t| t > hard + 10.0).count();
+    let (p50, p95, _, max) = percentiles(&mut ms);
+    println!(
+        "threechess, clock 1 s, 8 busy processes: hard limit {:.0} ms; go -> bestmove p50 {:.1}, p95 {:.1}, max {:.1} ms; {} of 30 past the limit + 10 ms",
+        hard, p50, p95, max, over
+    );
+    assert_eq!(over, 0);
+}
+
+/// The built-in players of `quatre match` at `--movetime 100`, two games at once, with eight busy
+/// processes beside the match (a load of 10 on two cores): the move times the referee charged,
+/// p50/p99/worst, and the games lost on time (goal: none; the margin is the default 100 ms).
+/// `QUATRE_BIN` plays the match with another build.
+#[test]
+#[ignore]
+fn builtin_players_keep_their_movetime_under_load() {
+    let _hog = Hog::many(8);
+    let bin = std::env::var("QUATRE_BIN").unwrap_or_else(|_| env!("CARGO_BIN_EXE_quatre").into());
+    let out = std::env::temp_dir().join(format!("quatre-timing-{}.jsonl", std::process::id()));
+    let status = Command::new(bin)
+        .args("match --game hyperchess --engine builtin:alphabeta --engine builtin:mcts".split(' '))
+        .args("--movetime 100 --games 6 --concurrency 2 --max-plies 80 --seed 1 --quiet".split(' '))
+        .arg("--out")
+        .arg(&out)
+        .stdout(Stdio::null())
+        .status()
+        .expect("run quatre match");
+    assert!(status.success());
+    let text = std::fs::read_to_string(&out).expect("the game file");
+    let _ = std::fs::remove_file(&out);
+    let mut times = Vec::new();
+    let mut losses = 0;
+    for line in text.lines() {
+        let g: serde_json::Value = serde_json::from_str(line).expect("a game record");
+        if g["termination"] == "time forfeit" {
+            losses += 1;
+            println!("{}", g["reason"]);
+        }
+        let ms = g["times_ms"].as_array().expect("times_ms");
+        times.extend(ms.iter().map(|t| t.as_f64().unwrap()));
+    }
+    let (p50, _, p99, max) = percentiles(&mut times);
+    println!(
+        "builtin:alphabeta vs builtin:mcts, hyperchess, movetime 100, 8 busy processes: {} moves, p50 {:.0} ms, p99 {:.0} ms, max {:.0} ms; {} of 6 games lost on time",
+        times.len(),
+        p50,
+        p99,
+        max,
+        losses
     );
     assert_eq!(losses, 0);
 }

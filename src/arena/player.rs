@@ -7,11 +7,13 @@
 use crate::game::{rng_from_seed, GameRng};
 use crate::games::AnyGame;
 use crate::protocol::options;
-use crate::search::{Algorithm, Control, Limits, Memory, Score, SearchParams};
+use crate::search::{time, Algorithm, BestSoFar, Control, Limits, Memory, Score, SearchParams};
 use std::io::{BufRead, BufReader, Read, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::AtomicBool;
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::sync::Arc;
+use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
 /// Memory (MiB) of a built-in search unless `option.Hash` says otherwise.
@@ -337,7 +339,8 @@ pub fn start(spec: &EngineSpec, setup: &Setup) -> Result<Box<dyn Player>, Fault>
                 kind: *kind,
                 params,
                 rng: rng_from_seed(setup.seed),
-                memory: Memory::default(),
+                memory: Arc::default(),
+                ending: None,
             }))
         }
         EngineKind::External { program, args } => {
@@ -355,60 +358,105 @@ struct Builtin {
     params: SearchParams,
     rng: GameRng,
     /// What its searches keep from one move to the next (one player per game).
-    memory: Memory,
+    memory: Arc<Memory>,
+    /// A search the watchdog answered for, still ending: the next move (or the end of the game)
+    /// waits for it.
+    ending: Option<JoinHandle<()>>,
+}
+
+/// What a built-in's search thread hands back: when it had its move, the move and its score.
+type Found = (Instant, Option<String>, Option<i32>);
+
+impl Builtin {
+    /// Waits for a search the watchdog answered for to end.
+    fn join_ending(&mut self) {
+        if let Some(h) = self.ending.take() {
+            let _ = h.join();
+        }
+    }
+
+    /// Searches on a thread of its own, watched as the protocol's engine watches its searches:
+    /// 10 ms past the hard limit (or at the referee's wait, when no clock bounds the search)
+    /// the best move so far is the answer, and the search, told to stop, ends on its own.
+    /// Times count from `t0`, when the referee asked, as an external engine's do.
+    fn search(&mut self, req: &Request, t0: Instant) -> Result<Found, Fault> {
+        let stop = Arc::new(AtomicBool::new(false));
+        let best = Arc::new(BestSoFar::default());
+        let (tx, rx) = mpsc::channel();
+        let state = req.state.clone_box();
+        // The search's own hard limit (Context::new computes the same budget).
+        let hard = time::budget_of(&self.params, &req.limits, state.to_move(), 0)
+            .hard
+            .map(|h| h + time::WATCHDOG_GRACE);
+        let deadline = t0 + hard.map_or(req.wait, |h| h.min(req.wait));
+        let (params, limits) = (self.params.clone(), req.limits.clone());
+        let (memory, stop2, best2) = (self.memory.clone(), stop.clone(), best.clone());
+        let handle = std::thread::Builder::new()
+            .name("builtin search".into())
+            .spawn(move || {
+                let control = Control {
+                    start: t0,
+                    best: Some(&best2),
+                    memory: Some(&memory),
+                    ..Control::new(&stop2)
+                };
+                let r = state.search_controlled(&params, &limits, control, &|_| {});
+                let score =
+                    r.report
+                        .as_ref()
+                        .and_then(|r| r.lines.first())
+                        .map(|l| match l.score {
+                            Score::Cp(c) => c,
+                            Score::Mate(m) if m > 0 => super::adjudicate::MATE_CP - m,
+                            Score::Mate(m) => -super::adjudicate::MATE_CP - m,
+                        });
+                let _ = tx.send((Instant::now(), r.best, score));
+            })
+            .map_err(|e| Fault::Crash(format!("cannot start its search thread: {}", e)))?;
+        match time::watch(&rx, || Some(deadline), false, &stop) {
+            time::Watched::Done(found) => {
+                self.ending = Some(handle);
+                Ok(found)
+            }
+            time::Watched::Late => {
+                self.ending = Some(handle);
+                let mv = best
+                    .get()
+                    .or_else(|| req.state.legal_moves().into_iter().next());
+                Ok((Instant::now(), mv, None))
+            }
+            // Its panic message is on stderr (the default panic hook).
+            time::Watched::Gone => {
+                let _ = handle.join();
+                Err(Fault::Crash("internal error: its search panicked".into()))
+            }
+        }
+    }
 }
 
 impl Player for Builtin {
     fn go(&mut self, req: &Request) -> Result<Answer, Fault> {
         let t0 = Instant::now();
-        let (mv, score) = match self.kind {
-            BuiltinKind::Random => (req.state.random_move(&mut self.rng), None),
-            BuiltinKind::Baseline => (req.state.baseline_move(&mut self.rng), None),
-            BuiltinKind::Mcts | BuiltinKind::AlphaBeta => {
-                let stop = AtomicBool::new(false);
-                let (tx, rx) = mpsc::channel();
-                let params = &self.params;
-                let state = req.state;
-                let limits = &req.limits;
-                let memory = &self.memory;
-                std::thread::scope(|s| {
-                    let stop = &stop;
-                    s.spawn(move || {
-                        let control = Control {
-                            memory: Some(memory),
-                            ..Control::new(stop)
-                        };
-                        let r = state.search_controlled(params, limits, control, &|_| {});
-                        let score =
-                            r.report.as_ref().and_then(|r| r.lines.first()).map(|l| {
-                                match l.score {
-                                    Score::Cp(c) => c,
-                                    Score::Mate(m) if m > 0 => super::adjudicate::MATE_CP - m,
-                                    Score::Mate(m) => -super::adjudicate::MATE_CP - m,
-                                }
-                            });
-                        let _ = tx.send((r.best, score));
-                    });
-                    match rx.recv_timeout(req.wait) {
-                        Ok(m) => m,
-                        Err(_) => {
-                            // Past the deadline: stop the search; it answers (late) soon after.
-                            stop.store(true, Ordering::Relaxed);
-                            rx.recv().unwrap_or((None, None))
-                        }
-                    }
-                })
-            }
+        // The last search's end counts in this move's time, as the protocol's engine's would.
+        self.join_ending();
+        let (end, mv, score) = match self.kind {
+            BuiltinKind::Random => (Instant::now(), req.state.random_move(&mut self.rng), None),
+            BuiltinKind::Baseline => (Instant::now(), req.state.baseline_move(&mut self.rng), None),
+            BuiltinKind::Mcts | BuiltinKind::AlphaBeta => self.search(req, t0)?,
         };
         Ok(Answer {
             // No move in an ongoing game: answer what an engine would, which the referee
             // rejects as illegal.
             mv: mv.unwrap_or_else(|| "0000".into()),
-            elapsed: t0.elapsed(),
+            // Until the move was found, as an external engine's until its `bestmove` line was
+            // read: not the end of the search thread, which may still free its tables.
+            elapsed: end.saturating_duration_since(t0),
             score,
         })
     }
-    fn finish(&mut self) {}
+    fn finish(&mut self) {
+        self.join_ending();
+    }
 }
 
 // --- external engines ------------------------------------------------------------------------

@@ -214,8 +214,6 @@ impl Engine {
 
 /// The most the engine keeps in hand for measured lag, on top of `MoveOverhead`.
 const MAX_LAG_MS: u64 = 200;
-/// How long past its hard limit a search may take to stop before the watchdog answers for it.
-const WATCHDOG_GRACE: std::time::Duration = std::time::Duration::from_millis(10);
 
 /// Keeps in hand how late an answer came past its hard limit (decaying by a quarter a move).
 fn note_lag(lag: &AtomicU64, received: Instant, hard: Option<std::time::Duration>) {
@@ -339,7 +337,7 @@ impl GoJob {
             Some(p) => p.origin(self.received),
             None => Some(self.received),
         };
-        Some(origin? + self.hard()? + WATCHDOG_GRACE)
+        Some(origin? + self.hard()? + time::WATCHDOG_GRACE)
     }
 
     /// The watchdog: waits for the search thread's outcome; a search that a busy machine keeps
@@ -353,38 +351,26 @@ impl GoJob {
         best_so_far: &BestSoFar,
         saw_info: &AtomicBool,
     ) -> Option<Outcome> {
-        use std::sync::mpsc::RecvTimeoutError;
         let hard = self.hard();
-        loop {
-            let wait = match self.deadline() {
-                Some(d) => d.saturating_duration_since(Instant::now()),
-                // Pondering: look again soon, ponderhit may start the clock.
-                None if hard.is_some() => std::time::Duration::from_millis(5),
-                None => std::time::Duration::from_secs(3600),
-            };
-            match rx.recv_timeout(wait) {
-                Ok(r) => return Some(r),
-                Err(RecvTimeoutError::Timeout) => {
-                    if self.deadline().is_some_and(|d| Instant::now() >= d) {
-                        stop.store(true, Ordering::Relaxed);
-                        let mv = best_so_far
-                            .get()
-                            .or_else(|| self.position.legal_moves().into_iter().next())
-                            .unwrap_or_else(|| "0000".into());
-                        if !saw_info.load(Ordering::Relaxed) {
-                            answer.line(&format!(
-                                "info depth 1 time {} pv {}",
-                                self.received.elapsed().as_millis(),
-                                mv
-                            ));
-                        }
-                        note_lag(&self.lag, self.received, hard);
-                        answer.finish(&format!("bestmove {}", mv));
-                        return None;
-                    }
+        match time::watch(rx, || self.deadline(), hard.is_some(), stop) {
+            time::Watched::Done(r) => Some(r),
+            time::Watched::Late => {
+                let mv = best_so_far
+                    .get()
+                    .or_else(|| self.position.legal_moves().into_iter().next())
+                    .unwrap_or_else(|| "0000".into());
+                if !saw_info.load(Ordering::Relaxed) {
+                    answer.line(&format!(
+                        "info depth 1 time {} pv {}",
+                        self.received.elapsed().as_millis(),
+                        mv
+                    ));
                 }
-                Err(RecvTimeoutError::Disconnected) => return None,
+                note_lag(&self.lag, self.received, hard);
+                answer.finish(&format!("bestmove {}", mv));
+                None
             }
+            time::Watched::Gone => None,
         }
     }
 

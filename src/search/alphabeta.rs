@@ -6,21 +6,24 @@
 //! SMP: every thread searches the same tree, sharing the table, and the first thread's result
 //! is used.
 
-use super::deepening::{last_word, mate_ends_search, pv_texts, score_of, MATE, MATE_BOUND};
+use super::deepening::{
+    bounded_eval, last_word, mate_ends_search, pv_texts, score_of, terminal_score, MATE_BOUND,
+};
 use super::ordering::{quiescence_order, store_killer, History, Picker, QsMove};
-use super::tt::{from_tt, to_tt, Bound};
-use super::{Context, Line, Outcome, Report, DELTA_MARGIN};
-use crate::game::{Game, Status};
+use super::tt::{from_tt, to_tt, Bound, Entry, Table};
+use super::{Context, Line, Outcome, Report, CLOCK_EVERY, DELTA_MARGIN};
+use crate::game::{Game, Seat, Status};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Instant;
 
 /// Mate scores sit far above any evaluation (a 3x3 hyperchess army is worth ~60,000 cp).
 const INF: i32 = 2_000_000;
-const MAX_PLY: usize = 128;
-const QS_MAX: usize = 6;
+pub const MAX_PLY: usize = 128;
+/// Plies of quiescence below the nominal depth.
+pub const QS_MAX: usize = 6;
 /// Noisy moves a quiescence node looks at, best first: with a hundred pieces on the board (3x3
 /// hyperchess) an unbounded capture search swamps the main search.
-const QS_WIDTH: usize = 12;
+pub const QS_WIDTH: usize = 12;
 /// Aspiration window at the root: half-width of the first try around the last iteration's
 /// score, from this depth on; each failure widens it fourfold.
 const ASPIRATION: i32 = 35;
@@ -40,108 +43,6 @@ fn reduction(depth: i32, searched: usize) -> i32 {
 /// the rest are skipped (late-move pruning).
 fn late_move_limit(depth: i32) -> usize {
     (4 + 3 * depth * depth) as usize
-}
-
-#[derive(Clone, Copy)]
-struct Entry {
-    score: i32,
-    depth: u8,
-    bound: Bound,
-    /// Index of the best move in the position's `legal_moves` order (0xFFFF = none).
-    move_index: u16,
-}
-
-/// Lockless table: each slot holds (key ^ data, data) so that a torn write is detected.
-struct Table {
-    slots: Box<[[AtomicU64; 2]]>,
-    mask: usize,
-}
-
-/// `n` zeroed slots from the allocator's zeroed memory: the OS maps pages as they are first
-/// written, so a large `Hash` costs nothing until the search uses it. None if memory is short.
-fn zeroed_slots(n: usize) -> Option<Box<[[AtomicU64; 2]]>> {
-    let layout = std::alloc::Layout::array::<[AtomicU64; 2]>(n).ok()?;
-    // SAFETY: all-zero bytes are a valid AtomicU64 (0); the layout is exactly the one
-    // Box<[T]> frees with.
-    unsafe {
-        let p = std::alloc::alloc_zeroed(layout) as *mut [AtomicU64; 2];
-        if p.is_null() {
-            return None;
-        }
-        Some(Box::from_raw(std::ptr::slice_from_raw_parts_mut(p, n)))
-    }
-}
-
-impl Table {
-    /// The table the engine's last search kept, if it had the `Hash` size asked for now.
-    fn kept(ctx: &Context) -> Option<Self> {
-        let kept = ctx.memory?.take()?.downcast::<Kept>().ok()?;
-        (kept.hash_mb == ctx.params.hash_mb).then_some(kept.table)
-    }
-
-    fn new(mb: usize) -> Self {
-        // The largest power of two of 16-byte slots that fits in `mb`; halved while memory is short.
-        let mut bytes = mb.max(1) * 1024 * 1024;
-        if let Some(avail) = super::available_memory() {
-            bytes = bytes.min(avail / 4 * 3);
-        }
-        let mut n = ((bytes / 16 + 1).next_power_of_two() / 2).max(1024);
-        loop {
-            if let Some(slots) = zeroed_slots(n) {
-                return Table { slots, mask: n - 1 };
-            }
-            if n <= 1024 {
-                // Not even 16 KiB: nothing sensible is left to do.
-                std::alloc::handle_alloc_error(std::alloc::Layout::new::<[AtomicU64; 2]>());
-            }
-            n /= 2;
-        }
-    }
-    fn pack(e: Entry) -> u64 {
-        (e.score as u32 as u64)
-            | (e.depth as u64) << 32
-            | (e.bound as u64) << 40
-            | (e.move_index as u64) << 42
-            | 1 << 63
-    }
-    fn probe(&self, key: u64) -> Option<Entry> {
-        let s = &self.slots[key as usize & self.mask];
-        let data = s[1].load(Ordering::Relaxed);
-        if data == 0 || s[0].load(Ordering::Relaxed) ^ data != key {
-            return None;
-        }
-        let bound = Bound::from_bits(data >> 40);
-        Some(Entry {
-            score: data as u32 as i32,
-            depth: (data >> 32) as u8,
-            bound,
-            move_index: (data >> 42) as u16,
-        })
-    }
-    fn store(&self, key: u64, e: Entry) {
-        let s = &self.slots[key as usize & self.mask];
-        // Depth-preferred with always-replace for a different position.
-        let old = s[1].load(Ordering::Relaxed);
-        if old != 0
-            && s[0].load(Ordering::Relaxed) ^ old == key
-            && ((old >> 32) as u8) > e.depth
-            && e.bound != Bound::Exact
-        {
-            return;
-        }
-        let data = Self::pack(e);
-        s[0].store(key ^ data, Ordering::Relaxed);
-        s[1].store(data, Ordering::Relaxed);
-    }
-    fn hashfull(&self) -> u32 {
-        let n = self.slots.len().min(1000);
-        (self.slots[..n]
-            .iter()
-            .filter(|s| s[1].load(Ordering::Relaxed) != 0)
-            .count()
-            * 1000
-            / n) as u32
-    }
 }
 
 struct Shared<'a> {
@@ -165,8 +66,11 @@ struct Worker<'a, 'b, G: Game> {
     /// The last completed iteration's score (first line), the centre of the aspiration window.
     prev_score: Option<i32>,
     /// Whether reductions and pruning are on: off for `go mate N`, whose depth bound (2N − 1
-    /// plies) must see every move to prove that no mate in N exists.
+    /// plies) must see every move to prove that no mate in N exists, and in an exact search.
     selective: bool,
+    /// `SearchParams::exact`: no pruning that can change the value (selectivity, delta pruning,
+    /// the table's score cutoffs): the result is plain minimax's.
+    exact: bool,
     pv: Vec<Vec<G::Move>>,
     move_bufs: Vec<Vec<G::Move>>,
     /// Quiescence's ordered noisy moves at each ply, with their gains (reused lists).
@@ -219,27 +123,8 @@ pub fn search<G: Game>(root: &G, ctx: &Context, moves: &[G::Move]) -> Outcome<G:
             Err(_) => iterative_deepening(root, &sh, true, 0, moves),
         }
     };
-    match ctx.memory {
-        // Kept for the engine's next search, as chess engines keep theirs from move to move.
-        Some(memory) => memory.put(Box::new(Kept {
-            table: sh.table,
-            hash_mb: ctx.params.hash_mb,
-        })),
-        // The table can be large: free it on another thread, after the answer.
-        None => {
-            std::thread::spawn(move || drop(sh.table));
-        }
-    }
+    sh.table.keep(ctx);
     result
-}
-
-/// The table a search leaves for the engine's next one ([`super::Memory`]): its entries stay
-/// right for the positions they describe, and the next search, two plies on, finds the
-/// principal variation's positions and their best moves there. Entries of older searches are
-/// replaced as any other (a slot keeps the deeper result for the same position only).
-struct Kept {
-    table: Table,
-    hash_mb: usize,
 }
 
 fn iterative_deepening<G: Game>(
@@ -377,7 +262,8 @@ impl<'a, 'b, G: Game> Worker<'a, 'b, G> {
             history: History::default(),
             quiets: vec![Vec::new(); MAX_PLY + 2],
             prev_score: None,
-            selective: sh.ctx.limits.mate.is_none(),
+            selective: sh.ctx.limits.mate.is_none() && !sh.ctx.params.exact,
+            exact: sh.ctx.params.exact,
             pv: vec![Vec::new(); MAX_PLY + QS_MAX + 2],
             move_bufs: vec![Vec::new(); MAX_PLY + QS_MAX + 2],
             qs_bufs: vec![Vec::new(); MAX_PLY + QS_MAX + 2],
@@ -410,7 +296,7 @@ impl<'a, 'b, G: Game> Worker<'a, 'b, G> {
             let score = if n == 0 {
                 self.aspiration(root, depth)
             } else {
-                self.negamax(root, depth as i32, -INF, INF, 0, true)
+                self.negamax(root, depth as i32, -INF, INF, 0, true, self.root_seat)
             };
             if self.aborted() {
                 // A partial first line still gives a move better than the previous depth's when
@@ -440,7 +326,8 @@ impl<'a, 'b, G: Game> Worker<'a, 'b, G> {
     /// The root search of the first line: a window around the last iteration's score, widened
     /// on the side that fails until the score falls inside it (or the search is stopped).
     fn aspiration(&mut self, root: &G, depth: u32) -> i32 {
-        let full = |w: &mut Self| w.negamax(root, depth as i32, -INF, INF, 0, true);
+        let seat = self.root_seat;
+        let full = |w: &mut Self| w.negamax(root, depth as i32, -INF, INF, 0, true, seat);
         let Some(centre) = self.prev_score else {
             return full(self);
         };
@@ -450,7 +337,7 @@ impl<'a, 'b, G: Game> Worker<'a, 'b, G> {
         let mut delta = ASPIRATION;
         let (mut alpha, mut beta) = (centre - delta, centre + delta);
         loop {
-            let s = self.negamax(root, depth as i32, alpha, beta, 0, true);
+            let s = self.negamax(root, depth as i32, alpha, beta, 0, true, seat);
             if self.aborted() {
                 return s;
             }
@@ -495,28 +382,31 @@ impl<G: Game> Worker<'_, '_, G> {
                 || (self.root_best.is_some() && self.sh.time_up.load(Ordering::Relaxed)))
     }
 
-    /// Counts a node and checks the limits every 1024 nodes.
+    /// Counts a node and checks the limits: `stop` (and a node limit) at every node, the clock
+    /// every [`CLOCK_EVERY`] nodes, the other threads' node counts every 1024.
     fn tick(&mut self) {
         self.nodes += 1;
+        let ctx = self.sh.ctx;
         // With a node limit, check it at every node, so that `go nodes N` stops at N exactly.
-        if let Some(n) = self.sh.ctx.limits.nodes {
+        if let Some(n) = ctx.limits.nodes {
             if self.sh.nodes.load(Ordering::Relaxed) + (self.nodes - self.flushed) >= n {
                 self.sh.abort.store(true, Ordering::Relaxed);
             }
         }
+        if ctx.stopped() {
+            self.sh.abort.store(true, Ordering::Relaxed);
+        }
+        if self.nodes.is_multiple_of(CLOCK_EVERY) && ctx.past_hard() {
+            self.sh.time_up.store(true, Ordering::Relaxed);
+            self.sh.abort.store(true, Ordering::Relaxed);
+        }
         if self.nodes & 1023 == 0 {
             self.flush();
-            let ctx = self.sh.ctx;
-            if ctx.past_hard() {
-                self.sh.time_up.store(true, Ordering::Relaxed);
-            }
-            let stop = ctx.stopped()
-                || self.sh.time_up.load(Ordering::Relaxed)
-                || ctx
-                    .limits
-                    .nodes
-                    .is_some_and(|n| self.sh.nodes.load(Ordering::Relaxed) >= n);
-            if stop {
+            if ctx
+                .limits
+                .nodes
+                .is_some_and(|n| self.sh.nodes.load(Ordering::Relaxed) >= n)
+            {
                 self.sh.abort.store(true, Ordering::Relaxed);
             }
             if self.main && self.last_print.elapsed().as_millis() >= 1000 {
@@ -531,30 +421,37 @@ impl<G: Game> Worker<'_, '_, G> {
         }
     }
 
-    /// The seat whose view the score at `ply` takes: turns alternate, so the root's mover at even
-    /// plies and the other seat at odd ones. (A finished state's `to_move` is not defined by the
-    /// trait — rithmomachia leaves the winner there — so it must not be asked.)
-    fn seat_at(&self, ply: usize) -> usize {
-        if ply.is_multiple_of(2) {
-            self.root_seat
-        } else {
-            1 - self.root_seat
+    /// The score of a finished `g` for `seat`, `ply` plies from the root (None: not finished).
+    fn terminal_score(&self, g: &G, ply: usize, seat: Seat) -> Option<i32> {
+        match g.status() {
+            Status::Ongoing => None,
+            Status::Over(o) => Some(terminal_score(o.rewards[seat], 2, ply)),
         }
     }
 
-    fn terminal_score(&self, g: &G, ply: usize) -> Option<i32> {
-        match g.status() {
-            Status::Ongoing => None,
-            Status::Over(o) => {
-                let r = o.rewards[self.seat_at(ply)];
-                Some(if r > 0.99 {
-                    MATE - ply as i32
-                } else if r < 0.01 {
-                    -(MATE - ply as i32)
-                } else {
-                    0
-                })
-            }
+    /// The score of the child `c` of a node whose score is `seat`'s, seen by `seat`, searched
+    /// with `seat`'s window (`alpha`, `beta`) by `search` (negamax or quiescence, given the
+    /// child's own seat and window). The seats need not alternate (the `Game` trait does not
+    /// promise it): the child's score is negated only when the other seat moves there. A
+    /// finished child's `to_move` is any seat (the trait leaves it open; rithmomachia leaves the
+    /// winner there), which does no harm: a result scores the same for one seat as negated for
+    /// the other. (Asking `status` here instead would cost a legal-move test at every node.)
+    fn child(
+        &mut self,
+        c: &G,
+        seat: Seat,
+        alpha: i32,
+        beta: i32,
+        search: impl FnOnce(&mut Self, i32, i32, Seat) -> i32,
+    ) -> i32 {
+        let own = match c.to_move() {
+            s @ (0 | 1) => s,
+            _ => 1 - seat,
+        };
+        if own == seat {
+            search(self, alpha, beta, own)
+        } else {
+            -search(self, -beta, -alpha, own)
         }
     }
 
@@ -608,6 +505,9 @@ impl<G: Game> Worker<'_, '_, G> {
         }
     }
 
+    /// The value of `g` for `seat`, the seat to move there (or, for a finished `g`, the seat
+    /// its parent chose: see [`child`](Self::child)).
+    #[allow(clippy::too_many_arguments)]
     fn negamax(
         &mut self,
         g: &G,
@@ -616,6 +516,7 @@ impl<G: Game> Worker<'_, '_, G> {
         beta: i32,
         ply: usize,
         allow_null: bool,
+        seat: Seat,
     ) -> i32 {
         self.pv[ply].clear();
         self.tick();
@@ -623,11 +524,11 @@ impl<G: Game> Worker<'_, '_, G> {
             return 0;
         }
         self.seldepth = self.seldepth.max(ply);
-        if let Some(s) = self.terminal_score(g, ply) {
+        if let Some(s) = self.terminal_score(g, ply, seat) {
             return s;
         }
         if depth <= 0 || ply >= MAX_PLY {
-            return self.quiesce(g, alpha, beta, ply, 0);
+            return self.quiesce(g, alpha, beta, ply, 0, seat);
         }
         let key = g.hash();
         let pv_node = beta - alpha > 1;
@@ -635,7 +536,7 @@ impl<G: Game> Worker<'_, '_, G> {
         // Not at a PV node (as Stockfish): the line must go on past it. The table is kept from
         // one search to the next, and a cut there left the next search's PV one move long,
         // with no move to ponder on.
-        if let Some(s) = cut.filter(|_| !pv_node) {
+        if let Some(s) = cut.filter(|_| !pv_node && !self.exact) {
             return s;
         }
         let in_check = g.in_check();
@@ -647,14 +548,13 @@ impl<G: Game> Worker<'_, '_, G> {
             && !in_check
             && beta.abs() < MATE_BOUND
         {
-            if let Some(s) = self.null_move_cut(g, depth, beta, ply) {
+            if let Some(s) = self.null_move_cut(g, depth, beta, ply, seat) {
                 return s;
             }
         }
         let mut moves = std::mem::take(&mut self.move_bufs[ply]);
         g.legal_moves(&mut moves);
         let tt_move = tt_index.and_then(|i| moves.get(i as usize).copied());
-        let seat = self.seat_at(ply);
         let order = Picker::new(
             g,
             &moves,
@@ -704,8 +604,14 @@ impl<G: Game> Worker<'_, '_, G> {
             // plies from the root; not in a `go mate` search, which runs without selectivity.
             let extend = gives_check && self.selective && (ply as i32) < 2 * self.iter_depth;
             let depth = depth + extend as i32;
+            // The child searched at `d` plies with the window (`a`, `b`), seen from here.
+            let at = |w: &mut Self, d: i32, a: i32, b: i32| {
+                w.child(&c, seat, a, b, |w, a, b, s| {
+                    w.negamax(&c, d, a, b, ply + 1, true, s)
+                })
+            };
             let score = if searched == 0 {
-                -self.negamax(&c, depth - 1, -beta, -alpha, ply + 1, true)
+                at(self, depth - 1, alpha, beta)
             } else {
                 // Late-move reductions: a quiet move late in the order is searched shallower
                 // with a null window first, and again at full depth only if it beats alpha.
@@ -714,12 +620,12 @@ impl<G: Game> Worker<'_, '_, G> {
                 } else {
                     0
                 };
-                let mut s = -self.negamax(&c, depth - 1 - r, -alpha - 1, -alpha, ply + 1, true);
+                let mut s = at(self, depth - 1 - r, alpha, alpha + 1);
                 if s > alpha && r > 0 {
-                    s = -self.negamax(&c, depth - 1, -alpha - 1, -alpha, ply + 1, true);
+                    s = at(self, depth - 1, alpha, alpha + 1);
                 }
                 if s > alpha && s < beta {
-                    -self.negamax(&c, depth - 1, -beta, -alpha, ply + 1, true)
+                    at(self, depth - 1, alpha, beta)
                 } else {
                     s
                 }
@@ -770,13 +676,22 @@ impl<G: Game> Worker<'_, '_, G> {
     /// Null-move pruning: when the side to move stands at or above beta, it passes (where the
     /// game allows it) and the opponent gets a reduced search; if even that fails to bring the
     /// score below beta, the node is cut. Returns the score to cut with.
-    fn null_move_cut(&mut self, g: &G, depth: i32, beta: i32, ply: usize) -> Option<i32> {
-        if g.evaluate(self.seat_at(ply)) < beta {
+    fn null_move_cut(
+        &mut self,
+        g: &G,
+        depth: i32,
+        beta: i32,
+        ply: usize,
+        seat: Seat,
+    ) -> Option<i32> {
+        if g.evaluate(seat) < beta {
             return None;
         }
         let passed = g.null_move()?;
         let r = 3 + depth / 6;
-        let s = -self.negamax(&passed, depth - 1 - r, -beta, -beta + 1, ply + 1, false);
+        let s = self.child(&passed, seat, beta - 1, beta, |w, a, b, s| {
+            w.negamax(&passed, depth - 1 - r, a, b, ply + 1, false, s)
+        });
         if self.aborted() || s < beta {
             return None;
         }
@@ -784,20 +699,34 @@ impl<G: Game> Worker<'_, '_, G> {
         Some(if s >= MATE_BOUND { beta } else { s })
     }
 
-    fn quiesce(&mut self, g: &G, mut alpha: i32, beta: i32, ply: usize, qdepth: usize) -> i32 {
+    /// Quiescence: the value of `g` for `seat` (as [`negamax`](Self::negamax)) once its noisy
+    /// moves are played out, or, in check, its evasions.
+    fn quiesce(
+        &mut self,
+        g: &G,
+        mut alpha: i32,
+        beta: i32,
+        ply: usize,
+        qdepth: usize,
+        seat: Seat,
+    ) -> i32 {
         self.pv[ply].clear();
         self.tick();
         if self.aborted() {
             return 0;
         }
         self.seldepth = self.seldepth.max(ply);
-        if let Some(s) = self.terminal_score(g, ply) {
+        if let Some(s) = self.terminal_score(g, ply, seat) {
             return s;
         }
-        let stand = g
-            .evaluate(self.seat_at(ply))
-            .clamp(-MATE_BOUND + 1, MATE_BOUND - 1);
-        if stand >= beta || qdepth >= QS_MAX || ply >= MAX_PLY + QS_MAX {
+        let stand = bounded_eval(g, seat);
+        if qdepth >= QS_MAX || ply >= MAX_PLY + QS_MAX {
+            return stand;
+        }
+        if G::HAS_CHECK && g.in_check() {
+            return self.evasions(g, alpha, beta, ply, qdepth, seat);
+        }
+        if stand >= beta {
             return stand;
         }
         alpha = alpha.max(stand);
@@ -809,12 +738,14 @@ impl<G: Game> Worker<'_, '_, G> {
         quiescence_order(g, &moves, &mut keyed);
         let mut best = stand;
         for &(_, gain, m) in keyed.iter().take(QS_WIDTH) {
-            if gain.is_some_and(|gain| stand + gain + DELTA_MARGIN < alpha) {
+            if !self.exact && gain.is_some_and(|gain| stand + gain + DELTA_MARGIN < alpha) {
                 continue;
             }
             let mut c = g.clone();
             c.play(m);
-            let s = -self.quiesce(&c, -beta, -alpha, ply + 1, qdepth + 1);
+            let s = self.child(&c, seat, alpha, beta, |w, a, b, s| {
+                w.quiesce(&c, a, b, ply + 1, qdepth + 1, s)
+            });
             if self.aborted() {
                 break;
             }
@@ -833,34 +764,54 @@ impl<G: Game> Worker<'_, '_, G> {
         self.qs_bufs[ply] = keyed;
         best
     }
+
+    /// Quiescence in check: no standing pat, as in chess engines (the side to move may not
+    /// leave things as they are); every legal move is searched, best ordered first. (No legal
+    /// move would have ended the game.)
+    fn evasions(
+        &mut self,
+        g: &G,
+        mut alpha: i32,
+        beta: i32,
+        ply: usize,
+        qdepth: usize,
+        seat: Seat,
+    ) -> i32 {
+        let mut moves = std::mem::take(&mut self.move_bufs[ply]);
+        g.legal_moves(&mut moves);
+        let order = Picker::new(g, &moves, None, self.killers[ply], None);
+        let mut best = -INF;
+        for i in order {
+            let m = moves[i as usize];
+            let mut c = g.clone();
+            c.play(m);
+            let s = self.child(&c, seat, alpha, beta, |w, a, b, s| {
+                w.quiesce(&c, a, b, ply + 1, qdepth + 1, s)
+            });
+            if self.aborted() {
+                break;
+            }
+            if s > best {
+                best = s;
+                if s > alpha {
+                    alpha = s;
+                    self.update_pv(ply, m);
+                }
+            }
+            if alpha >= beta {
+                break;
+            }
+        }
+        self.move_bufs[ply] = moves;
+        best
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::search::deepening::MATE;
     use crate::search::Score;
-
-    #[test]
-    fn table_entries_round_trip_with_scores_beyond_sixteen_bits() {
-        let t = Table::new(1);
-        for (key, score) in [
-            (0x1234_5678_9abc_def0u64, -987_654),
-            (42, 45_000),
-            (7, MATE - 3),
-        ] {
-            let e = Entry {
-                score,
-                depth: 200,
-                bound: Bound::Lower,
-                move_index: 65_000,
-            };
-            t.store(key, e);
-            let p = t.probe(key).expect("stored entry");
-            assert_eq!((p.score, p.depth, p.move_index), (score, 200, 65_000));
-            assert!(p.bound == Bound::Lower);
-        }
-        assert!(t.probe(99).is_none());
-    }
 
     #[test]
     fn a_large_evaluation_is_not_a_mate_score() {

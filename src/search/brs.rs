@@ -11,81 +11,40 @@
 //! includes the seat to move), move ordering (table move, `move_priority`, killers) and a
 //! quiescence search on noisy moves. Scores are from the root player's view.
 
-use super::deepening::{last_word, mate_ends_search, pv_texts, score_of, MATE, MATE_BOUND};
+use super::deepening::{
+    bounded_eval, last_word, mate_ends_search, pv_texts, score_of, terminal_score, MATE_BOUND,
+};
 use super::ordering::{order, store_killer};
-use super::tt::{from_tt, to_tt, Bound};
-use super::{Context, Line, Outcome, Report};
+use super::tt::{from_tt, to_tt, Bound, Entry, Table};
+use super::{Context, Line, Outcome, Report, CLOCK_EVERY};
 use crate::game::{Game, Seat, Status};
 use std::time::Instant;
 
-/// A won game for the root player; mates count down by ply.
-/// A win for the root player (the deepening module's decisive scores).
-const WIN: i32 = MATE;
+/// Decisive scores beyond this (the deepening module's, shared with alpha-beta).
 const WIN_BOUND: i32 = MATE_BOUND;
 const INF: i32 = 2_000_000;
-const MAX_PLY: usize = 96;
+pub const MAX_PLY: usize = 96;
 /// Quiescence layers below the nominal depth, and noisy moves looked at in each.
-const QS_MAX: i32 = 4;
+pub const QS_MAX: i32 = 4;
 const QS_WIDTH: usize = 8;
-/// Scale of a shared result: a share `r` of `n` seats scores (r·n − 1) · SHARE cp.
-const SHARE: f32 = 1000.0;
 
-#[derive(Clone, Copy)]
-struct Entry {
-    key: u64,
-    score: i32,
-    depth: i16,
-    bound: Bound,
-    /// Index of the best move in the position's `legal_moves` order (u16::MAX = none).
-    move_index: u16,
-}
-
-/// A single-threaded transposition table, depth-preferred within a slot.
-struct Table {
-    slots: Vec<Option<Entry>>,
-    mask: usize,
-}
-
-impl Table {
-    fn new(mb: usize) -> Self {
-        let per = std::mem::size_of::<Option<Entry>>();
-        let want = (mb.max(1) * 1024 * 1024 / per).next_power_of_two() / 2;
-        let mut slots = super::reserve(want.max(1024), 1024);
-        let n = if slots.capacity().is_power_of_two() {
-            slots.capacity()
-        } else {
-            (slots.capacity().next_power_of_two() / 2).max(1)
-        };
-        slots.resize(n, None);
-        Table { slots, mask: n - 1 }
-    }
-    fn probe(&self, key: u64) -> Option<Entry> {
-        self.slots[key as usize & self.mask].filter(|e| e.key == key)
-    }
-    fn store(&mut self, e: Entry) {
-        let s = &mut self.slots[e.key as usize & self.mask];
-        if let Some(old) = s {
-            if old.key == e.key && old.depth > e.depth && e.bound != Bound::Exact {
-                return;
-            }
-        }
-        *s = Some(e);
-    }
-    fn hashfull(&self) -> u32 {
-        let n = self.slots.len().min(1000);
-        (self.slots[..n].iter().filter(|s| s.is_some()).count() * 1000 / n) as u32
-    }
+/// Mixed into every key of a search for `root`: scores take the root player's view, and a
+/// table kept from a search for another seat ([`Table::keep`]) must not be read for this one.
+fn root_salt(root: Seat) -> u64 {
+    crate::zobrist::key(0x4252_535F_524F_4F54, root as u64)
 }
 
 struct Searcher<'a, G: Game> {
     ctx: &'a Context<'a>,
     /// The root moves to search (`searchmoves`), when not every legal move.
     root_only: Option<Vec<G::Move>>,
-    /// Set during the first iteration: only `stop` interrupts it, so that every answer comes
-    /// from a completed search of depth 1, whatever the node or time limit.
+    /// Set during the first iteration: only `stop` interrupts it, or the clock once a root move
+    /// has been searched (as in alpha-beta), so that every answer comes from a searched move.
     first_iteration: bool,
     table: Table,
     root: Seat,
+    /// [`root_salt`] of `root`, mixed into every key of the table.
+    salt: u64,
     nodes: u64,
     aborted: bool,
     seldepth: usize,
@@ -97,6 +56,9 @@ struct Searcher<'a, G: Game> {
     root_best: Option<G::Move>,
     last_print: Instant,
     progress: Option<Report>,
+    /// `SearchParams::exact`: no table cutoffs, no quiescence width, default moves by the static
+    /// ordering alone (no killers): the result is plain Best-Reply Search's.
+    exact: bool,
 }
 
 /// Runs Best-Reply Search on `root` (one thread, one line), considering the root moves
@@ -108,8 +70,11 @@ pub fn search<G: Game>(root: &G, ctx: &Context, root_moves: &[G::Move]) -> Outco
         ctx,
         root_only: (root_moves.len() < all.len()).then(|| root_moves.to_vec()),
         first_iteration: true,
-        table: Table::new(ctx.params.hash_mb),
+        // Kept from the last search: filling (and freeing) 64 MB at every move took 20 ms of a
+        // 1 s clock's 93 ms move, and delayed `bestmove` after `stop` as long.
+        table: Table::kept(ctx).unwrap_or_else(|| Table::new(ctx.params.hash_mb)),
         root: root.to_move(),
+        salt: root_salt(root.to_move()),
         nodes: 0,
         aborted: false,
         seldepth: 0,
@@ -119,6 +84,7 @@ pub fn search<G: Game>(root: &G, ctx: &Context, root_moves: &[G::Move]) -> Outco
         root_best: None,
         last_print: Instant::now(),
         progress: None,
+        exact: ctx.params.exact,
     };
     if ctx.params.threads > 1 {
         ctx.note("brs searches with one thread");
@@ -184,6 +150,7 @@ pub fn search<G: Game>(root: &G, ctx: &Context, root_moves: &[G::Move]) -> Outco
         s.seldepth as u32,
         best_text,
     );
+    s.table.keep(ctx);
     Outcome {
         best,
         nodes: s.nodes,
@@ -192,14 +159,19 @@ pub fn search<G: Game>(root: &G, ctx: &Context, root_moves: &[G::Move]) -> Outco
 }
 
 impl<G: Game> Searcher<'_, G> {
+    /// Counts a node: `stop` is looked at every node, the clock every [`CLOCK_EVERY`] nodes (a
+    /// threechess node costs microseconds, and a busy machine stretches each of them).
     fn tick(&mut self) {
         self.nodes += 1;
-        let finish = self.first_iteration;
-        if !finish && self.ctx.limits.nodes.is_some_and(|n| self.nodes >= n) {
+        if !self.first_iteration && self.ctx.limits.nodes.is_some_and(|n| self.nodes >= n) {
             self.aborted = true;
         }
-        if self.nodes & 1023 == 0 {
-            if self.ctx.stopped() || (!finish && self.ctx.past_hard()) {
+        if self.ctx.stopped() {
+            self.aborted = true;
+        }
+        if self.nodes.is_multiple_of(CLOCK_EVERY) {
+            let clocked = !self.first_iteration || self.root_best.is_some();
+            if clocked && self.ctx.past_hard() {
                 self.aborted = true;
             }
             if self.last_print.elapsed().as_millis() >= 1000 {
@@ -216,21 +188,12 @@ impl<G: Game> Searcher<'_, G> {
     fn terminal(&self, g: &G, ply: usize) -> Option<i32> {
         match g.status() {
             Status::Ongoing => None,
-            Status::Over(o) => {
-                let r = o.rewards[self.root];
-                Some(if r > 0.99 {
-                    WIN - ply as i32
-                } else if r < 0.01 {
-                    -(WIN - ply as i32)
-                } else {
-                    ((r * g.players() as f32 - 1.0) * SHARE) as i32
-                })
-            }
+            Status::Over(o) => Some(terminal_score(o.rewards[self.root], g.players(), ply)),
         }
     }
 
     fn eval(&self, g: &G) -> i32 {
-        g.evaluate(self.root).clamp(-WIN_BOUND + 1, WIN_BOUND - 1)
+        bounded_eval(g, self.root)
     }
 
     /// BRS+'s move for an opponent that does not branch: the first in the static ordering
@@ -242,7 +205,7 @@ impl<G: Game> Searcher<'_, G> {
         let mut best: Option<(i32, G::Move)> = None;
         for &m in &moves {
             let mut p = g.move_priority(m).saturating_mul(4);
-            if k[0] == Some(m) || k[1] == Some(m) {
+            if !self.exact && (k[0] == Some(m) || k[1] == Some(m)) {
                 p += 1;
             }
             if best.is_none_or(|(bp, _)| p > bp) {
@@ -276,15 +239,18 @@ impl<G: Game> Searcher<'_, G> {
             return s;
         }
         let qs = depth <= 0;
+        // In check, the root player may not stand pat: in quiescence every move (evasion) is
+        // searched, as chess engines do.
+        let evading = qs && depth > -QS_MAX && ply < MAX_PLY && G::HAS_CHECK && g.in_check();
         let mut stand = -INF;
-        if qs || ply >= MAX_PLY {
+        if (qs && !evading) || ply >= MAX_PLY {
             stand = self.eval(g);
             if stand >= beta || depth <= -QS_MAX || ply >= MAX_PLY {
                 return stand;
             }
             alpha = alpha.max(stand);
         }
-        let key = g.hash();
+        let key = g.hash() ^ self.salt;
         let mut moves = Vec::new();
         g.legal_moves(&mut moves);
         let mut tt_move = None;
@@ -292,7 +258,7 @@ impl<G: Game> Searcher<'_, G> {
             if (e.move_index as usize) < moves.len() {
                 tt_move = Some(moves[e.move_index as usize]);
             }
-            if ply > 0 && !qs && e.depth as i32 >= depth {
+            if ply > 0 && !qs && !self.exact && e.depth as i32 >= depth {
                 let s = from_tt(e.score, ply, WIN_BOUND);
                 if match e.bound {
                     Bound::Exact => true,
@@ -303,14 +269,19 @@ impl<G: Game> Searcher<'_, G> {
                 }
             }
         }
-        if qs {
+        if qs && !evading {
             moves.retain(|&m| g.is_noisy(m));
         }
         let order = order(g, &moves, tt_move, self.killers[ply.min(MAX_PLY)], None);
         let alpha0 = alpha;
         let mut best = stand;
         let mut best_index = None;
-        for &i in order.iter().take(if qs { QS_WIDTH } else { usize::MAX }) {
+        let width = if qs && !evading && !self.exact {
+            QS_WIDTH
+        } else {
+            usize::MAX
+        };
+        for &i in order.iter().take(width) {
             let m = moves[i as usize];
             if ply == 0 && self.root_only.as_ref().is_some_and(|r| !r.contains(&m)) {
                 continue;
@@ -345,13 +316,15 @@ impl<G: Game> Searcher<'_, G> {
         }
         if !qs && (ply > 0 || self.root_only.is_none()) {
             let bound = Bound::of(best, alpha0, beta);
-            self.table.store(Entry {
+            self.table.store(
                 key,
-                score: to_tt(best, ply, WIN_BOUND),
-                depth: depth as i16,
-                bound,
-                move_index: best_index.unwrap_or(u16::MAX),
-            });
+                Entry {
+                    score: to_tt(best, ply, WIN_BOUND),
+                    depth: depth.clamp(0, 255) as u8,
+                    bound,
+                    move_index: best_index.unwrap_or(u16::MAX),
+                },
+            );
         }
         best
     }
@@ -376,14 +349,14 @@ impl<G: Game> Searcher<'_, G> {
             }
             beta = beta.min(stand);
         }
-        let key = g.hash();
+        let key = g.hash() ^ self.salt;
         let mut tt_index = None;
         if !qs {
             if let Some(e) = self.table.probe(key) {
                 if e.move_index != u16::MAX {
                     tt_index = Some(e.move_index as usize);
                 }
-                if e.depth as i32 >= depth {
+                if !self.exact && e.depth as i32 >= depth {
                     let s = from_tt(e.score, ply, WIN_BOUND);
                     if match e.bound {
                         Bound::Exact => true,
@@ -409,13 +382,15 @@ impl<G: Game> Searcher<'_, G> {
             } else {
                 Bound::Exact
             };
-            self.table.store(Entry {
+            self.table.store(
                 key,
-                score: to_tt(best, ply, WIN_BOUND),
-                depth: depth as i16,
-                bound,
-                move_index: first_index.map_or(u16::MAX, |i| i as u16),
-            });
+                Entry {
+                    score: to_tt(best, ply, WIN_BOUND),
+                    depth: depth.clamp(0, 255) as u8,
+                    bound,
+                    move_index: first_index.map_or(u16::MAX, |i| i as u16),
+                },
+            );
         }
         best
     }
@@ -457,7 +432,9 @@ impl<G: Game> Searcher<'_, G> {
         let mut order = order(g, &moves, tt, self.killers[ply.min(MAX_PLY)], None);
         if qs {
             order.retain(|&i| g.is_noisy(moves[i as usize]));
-            order.truncate(QS_WIDTH);
+            if !self.exact {
+                order.truncate(QS_WIDTH);
+            }
         }
         let mut best = INF;
         let mut best_index = None;

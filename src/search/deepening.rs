@@ -4,12 +4,40 @@
 //! `bestmove`.
 
 use super::{Context, Event, Report, Score};
-use crate::game::Game;
+use crate::game::{Game, Seat};
 
 /// A win at the root (mate for alpha-beta); a win in `n` plies scores `MATE - n`.
 pub const MATE: i32 = 1_000_000;
 /// Scores beyond this are decisive (a proven win or loss within 1000 plies).
 pub const MATE_BOUND: i32 = MATE - 1000;
+
+/// Evaluations are kept within ±this, below the decisive scores: a won position outranks any
+/// material lead (a 3x3 hyperchess army is worth about 60,000 cp).
+pub const EVAL_LIMIT: i32 = MATE_BOUND - 1;
+
+/// `g`'s evaluation for `seat`, kept below the decisive scores ([`EVAL_LIMIT`]). Every search
+/// that mixes evaluations with won or lost scores (alpha-beta, Best-Reply Search, MCTS's leaf
+/// search) takes its evaluations through here.
+pub fn bounded_eval<G: Game>(g: &G, seat: Seat) -> i32 {
+    g.evaluate(seat).clamp(-EVAL_LIMIT, EVAL_LIMIT)
+}
+
+/// Scale of a shared result: a share `r` of `n` seats scores (r·n − 1) · SHARE cp.
+const SHARE: f32 = 1000.0;
+
+/// The score of a finished game for a seat whose reward is `reward`, `ply` plies from the root
+/// of the search: a win `MATE - ply` (sooner is better), a loss `-(MATE - ply)`, a draw 0 and a
+/// result shared among `players` seats (r·n − 1)·1000 (three seats: two sharing score +500).
+/// The one mapping of results to scores of alpha-beta, Best-Reply Search and MCTS's leaf search.
+pub fn terminal_score(reward: f32, players: usize, ply: usize) -> i32 {
+    if reward > 0.99 {
+        MATE - ply as i32
+    } else if reward < 0.01 {
+        -(MATE - ply as i32)
+    } else {
+        ((reward * players as f32 - 1.0) * SHARE) as i32
+    }
+}
 
 /// A score for the protocol: decisive scores as moves to mate (positive: the side to move
 /// wins), the rest in centipawns.

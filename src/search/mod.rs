@@ -407,6 +407,12 @@ pub(crate) fn available_memory() -> Option<usize> {
     Some(kb * 1024)
 }
 
+/// Nodes between two looks at the clock in the alpha-beta searches (`stop` is looked at every
+/// node). A node costs a few microseconds (threechess, 3x3 hyperchess), and a busy machine
+/// stretches each of them: 1024 nodes made `bestmove` come up to tens of milliseconds after its
+/// time.
+pub(crate) const CLOCK_EVERY: u64 = 64;
+
 /// Delta pruning's margin in the captures-only searches (alpha-beta's quiescence, MCTS's leaf
 /// search): a capture is skipped when the standing evaluation plus the most it gains
 /// ([`Game::noisy_estimate`]) plus this margin stays below alpha.

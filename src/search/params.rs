@@ -77,6 +77,12 @@ pub struct SearchParams {
     /// `Ponder`: the GUI will ponder; on a clock the soft time limit grows by a quarter
     /// ([`time::budget_of`](super::time::budget_of)).
     pub ponder: bool,
+    /// Not an engine option: alpha-beta and Best-Reply Search without any pruning that can
+    /// change the value they find (selective pruning and extensions, delta pruning, the table's
+    /// score cutoffs, BRS's quiescence width and killer-chosen default moves), so that a search
+    /// of depth d gives exactly plain minimax's (best-reply's) value on the same leaves: for
+    /// tests that compare them.
+    pub exact: bool,
 }
 
 impl Default for SearchParams {
@@ -100,6 +106,7 @@ impl Default for SearchParams {
             use_net: false,
             eval_file: None,
             ponder: false,
+            exact: false,
         };
         for s in engine_specs() {
             apply(&mut p, s.name, &s.default_text());

@@ -4,6 +4,9 @@
 use super::*;
 use crate::game::{Game, OptionSpec, Outcome as GameOutcome, RuleOptions, Status};
 use std::sync::atomic::AtomicBool;
+use tree_game::Builder;
+
+pub(super) mod tree_game;
 
 #[derive(Clone, Debug)]
 struct Ttt {
@@ -359,4 +362,68 @@ fn mcts_widen_root_off_tries_every_root_move_first() {
     assert_eq!(visited(false), 9);
     // Widened, the root's window after 10 visits is 1 + √10 moves.
     assert!(visited(true) <= 4, "{}", visited(true));
+}
+
+fn depth(d: u32) -> Limits {
+    Limits {
+        depth: Some(d),
+        ..Default::default()
+    }
+}
+
+/// Seat 0 moves twice in a row after its first move (0); the `Game` trait never promised that
+/// seats alternate. Alpha-beta must then neither negate the extra turn's score nor evaluate it
+/// for the other seat: the extra turn is worth 300 (it picks its best reply), more than the
+/// other move (100).
+#[test]
+fn alphabeta_does_not_assume_that_the_seats_alternate() {
+    let mut b = Builder::default();
+    let root = b.node(0, 0);
+    let extra = b.node(0, 0);
+    let other = b.node(1, 100);
+    let (good, bad) = (b.leaf(1, 300), b.leaf(1, -300));
+    let after_other = b.leaf(0, 100);
+    b.quiet(root, extra)
+        .quiet(root, other)
+        .quiet(extra, good)
+        .quiet(extra, bad)
+        .quiet(other, after_other);
+    let g = b.start();
+    for p in [
+        ab(),
+        SearchParams {
+            exact: true,
+            ..ab()
+        },
+    ] {
+        let o = run_on(&g, p, depth(2));
+        assert_eq!(o.best, Some(0));
+        assert_eq!(o.report.unwrap().lines[0].score, Score::Cp(300));
+    }
+}
+
+/// Quiescence does not stand pat in check: a capture leaves seat 0 in check (its evaluation
+/// +500 as it stands), and its only evasion loses 900. Standing pat there, the capture looked
+/// harmless to seat 1 (0); searching the evasion, it wins 900 for seat 1.
+#[test]
+fn alphabeta_and_brs_quiescence_search_the_evasions_in_check() {
+    let mut b = Builder::default();
+    let root = b.node(0, 0);
+    let quiet = b.node(1, 0);
+    let checked = b.node(0, 500);
+    let evasion = b.leaf(1, -900);
+    b.quiet(root, quiet)
+        .noisy(quiet, checked)
+        .check(checked)
+        .quiet(checked, evasion);
+    let g = b.start();
+    let o = run_on(&g, ab(), depth(1));
+    assert_eq!(o.report.unwrap().lines[0].score, Score::Cp(-900));
+    // Best-Reply Search (the search of more than two seats) on the same tree: the root player
+    // in check in quiescence does not stand pat either.
+    let (params, limits, stop) = (ab(), depth(1), AtomicBool::new(false));
+    let sink = |_: Event| {};
+    let ctx = Context::new(&params, &limits, Control::new(&stop), &sink, 0);
+    let o = brs::search(&g, &ctx, &[0]);
+    assert_eq!(o.report.unwrap().lines[0].score, Score::Cp(-900));
 }

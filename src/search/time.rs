@@ -1,12 +1,58 @@
 //! Time management: turns the clock fields of `go` into a soft budget (do not start more work
 //! after it) and a hard one (stop at once), keeping `MoveOverhead` in hand on a clock (a
-//! `movetime` is the time to think, whole, as in Stockfish); and the clock of a
-//! running search, which does not run while the engine ponders (`go ponder` until `ponderhit`).
+//! `movetime` is the time to think, whole, as in Stockfish); the clock of a running search,
+//! which does not run while the engine ponders (`go ponder` until `ponderhit`); and the watchdog
+//! that answers for a search a busy machine keeps from stopping at its hard limit (the
+//! protocol's job thread and the arena's built-in players both wait through it).
 
 use super::{Limits, SearchParams};
 use crate::game::Seat;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::mpsc::{Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
+
+/// How long past its hard limit a search may take to stop before its watchdog answers for it.
+pub const WATCHDOG_GRACE: Duration = Duration::from_millis(10);
+
+/// What a watchdog saw first.
+#[derive(Debug, PartialEq)]
+pub enum Watched<T> {
+    /// The search's outcome.
+    Done(T),
+    /// The deadline passed first: the stop flag is set, and the caller answers with the best
+    /// move so far without waiting for the search thread.
+    Late,
+    /// The search thread ended without an outcome (it panicked).
+    Gone,
+}
+
+/// Waits for a search's outcome on `rx` until `deadline()` (asked again at every wake-up, as
+/// `ponderhit` may set it; None: no deadline yet, looked at again every 5 ms while `may_come`,
+/// else none at all). At the deadline it sets `stop` and returns [`Watched::Late`].
+pub fn watch<T>(
+    rx: &Receiver<T>,
+    deadline: impl Fn() -> Option<Instant>,
+    may_come: bool,
+    stop: &AtomicBool,
+) -> Watched<T> {
+    loop {
+        let wait = match deadline() {
+            Some(d) => d.saturating_duration_since(Instant::now()),
+            None if may_come => Duration::from_millis(5),
+            None => Duration::from_secs(3600),
+        };
+        match rx.recv_timeout(wait) {
+            Ok(r) => return Watched::Done(r),
+            Err(RecvTimeoutError::Timeout) => {
+                if deadline().is_some_and(|d| Instant::now() >= d) {
+                    stop.store(true, Ordering::Relaxed);
+                    return Watched::Late;
+                }
+            }
+            Err(RecvTimeoutError::Disconnected) => return Watched::Gone,
+        }
+    }
+}
 
 /// How long a search may think, counted from when its clock starts (the `go`, or `ponderhit`).
 /// `None` = no time limit.
@@ -210,6 +256,23 @@ mod tests {
             ..Default::default()
         };
         assert_eq!(budget_of(&p, &mt, 0, 0), budget_for(&mt, 0, 50));
+    }
+
+    #[test]
+    fn the_watchdog_stops_a_search_that_passes_its_deadline() {
+        let (tx, rx) = std::sync::mpsc::channel::<u32>();
+        let stop = AtomicBool::new(false);
+        let deadline = Instant::now() + Duration::from_millis(5);
+        assert_eq!(watch(&rx, || Some(deadline), false, &stop), Watched::Late);
+        assert!(stop.load(Ordering::Relaxed) && Instant::now() >= deadline);
+        // An outcome in time is passed on, and the search is not stopped.
+        let stop = AtomicBool::new(false);
+        tx.send(7).unwrap();
+        let later = Instant::now() + Duration::from_secs(60);
+        assert_eq!(watch(&rx, || Some(later), false, &stop), Watched::Done(7));
+        assert!(!stop.load(Ordering::Relaxed));
+        drop(tx);
+        assert_eq!(watch(&rx, || None, false, &stop), Watched::Gone);
     }
 
     #[test]

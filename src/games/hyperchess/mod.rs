@@ -156,7 +156,7 @@ fn intern_options(opts: &RuleOptions) -> Result<Rules, String> {
         .with("Boards", &format!("{}x{}", c, r))
         .with("MaxPlies", &mp.to_string())
         .with("Promotions", promotions)
-        .intern();
+        .intern()?;
     Ok(Rules {
         opts: o,
         cols: c,

@@ -355,7 +355,7 @@ impl Rithmomachia {
             dirty: [!0; 2],
             pyr_mask: 0,
             cfg,
-            opts: opts.intern(),
+            opts: opts.intern()?,
         };
         g.pris_hash = g.compute_pris_hash();
         Ok(g)

@@ -256,7 +256,7 @@ static OPTIONS: [OptionSpec; 2] = [
 pub const START_TEXT: &str = "w setup:0 0 - - TSSPRCLLsssssXX TSSPRCLLsssssXX";
 
 impl Tesseract {
-    fn empty(opts: &RuleOptions) -> Self {
+    fn empty(opts: &RuleOptions) -> Result<Self, String> {
         let mut g = Tesseract {
             board: [0; SQ],
             reserve: [FULL; 2],
@@ -269,10 +269,10 @@ impl Tesseract {
             max_plies: opts.int("MaxPlies").max(0) as u32,
             status: Status::Ongoing,
             hash: 0,
-            opts: opts.intern(),
+            opts: opts.intern()?,
         };
         g.hash = g.full_hash();
-        g
+        Ok(g)
     }
 
     /// The current setup stage (or `Play`).
@@ -437,7 +437,7 @@ impl Game for Tesseract {
     }
 
     fn start(opts: &RuleOptions) -> Result<Self, String> {
-        let mut g = Self::empty(opts);
+        let mut g = Self::empty(opts)?;
         g.status = g.compute_status();
         Ok(g)
     }

@@ -184,7 +184,7 @@ pub(super) fn parse(text: &str, opts: &RuleOptions) -> Result<Tesseract, String>
             START_TEXT
         ));
     }
-    let mut g = Tesseract::empty(opts);
+    let mut g = Tesseract::empty(opts)?;
     g.board = [0; SQ];
     g.reserve = [[0; 8]; 2];
     parse_header(&mut g, &f)?;

@@ -357,7 +357,7 @@ impl Tesseris {
             18
         };
         Ok(Tesseris {
-            opts: opts.intern(),
+            opts: opts.intern()?,
             n: n as u8,
             shapes,
             target: opts.int("Target").clamp(1, 1000) as u16,

@@ -89,7 +89,7 @@ fn intern_options(opts: &RuleOptions) -> Result<(&'static RuleOptions, u32), Str
     }
     let o = RuleOptions::defaults(OPTIONS)
         .with("MaxPlies", &mp.to_string())
-        .intern();
+        .intern()?;
     Ok((o, mp as u32))
 }
 
@@ -167,11 +167,6 @@ impl Threechess {
     /// A seat's state: `ALIVE`, `GHOST` or `DEAD`.
     pub fn seat_state(&self, seat: Seat) -> u8 {
         self.state[seat]
-    }
-
-    /// Whether the side to move is alive and in check.
-    pub fn in_check(&self) -> bool {
-        self.in_check
     }
 
     /// Plies counted by the 150-ply rule.
@@ -516,6 +511,15 @@ impl Game for Threechess {
 
     fn options(&self) -> &RuleOptions {
         self.opts
+    }
+
+    /// Check is reported through the trait, as in hyperchess: searches then neither stand pat
+    /// in quiescence nor prune while the side to move is in check.
+    const HAS_CHECK: bool = true;
+
+    /// Whether the side to move is alive and in check.
+    fn in_check(&self) -> bool {
+        self.in_check
     }
 
     fn players(&self) -> usize {

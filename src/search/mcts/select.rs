@@ -1,0 +1,86 @@
+//! Selection: UCB1 with virtual loss, ISMCTS availability, proven moves, the implicit minimax
+//! value and the progressive widening window.
+
+use super::tree::{Tree, LOSS, SCALE, WIN};
+use fxhash::FxHashSet;
+use std::sync::atomic::Ordering;
+
+/// UCB1 with virtual loss; with `available` (ISMCTS), only children whose move is in it, with
+/// availability counts in place of the parent's visits (`all_available`: every child is).
+/// `minimax` mixes each child's implicit minimax value into its mean; `widening` > 0 considers
+/// only the first `1 + widening · √visits` children not proven lost (they are in priority order).
+/// Also says whether that window is wider than the children there are (`widen` can add more).
+pub(super) fn select<M: Copy + Eq + std::hash::Hash>(
+    tree: &Tree<M>,
+    node: u32,
+    available: Option<&FxHashSet<M>>,
+    all_available: bool,
+    c: f64,
+    minimax: f64,
+    widening: f64,
+) -> (Option<u32>, bool) {
+    let parent = &tree.node(node);
+    let parent_n = (parent.visits.load(Ordering::Relaxed)
+        + parent.virtual_loss.load(Ordering::Relaxed))
+    .max(1) as f64;
+    let parent_all = if all_available {
+        parent.all_available.fetch_add(1, Ordering::Relaxed) + 1
+    } else {
+        parent.all_available.load(Ordering::Relaxed)
+    };
+    let mut best = None;
+    let mut best_v = f64::NEG_INFINITY;
+    let mut window = if widening > 0.0 {
+        1 + (widening * parent_n.sqrt()) as usize
+    } else {
+        usize::MAX
+    };
+    for ch in tree.children(node) {
+        if window == 0 {
+            break;
+        }
+        let cn = &tree.node(ch);
+        let n_total = match available {
+            Some(moves) => {
+                let Some(m) = cn.mv() else { continue };
+                if !moves.contains(&m) {
+                    continue;
+                }
+                let own = if all_available {
+                    cn.availability.load(Ordering::Relaxed)
+                } else {
+                    cn.availability.fetch_add(1, Ordering::Relaxed) + 1
+                };
+                (own + parent_all).saturating_sub(cn.avail_base).max(1) as f64
+            }
+            None => parent_n,
+        };
+        let vl = cn.virtual_loss.load(Ordering::Relaxed) as f64;
+        let n = cn.visits.load(Ordering::Relaxed) as f64 + vl;
+        let proven = cn.proven();
+        if proven == WIN {
+            return (Some(ch), false);
+        }
+        if proven != LOSS {
+            window -= 1;
+        }
+        let v = if proven == LOSS {
+            // Chosen only when every move loses (then the node itself is proven).
+            -1e9
+        } else if n == 0.0 {
+            1e9
+        } else {
+            let mean = cn.reward_sum.load(Ordering::Relaxed) as f64 / SCALE / n;
+            let q = match cn.value() {
+                Some(v) if minimax > 0.0 => (1.0 - minimax) * mean + minimax * v as f64,
+                _ => mean,
+            };
+            q + c * (n_total.ln() / n).sqrt()
+        };
+        if v > best_v {
+            best_v = v;
+            best = Some(ch);
+        }
+    }
+    (best, widening > 0.0 && window > 0)
+}

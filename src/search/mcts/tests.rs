@@ -1,0 +1,226 @@
+//! Unit tests of the tree, selection, the solver, the minimax backup, widening and the leaf search.
+
+use super::backup::{back_up_value, root_decided, solve_path};
+use super::leaf::{quiescence, quiescence_rewards, QS_INF};
+use super::report::ranked;
+use super::select::select;
+use super::tree::{widen, Tree, COMPLETE, FIRST_CHILDREN, LOSS, SCALE, UNPROVEN, WIN};
+use crate::game::Game;
+use fxhash::FxHashSet;
+use std::sync::atomic::Ordering;
+
+/// A tree by hand: root 0 → 1, 2 (mover 0); 1 → 3, 4 and 2 → 5, 6 (mover 1).
+fn tree() -> Tree<u8> {
+    let t = Tree::new(1);
+    let slots = t.alloc_many(6);
+    assert_eq!(slots, 1..7);
+    for (i, parent, mover) in [
+        (1, 0, 0),
+        (2, 0, 0),
+        (3, 1, 1),
+        (4, 1, 1),
+        (5, 2, 1),
+        (6, 2, 1),
+    ] {
+        t.init(i, Some(i as u8), mover, 0);
+        t.link(parent, i as u32);
+    }
+    for n in [0, 1, 2] {
+        t.node(n).expanded.store(true, Ordering::Relaxed);
+        t.node(n).widened.store(2 | COMPLETE, Ordering::Relaxed);
+    }
+    t
+}
+
+/// `tree()` after 100 root visits: 50 into node 1 (mean reward 0.8), 50 into node 2 (0.2).
+fn visited_tree() -> Tree<u8> {
+    let t = tree();
+    t.node(0).visits.store(100, Ordering::Relaxed);
+    for (n, v, r) in [(1, 50, 40.0), (2, 50, 10.0)] {
+        t.node(n).visits.store(v, Ordering::Relaxed);
+        t.node(n)
+            .reward_sum
+            .store((r * SCALE) as u64, Ordering::Relaxed);
+    }
+    t
+}
+
+#[test]
+fn a_winning_reply_proves_the_move_lost_and_all_lost_replies_prove_it_won() {
+    let t = tree();
+    // Node 1: the opponent has a winning reply (3): moving into 1 loses.
+    t.node(3).proven.store(WIN, Ordering::Relaxed);
+    solve_path(&t, &[0, 1, 3]);
+    assert_eq!(t.node(1).proven(), LOSS);
+    // Node 2: one reply lost for the opponent, the other unknown: nothing proven yet.
+    t.node(5).proven.store(LOSS, Ordering::Relaxed);
+    solve_path(&t, &[0, 2, 5]);
+    assert_eq!(t.node(2).proven(), UNPROVEN);
+    // Both replies lost: moving into 2 wins.
+    t.node(6).proven.store(LOSS, Ordering::Relaxed);
+    solve_path(&t, &[0, 2, 6]);
+    assert_eq!(t.node(2).proven(), WIN);
+    assert_eq!(t.node(0).proven(), UNPROVEN, "the root is never marked");
+}
+
+#[test]
+fn the_root_is_decided_by_a_proven_win_or_by_every_move_proven_lost() {
+    let t = tree();
+    assert!(!root_decided(&t));
+    t.node(1).proven.store(LOSS, Ordering::Relaxed);
+    assert!(!root_decided(&t));
+    t.node(2).proven.store(LOSS, Ordering::Relaxed);
+    assert!(root_decided(&t));
+    t.node(2).proven.store(WIN, Ordering::Relaxed);
+    assert!(root_decided(&t));
+}
+
+#[test]
+fn the_root_ranks_proven_wins_first_and_proven_losses_last_whatever_the_visits() {
+    let t = tree();
+    t.node(1).visits.store(900, Ordering::Relaxed);
+    t.node(2).visits.store(10, Ordering::Relaxed);
+    assert_eq!(ranked(&t), vec![1, 2]);
+    t.node(1).proven.store(LOSS, Ordering::Relaxed);
+    assert_eq!(ranked(&t), vec![2, 1]);
+    t.node(1).proven.store(UNPROVEN, Ordering::Relaxed);
+    t.node(2).proven.store(WIN, Ordering::Relaxed);
+    assert_eq!(ranked(&t), vec![2, 1]);
+}
+
+#[test]
+fn selection_takes_a_proven_win_and_avoids_a_proven_loss() {
+    let t = visited_tree();
+    assert_eq!(select(&t, 0, None, false, 0.5, 0.0, 0.0).0, Some(1));
+    t.node(1).proven.store(LOSS, Ordering::Relaxed);
+    assert_eq!(select(&t, 0, None, false, 0.5, 0.0, 0.0).0, Some(2));
+    t.node(1).proven.store(UNPROVEN, Ordering::Relaxed);
+    t.node(2).proven.store(WIN, Ordering::Relaxed);
+    assert_eq!(select(&t, 0, None, false, 0.5, 0.0, 0.0).0, Some(2));
+}
+
+#[test]
+fn a_leaf_value_climbs_by_minimax_and_stops_where_nothing_changes() {
+    let t = tree();
+    // Node 3's mover (1) gets 0.8 there: moving into 1 is worth 0.2 to its mover (0).
+    back_up_value(&t, &[0, 1, 3], 0.8);
+    assert_eq!(t.node(1).value(), Some(1.0 - 0.8f32));
+    // A worse reply for seat 1 does not change seat 1's best: node 1 keeps 0.2.
+    back_up_value(&t, &[0, 1, 4], 0.3);
+    assert_eq!(t.node(4).value(), Some(0.3f32));
+    assert_eq!(t.node(1).value(), Some(1.0 - 0.8f32));
+    // A better one does: 0.9 for seat 1 leaves 1 − 0.9 for seat 0.
+    back_up_value(&t, &[0, 1, 4], 0.9);
+    assert_eq!(t.node(1).value(), Some(1.0 - 0.9f32));
+    back_up_value(&t, &[0, 2, 5], 0.1);
+    assert_eq!(t.node(2).value(), Some(1.0 - 0.1f32));
+    assert_eq!(t.node(0).value(), None, "the root keeps no value");
+}
+
+#[test]
+fn selection_mixes_in_the_minimax_value_and_widens_in_priority_order() {
+    let t = visited_tree();
+    back_up_value(&t, &[0, 1, 3], 1.0);
+    back_up_value(&t, &[0, 2, 5], 0.0);
+    // Means 0.8 and 0.2; minimax values 0 and 1.
+    assert_eq!(select(&t, 0, None, false, 0.5, 0.0, 0.0).0, Some(1));
+    assert_eq!(select(&t, 0, None, false, 0.5, 0.2, 0.0).0, Some(1));
+    assert_eq!(select(&t, 0, None, false, 0.5, 0.9, 0.0).0, Some(2));
+    // A window of one child: the first in the list (2), unless it is proven lost.
+    assert_eq!(select(&t, 0, None, false, 0.5, 0.0, 0.01).0, Some(2));
+    t.node(2).proven.store(LOSS, Ordering::Relaxed);
+    assert_eq!(select(&t, 0, None, false, 0.5, 0.0, 0.01).0, Some(1));
+}
+
+#[test]
+fn widening_creates_children_in_priority_order_as_the_window_admits_them() {
+    use crate::game::RuleOptions;
+    use crate::games::hyperchess::Hyperchess;
+    let opts = RuleOptions::of::<Hyperchess>().with("Boards", "1x1");
+    // White to move has two captures (the queen, then the knight) among many quiet moves.
+    let g = Hyperchess::from_text("4k3/8/8/3q4/8/8/n2R4/4K3 w - - 0 1", &opts).unwrap();
+    let mut moves = Vec::new();
+    g.legal_moves(&mut moves);
+    let t: Tree<crate::games::hyperchess::Move> = Tree::new(1);
+    assert!(widen(&t, 0, &g, &moves, FIRST_CHILDREN));
+    let kids = |t: &Tree<_>| -> Vec<_> { t.children(0).map(|c| t.node(c).mv().unwrap()).collect() };
+    let first = kids(&t);
+    assert_eq!(first.len(), 2);
+    let victims: Vec<_> = first.iter().map(|&m| g.move_priority(m)).collect();
+    assert!(victims[0] > victims[1] && victims[1] > 0, "{victims:?}");
+    assert!(!t.node(0).complete());
+    // Growing appends the next moves after the existing ones, never a move twice, until
+    // every legal move has its child.
+    while widen(&t, 0, &g, &moves, 3) {}
+    let all = kids(&t);
+    assert_eq!(&all[..2], &first[..]);
+    assert_eq!(all.len(), moves.len());
+    let distinct: FxHashSet<_> = all.iter().collect();
+    assert_eq!(distinct.len(), all.len());
+    assert!(t.node(0).complete());
+    assert!(
+        !widen(&t, 0, &g, &moves, 3),
+        "a complete node does not grow"
+    );
+}
+
+#[test]
+fn a_node_whose_children_are_not_all_created_is_not_proven_won() {
+    let t = tree();
+    t.node(2).widened.store(2, Ordering::Relaxed);
+    t.node(5).proven.store(LOSS, Ordering::Relaxed);
+    t.node(6).proven.store(LOSS, Ordering::Relaxed);
+    solve_path(&t, &[0, 2, 6]);
+    assert_eq!(
+        t.node(2).proven(),
+        UNPROVEN,
+        "moves without a child may not lose"
+    );
+}
+
+#[test]
+fn the_leaf_search_plays_out_a_hanging_capture_and_a_recapture() {
+    use crate::game::RuleOptions;
+    use crate::games::hyperchess::Hyperchess;
+    let opts = RuleOptions::of::<Hyperchess>().with("Boards", "1x1");
+    let mut bufs = vec![(Vec::new(), Vec::new()); 5];
+    // White to move takes the black queen on d5 for nothing.
+    let free = Hyperchess::from_text("4k3/8/8/3q4/8/8/3R4/4K3 w - - 0 1", &opts).unwrap();
+    let stand = free.evaluate(0);
+    let q = quiescence(&free, -QS_INF, QS_INF, 4, 0, 0, &mut bufs);
+    assert!(q > stand + 500, "stand {stand}, after the capture {q}");
+    // The queen on d5 is guarded by a pawn: taking it with the rook wins queen for rook.
+    let guarded = Hyperchess::from_text("4k3/8/4p3/3q4/8/8/3R4/4K3 w - - 0 1", &opts).unwrap();
+    let g = quiescence(&guarded, -QS_INF, QS_INF, 4, 0, 0, &mut bufs);
+    assert!(
+        g > guarded.evaluate(0) + 200 && g < q,
+        "guarded {g}, free {q}"
+    );
+    // With no plies to search, the leaf search is the evaluation.
+    assert_eq!(
+        quiescence(&free, -QS_INF, QS_INF, 0, 0, 0, &mut bufs),
+        stand
+    );
+    // The rewards are the win probabilities of the side to move's value.
+    let r = quiescence_rewards(&free, 4, &mut bufs);
+    assert!(r[0] > 0.9 && (r[0] + r[1] - 1.0).abs() < 1e-6, "{r:?}");
+}
+
+/// A win found by the leaf search outranks any material lead: here the side to move stands at
+/// +45,000 (what a 3x3 hyperchess army can be worth) and also has a capture that wins the game;
+/// the leaf's value must be the win's, beyond every evaluation.
+#[test]
+fn the_leaf_search_ranks_a_win_above_any_material_lead() {
+    use crate::search::deepening::{EVAL_LIMIT, MATE};
+    use crate::search::tests::tree_game::Builder;
+    let mut b = Builder::default();
+    let leaf = b.node(0, 45_000);
+    let win = b.won(0);
+    let more = b.leaf(1, 45_000);
+    b.noisy(leaf, more).noisy(leaf, win);
+    let g = b.start();
+    let mut bufs = vec![(Vec::new(), Vec::new()); 5];
+    let q = quiescence(&g, -QS_INF, QS_INF, 4, 0, 0, &mut bufs);
+    assert!(q > EVAL_LIMIT, "{q}");
+    assert_eq!(q, MATE - 1);
+}

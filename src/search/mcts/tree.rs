@@ -1,0 +1,282 @@
+//! The shared tree: nodes with atomic statistics in an arena bounded by `Hash`, child lists that
+//! are only appended to, and progressive widening (children created in `move_priority` order as
+//! a node's window admits them).
+
+use crate::game::Game;
+use std::cell::UnsafeCell;
+use std::mem::MaybeUninit;
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, AtomicU8, AtomicUsize, Ordering};
+
+const NONE: u32 = u32::MAX;
+/// Fixed-point scale of reward sums.
+pub(super) const SCALE: f64 = 65536.0;
+
+/// Aligned to a cache line: siblings are allocated side by side, and the hottest ones (under the
+/// root) would otherwise share lines that every thread writes.
+#[repr(align(64))]
+pub(super) struct Node<M> {
+    /// The move into this node and the seat that made it (None / 0 for the root).
+    mv: Option<M>,
+    mover: u8,
+    pub(super) visits: AtomicU32,
+    pub(super) virtual_loss: AtomicU32,
+    /// ISMCTS: the times this node was available without every sibling being so (see below).
+    pub(super) availability: AtomicU32,
+    /// ISMCTS: the times every child of this node was available at once. Counting those here,
+    /// once, instead of in each child spares a write to every child's cache line per visit (the
+    /// root's children are legal in every determinization, and all threads share those lines).
+    pub(super) all_available: AtomicU32,
+    /// ISMCTS: the parent's `all_available` when this node was created; a child's availability
+    /// is `availability + parent.all_available - avail_base`.
+    pub(super) avail_base: u32,
+    pub(super) reward_sum: AtomicU64,
+    first_child: AtomicU32,
+    next_sibling: AtomicU32,
+    pub(super) expanded: AtomicBool,
+    lock: AtomicBool,
+    /// MCTS-solver (two seats, perfect information): UNPROVEN, or the move into this node is
+    /// known to WIN or to LOSE for its mover whatever follows.
+    pub(super) proven: AtomicU8,
+    /// Implicit minimax (two seats, perfect information): the evaluation's win probability for
+    /// this node's mover, backed up by minimax over the children scored so far (f32 bits;
+    /// NO_VALUE until the node is first scored).
+    pub(super) value: AtomicU32,
+    /// Progressive widening (two seats, perfect information): how many of the node's moves
+    /// have a child so far, in `move_priority` order, with [`COMPLETE`] once all of them do.
+    /// Children are created as the widening window admits them, not all at expansion.
+    pub(super) widened: AtomicU32,
+}
+
+/// The flag of [`Node::widened`] that says every legal move has its child.
+pub(super) const COMPLETE: u32 = 1 << 31;
+
+const NO_VALUE: u32 = u32::MAX;
+
+pub(super) const UNPROVEN: u8 = 0;
+pub(super) const WIN: u8 = 1;
+pub(super) const LOSS: u8 = 2;
+
+impl<M: Copy> Node<M> {
+    fn new(mv: Option<M>, mover: u8, avail_base: u32) -> Self {
+        Node {
+            mv,
+            mover,
+            visits: AtomicU32::new(0),
+            virtual_loss: AtomicU32::new(0),
+            availability: AtomicU32::new(0),
+            all_available: AtomicU32::new(0),
+            avail_base,
+            reward_sum: AtomicU64::new(0),
+            first_child: AtomicU32::new(NONE),
+            next_sibling: AtomicU32::new(NONE),
+            expanded: AtomicBool::new(false),
+            lock: AtomicBool::new(false),
+            proven: AtomicU8::new(UNPROVEN),
+            value: AtomicU32::new(NO_VALUE),
+            widened: AtomicU32::new(0),
+        }
+    }
+    pub(super) fn mv(&self) -> Option<M> {
+        self.mv
+    }
+    pub(super) fn mover(&self) -> usize {
+        self.mover as usize
+    }
+    /// ISMCTS: how many times this node's move was available when its parent was visited.
+    pub(super) fn availability(&self, parent: &Node<M>) -> u32 {
+        (self.availability.load(Ordering::Relaxed) + parent.all_available.load(Ordering::Relaxed))
+            .saturating_sub(self.avail_base)
+    }
+    pub(super) fn mean(&self) -> f64 {
+        let n = self.visits.load(Ordering::Relaxed);
+        if n == 0 {
+            0.5
+        } else {
+            self.reward_sum.load(Ordering::Relaxed) as f64 / SCALE / n as f64
+        }
+    }
+    pub(super) fn try_lock(&self) -> bool {
+        self.lock
+            .compare_exchange(false, true, Ordering::Acquire, Ordering::Relaxed)
+            .is_ok()
+    }
+    pub(super) fn unlock(&self) {
+        self.lock.store(false, Ordering::Release);
+    }
+    pub(super) fn proven(&self) -> u8 {
+        self.proven.load(Ordering::Relaxed)
+    }
+    /// Whether every legal move of the node has its child.
+    pub(super) fn complete(&self) -> bool {
+        self.widened.load(Ordering::Acquire) & COMPLETE != 0
+    }
+    pub(super) fn value(&self) -> Option<f32> {
+        match self.value.load(Ordering::Relaxed) {
+            NO_VALUE => None,
+            b => Some(f32::from_bits(b)),
+        }
+    }
+}
+
+// SAFETY: slots are written once, by the one thread that owns them, before they are published
+// through an atomic link (Release/Acquire); after that only atomics are mutated.
+unsafe impl<M: Send + Sync> Sync for Tree<M> {}
+
+/// The shared tree: an arena of nodes, node 0 the root.
+pub(super) struct Tree<M> {
+    nodes: Box<[UnsafeCell<MaybeUninit<Node<M>>>]>,
+    used: AtomicUsize,
+}
+
+impl<M: Copy> Tree<M> {
+    pub(super) fn new(hash_mb: usize) -> Self {
+        let bytes = hash_mb.max(1) * 1024 * 1024;
+        let cap = (bytes / std::mem::size_of::<Node<M>>()).clamp(1024, (NONE - 1) as usize);
+        // Reserved, not initialised: the OS maps pages as nodes are written, so a short search
+        // does not pay for the whole `Hash` up front.
+        let mut nodes: Vec<UnsafeCell<MaybeUninit<Node<M>>>> = crate::search::reserve(cap, 1024);
+        let cap = nodes.capacity();
+        // SAFETY: MaybeUninit needs no initialisation; a slot is only read after `init` wrote it.
+        unsafe { nodes.set_len(cap) };
+        let tree = Tree {
+            nodes: nodes.into_boxed_slice(),
+            used: AtomicUsize::new(1),
+        };
+        tree.init(0, None, 0, 0);
+        tree
+    }
+
+    /// Writes node `i`. Only for a slot nobody else can see yet (the root before the search
+    /// starts, or an index just handed out by `alloc`).
+    pub(super) fn init(&self, i: usize, mv: Option<M>, mover: u8, avail_base: u32) {
+        // SAFETY: the slot is exclusively this thread's until it is linked (Release) into a parent.
+        unsafe { (*self.nodes[i].get()).write(Node::new(mv, mover, avail_base)) };
+    }
+
+    /// Node `i`, which must have been initialised (the root, or reached through a link).
+    pub(super) fn node(&self, i: u32) -> &Node<M> {
+        // SAFETY: every index reachable from the root was written by `init` before it was linked.
+        unsafe { (*self.nodes[i as usize].get()).assume_init_ref() }
+    }
+
+    /// Hands out up to `n` consecutive fresh slots (fewer, or none, when the arena is full).
+    pub(super) fn alloc_many(&self, n: usize) -> std::ops::Range<usize> {
+        let cap = self.nodes.len();
+        if n == 0 || self.used.load(Ordering::Relaxed) >= cap {
+            return 0..0;
+        }
+        let i = self.used.fetch_add(n, Ordering::Relaxed);
+        i.min(cap)..(i + n).min(cap)
+    }
+
+    pub(super) fn is_full(&self) -> bool {
+        self.used.load(Ordering::Relaxed) >= self.nodes.len()
+    }
+
+    /// Links a fresh node as the first child of `parent` (caller holds parent's lock).
+    pub(super) fn link(&self, parent: u32, child: u32) {
+        let p = &self.node(parent);
+        self.node(child)
+            .next_sibling
+            .store(p.first_child.load(Ordering::Relaxed), Ordering::Relaxed);
+        p.first_child.store(child, Ordering::Release);
+    }
+
+    /// Links the fresh nodes `slots` after the last child of `parent`, in their order (caller
+    /// holds parent's lock): children stay in priority order as the node widens.
+    fn append(&self, parent: u32, slots: std::ops::Range<usize>) {
+        let Some(first) = slots.clone().next() else {
+            return;
+        };
+        for i in slots.clone() {
+            let next = if i + 1 < slots.end {
+                i as u32 + 1
+            } else {
+                NONE
+            };
+            self.node(i as u32)
+                .next_sibling
+                .store(next, Ordering::Relaxed);
+        }
+        match self.children(parent).last() {
+            Some(tail) => self
+                .node(tail)
+                .next_sibling
+                .store(first as u32, Ordering::Release),
+            None => self
+                .node(parent)
+                .first_child
+                .store(first as u32, Ordering::Release),
+        }
+    }
+
+    pub(super) fn children(&self, parent: u32) -> Children<'_, M> {
+        Children {
+            tree: self,
+            next: self.node(parent).first_child.load(Ordering::Acquire),
+        }
+    }
+
+    pub(super) fn hashfull(&self) -> u32 {
+        (self.used.load(Ordering::Relaxed).min(self.nodes.len()) * 1000 / self.nodes.len()) as u32
+    }
+}
+
+pub(super) struct Children<'a, M> {
+    tree: &'a Tree<M>,
+    next: u32,
+}
+
+impl<M: Copy> Iterator for Children<'_, M> {
+    type Item = u32;
+    fn next(&mut self) -> Option<u32> {
+        if self.next == NONE {
+            return None;
+        }
+        let i = self.next;
+        self.next = self.tree.node(i).next_sibling.load(Ordering::Acquire);
+        Some(i)
+    }
+}
+
+/// Children a node gets at its expansion under progressive widening (more as it is visited).
+pub(super) const FIRST_CHILDREN: usize = 2;
+
+/// Perfect information (caller holds the node's lock): gives children to the next `more` of
+/// the node's moves `moves` (the state's legal moves, or the root's searched ones) in
+/// `move_priority` order — stable, so the moves that have children are always the first ones —
+/// after the existing children. Marks the node complete once every move has its child.
+/// Returns whether any was added (none when the arena is full).
+pub(super) fn widen<G: Game>(
+    tree: &Tree<G::Move>,
+    node: u32,
+    state: &G,
+    moves: &[G::Move],
+    more: usize,
+) -> bool {
+    let nd = tree.node(node);
+    let have = nd.widened.load(Ordering::Relaxed);
+    if have & COMPLETE != 0 {
+        return false;
+    }
+    let have = have as usize;
+    let mut keyed: Vec<(i32, G::Move)> =
+        moves.iter().map(|&m| (state.move_priority(m), m)).collect();
+    keyed.sort_by_key(|&(k, _)| std::cmp::Reverse(k));
+    let next = &keyed[have.min(keyed.len())..have.saturating_add(more).min(keyed.len())];
+    let slots = tree.alloc_many(next.len());
+    let mover = state.to_move() as u8;
+    for (ch, &(_, m)) in slots.clone().zip(next) {
+        tree.init(ch, Some(m), mover, 0);
+    }
+    let added = slots.len();
+    tree.append(node, slots);
+    let now = (have + added) as u32;
+    let flag = if have + added >= keyed.len() {
+        COMPLETE
+    } else {
+        0
+    };
+    nd.widened.store(now | flag, Ordering::Release);
+    added > 0
+}
