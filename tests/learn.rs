@@ -207,3 +207,93 @@ fn quatre_train_writes_a_net_and_refuses_bad_data() {
     assert!(!dir.join("y.net").exists());
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// `Eval net` with `EvalFile`, as a GUI sends them: the searches evaluate with the net; a
+/// missing file and a net of another rule set get one error line each, and every `go` still
+/// answers.
+#[test]
+fn the_engine_searches_with_a_net_and_refuses_bad_ones() {
+    let dir = std::env::temp_dir().join(format!("quatre-evalnet-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let data = fixture(60, 4);
+    let mut ds = Dataset::default();
+    ds.add::<Hyperchess>(&data, true).unwrap();
+    let tr = train(
+        &ds,
+        &TrainConfig {
+            hidden: 8,
+            epochs: 2,
+            ..TrainConfig::default()
+        },
+        |_| {},
+    );
+    let header = quatre::learn::net::Header {
+        game: "hyperchess".into(),
+        features: ds.feature_set.clone(),
+        inputs: 0,
+        hidden: 0,
+        outputs: 0,
+        qa: 0,
+        qb: 0,
+        eval_scale: tr.scale,
+        note: String::new(),
+    };
+    let path = dir.join("n.net");
+    std::fs::write(&path, tr.net.quantize(header).to_bytes()).unwrap();
+    let session = |eval: &str| {
+        use std::io::Write;
+        let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_quatre"))
+            .args(["--game", "hyperchess"])
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        let script = format!(
+            "setoption name Boards value 1x1\nsetoption name Threads value 1\n\
+             setoption name EvalFile value {}\nsetoption name Eval value {}\n\
+             position startpos moves e2e4 d7d5\ngo depth 2\n\
+             setoption name EvalFile value {}\ngo depth 1\n\
+             setoption name Boards value 2x1\nposition startpos\ngo depth 1\n",
+            path.display(),
+            eval,
+            dir.join("missing.net").display()
+        );
+        child
+            .stdin
+            .take()
+            .unwrap()
+            .write_all(script.as_bytes())
+            .unwrap();
+        let out = child.wait_with_output().unwrap();
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let net = session("net");
+    let hand = session("hand");
+    assert_eq!(net.matches("bestmove ").count(), 3, "{}", net);
+    assert_eq!(net.matches("EvalFile: cannot read").count(), 1, "{}", net);
+    assert_eq!(
+        net.matches("Eval net: the net is for hyperchess (hyperchess-1x1/2), not for hyperchess (hyperchess-2x1/2)")
+            .count(),
+        1,
+        "{}",
+        net
+    );
+    assert!(!hand.contains("Eval net"), "{}", hand);
+    // The first search's scores are the net's, not the hand evaluation's.
+    let scores = |s: &str| -> Vec<String> {
+        s.lines()
+            .take_while(|l| !l.starts_with("bestmove"))
+            .filter_map(|l| l.split(" score ").nth(1))
+            .map(|r| r.split(" nodes").next().unwrap().to_string())
+            .collect()
+    };
+    assert!(!scores(&net).is_empty());
+    assert_ne!(
+        scores(&net),
+        scores(&hand),
+        "net:\n{}\nhand:\n{}",
+        net,
+        hand
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -26,10 +26,10 @@ pub struct TrainArgs {
     #[arg(long, default_value_t = 0.5)]
     pub lambda: f32,
     /// Adam's learning rate at the start (it falls linearly to a tenth).
-    #[arg(long, default_value_t = 0.002)]
+    #[arg(long, default_value_t = 0.0003)]
     pub lr: f32,
     /// Positions per batch.
-    #[arg(long, default_value_t = 4096, value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
+    #[arg(long, default_value_t = 256, value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
     pub batch: u64,
     /// Seed of the initial weights and of the shuffles.
     #[arg(long, default_value_t = 1)]

@@ -352,6 +352,13 @@ impl Net {
                 set.as_deref().unwrap_or("no input features yet")
             ));
         }
+        if self.header.outputs != 1 || g.players() != 2 {
+            return Err(format!(
+                "a net of {} outputs for {} seats: nets are for two seats so far",
+                self.header.outputs,
+                g.players()
+            ));
+        }
         if g.feature_count() != self.inputs() {
             return Err(format!(
                 "the net has {} inputs, the feature set {}",

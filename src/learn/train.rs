@@ -169,8 +169,8 @@ impl Default for TrainConfig {
         TrainConfig {
             hidden: 64,
             epochs: 10,
-            batch: 4096,
-            lr: 0.002,
+            batch: 256,
+            lr: 0.0003,
             lambda: 0.5,
             seed: 1,
         }
