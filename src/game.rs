@@ -511,6 +511,22 @@ pub trait Game: Clone + Send + Sync + Debug + 'static {
     /// root, since it counts what the move rules give, as chess's perft does. Every game with a
     /// draw rule must implement it.
     fn ignore_draw_rules(&mut self) {}
+
+    /// The learned evaluation's input features (docs/learning.md): the feature set's name, its
+    /// version and the rule options it depends on (e.g. `hyperchess-3x3/1`; a net trained on
+    /// one set is refused for another), or None where the game has none yet.
+    fn feature_set(&self) -> Option<String> {
+        None
+    }
+
+    /// How many features the set has (every index `features` gives is below it).
+    fn feature_count(&self) -> usize {
+        0
+    }
+
+    /// Appends the position's active features to `out`: sparse and absolute (the same whoever
+    /// asks; the side to move is a feature).
+    fn features(&self, _out: &mut Vec<u32>) {}
 }
 
 /// Counts the leaf nodes of the legal-move tree to `depth` (bulk-counted at depth 1). As in

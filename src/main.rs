@@ -82,6 +82,8 @@ enum Cmd {
     /// Training data: the engine plays itself at a fixed node count and writes every searched
     /// position with its score, the move and the game's result (see docs/learning.md).
     Selfplay(quatre::learn::SelfplayArgs),
+    /// Train a learned evaluation (a net file) on self-play data (docs/learning.md).
+    Train(quatre::learn::cli::TrainArgs),
 }
 
 #[derive(Args)]
@@ -444,6 +446,7 @@ fn main() -> ExitCode {
         Some(Cmd::Replay(a)) => quatre::arena::records::replay(&a.file, a.number, a.svg.as_deref())
             .and_then(|t| emit(&t)),
         Some(Cmd::Selfplay(a)) => quatre::learn::run(cli.game.as_deref(), a).map(|_| ()),
+        Some(Cmd::Train(a)) => quatre::learn::cli::run(cli.game.as_deref(), a, &say),
     };
     match r {
         Ok(()) => ExitCode::SUCCESS,

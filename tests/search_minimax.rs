@@ -60,7 +60,7 @@ fn quiescence<G: Game>(g: &G, ply: usize, qdepth: usize, seat: Seat) -> i32 {
     if let Status::Over(o) = g.status() {
         return terminal_score(o.rewards[seat], 2, ply);
     }
-    let stand = bounded_eval(g, seat);
+    let stand = bounded_eval(g, seat, None);
     if qdepth >= QS_MAX || ply >= MAX_PLY + QS_MAX {
         return stand;
     }
@@ -130,7 +130,7 @@ impl Brs {
         let evading = qs && depth > -QS_LAYERS && ply < BRS_MAX_PLY && G::HAS_CHECK && g.in_check();
         let mut best = i32::MIN;
         if (qs && !evading) || ply >= BRS_MAX_PLY {
-            best = bounded_eval(g, self.root);
+            best = bounded_eval(g, self.root, None);
             if depth <= -QS_LAYERS || ply >= BRS_MAX_PLY {
                 return best;
             }
@@ -151,7 +151,7 @@ impl Brs {
     fn min_node<G: Game>(&self, g: &G, depth: i32, ply: usize) -> i32 {
         let mut stand = i32::MAX;
         if depth <= 0 || ply >= BRS_MAX_PLY {
-            stand = bounded_eval(g, self.root);
+            stand = bounded_eval(g, self.root, None);
             if depth <= -QS_LAYERS || ply >= BRS_MAX_PLY {
                 return stand;
             }
@@ -174,11 +174,11 @@ impl Brs {
 
     fn layer<G: Game>(&self, g: &G, depth: i32, ply: usize, branched: bool, turn: usize) -> i32 {
         if turn > g.players() {
-            return bounded_eval(g, self.root);
+            return bounded_eval(g, self.root, None);
         }
         if branched {
             let Some(d) = Self::default_move(g) else {
-                return bounded_eval(g, self.root);
+                return bounded_eval(g, self.root, None);
             };
             let mut c = g.clone();
             c.play(d);

@@ -684,7 +684,7 @@ impl<G: Game> Worker<'_, '_, G> {
         ply: usize,
         seat: Seat,
     ) -> Option<i32> {
-        if g.evaluate(seat) < beta {
+        if bounded_eval(g, seat, self.sh.ctx.net) < beta {
             return None;
         }
         let passed = g.null_move()?;
@@ -719,7 +719,7 @@ impl<G: Game> Worker<'_, '_, G> {
         if let Some(s) = self.terminal_score(g, ply, seat) {
             return s;
         }
-        let stand = bounded_eval(g, seat);
+        let stand = bounded_eval(g, seat, self.sh.ctx.net);
         if qdepth >= QS_MAX || ply >= MAX_PLY + QS_MAX {
             return stand;
         }

@@ -193,7 +193,7 @@ impl<G: Game> Searcher<'_, G> {
     }
 
     fn eval(&self, g: &G) -> i32 {
-        bounded_eval(g, self.root)
+        bounded_eval(g, self.root, self.ctx.net)
     }
 
     /// BRS+'s move for an opponent that does not branch: the first in the static ordering

@@ -18,8 +18,13 @@ pub const EVAL_LIMIT: i32 = MATE_BOUND - 1;
 /// `g`'s evaluation for `seat`, kept below the decisive scores ([`EVAL_LIMIT`]). Every search
 /// that mixes evaluations with won or lost scores (alpha-beta, Best-Reply Search, MCTS's leaf
 /// search) takes its evaluations through here.
-pub fn bounded_eval<G: Game>(g: &G, seat: Seat) -> i32 {
-    g.evaluate(seat).clamp(-EVAL_LIMIT, EVAL_LIMIT)
+/// With a learned `net` (`Eval net`), the net's evaluation.
+pub fn bounded_eval<G: Game>(g: &G, seat: Seat, net: Option<&crate::learn::net::Net>) -> i32 {
+    match net {
+        Some(n) => n.evaluate(g, seat),
+        None => g.evaluate(seat),
+    }
+    .clamp(-EVAL_LIMIT, EVAL_LIMIT)
 }
 
 /// Scale of a shared result: a share `r` of `n` seats scores (r·n − 1) · SHARE cp.

@@ -198,6 +198,9 @@ pub struct Context<'a> {
     best: Option<&'a BestSoFar>,
     /// What the search may keep for the next one.
     pub memory: Option<&'a Memory>,
+    /// The learned evaluation alpha-beta and Best-Reply Search use (`Eval net`), set by
+    /// [`search`] once it fits the position; None: the game's hand evaluation.
+    pub net: Option<&'a crate::learn::net::Net>,
 }
 
 impl<'a> Context<'a> {
@@ -219,7 +222,13 @@ impl<'a> Context<'a> {
             budget: time::budget_of(params, limits, seat, control.margin_ms),
             best: control.best,
             memory: control.memory,
+            net: None,
         }
+    }
+
+    /// Reports a problem the search works around (`info string error: …`).
+    pub fn problem(&self, s: &str) {
+        (self.events)(Event::Problem(s));
     }
 
     /// Whether the caller follows the best move so far ([`publish`](Self::publish) is not free).
@@ -316,6 +325,26 @@ pub fn search<G: Game>(root: &G, ctx: &Context) -> Outcome<G::Move> {
         root.players(),
         G::hidden_information(),
     );
+    // `Eval net`: the net, once it fits this game and rule set; else the hand evaluation, said.
+    let with_net;
+    let ctx = match ctx.params.net_for(root) {
+        Some(Ok(net)) if matches!(chosen, Chosen::AlphaBeta | Chosen::Brs) => {
+            with_net = Context {
+                net: Some(net),
+                ..*ctx
+            };
+            &with_net
+        }
+        Some(Ok(_)) => {
+            ctx.note("Eval net: MCTS still evaluates by hand (alpha-beta uses the net)");
+            ctx
+        }
+        Some(Err(e)) => {
+            ctx.problem(&format!("Eval net: {}; evaluating by hand", e));
+            ctx
+        }
+        None => ctx,
+    };
     match chosen {
         Chosen::AlphaBeta => alphabeta::search(root, ctx, &moves),
         Chosen::Brs => brs::search(root, ctx, &moves),

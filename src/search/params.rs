@@ -69,6 +69,11 @@ pub struct SearchParams {
     pub widen_root: Option<bool>,
     /// `UCI_ShowWDL`: alpha-beta adds win/draw/loss estimates to its `info` lines.
     pub show_wdl: bool,
+    /// `Eval net`: the searches evaluate with a learned net (`EvalFile`'s, else the game's
+    /// built-in one) instead of the hand evaluation.
+    pub use_net: bool,
+    /// The net `EvalFile` loaded (None: the built-in net).
+    pub eval_file: Option<std::sync::Arc<crate::learn::net::Net>>,
     /// `Ponder`: the GUI will ponder; on a clock the soft time limit grows by a quarter
     /// ([`time::budget_of`](super::time::budget_of)).
     pub ponder: bool,
@@ -98,6 +103,8 @@ impl Default for SearchParams {
             exploration: None,
             widen_root: None,
             show_wdl: false,
+            use_net: false,
+            eval_file: None,
             ponder: false,
             exact: false,
         };
@@ -219,6 +226,17 @@ pub fn engine_specs() -> Vec<OptionSpec> {
             },
         },
         OptionSpec {
+            name: "Eval",
+            kind: OptionKind::Combo {
+                default: "hand",
+                vars: &["hand", "net"],
+            },
+        },
+        OptionSpec {
+            name: "EvalFile",
+            kind: OptionKind::String { default: "" },
+        },
+        OptionSpec {
             name: "Exploration",
             kind: OptionKind::Spin {
                 default: -1,
@@ -227,6 +245,26 @@ pub fn engine_specs() -> Vec<OptionSpec> {
             },
         },
     ]
+}
+
+impl SearchParams {
+    /// The net the searches evaluate with, if `Eval` is `net` and one is at hand for `g`;
+    /// otherwise why not (the searches then use the hand evaluation).
+    pub fn net_for<G: crate::game::Game>(
+        &self,
+        g: &G,
+    ) -> Option<Result<&crate::learn::net::Net, String>> {
+        if !self.use_net {
+            return None;
+        }
+        Some(match &self.eval_file {
+            Some(n) => n.fits(g).map(|()| n.as_ref()),
+            None => Err(format!(
+                "no built-in net for {} yet: set EvalFile to a net from quatre train",
+                G::NAME
+            )),
+        })
+    }
 }
 
 /// Milliseconds kept in hand for the time between the engine's answer and the client's clock
@@ -260,6 +298,10 @@ pub fn apply(params: &mut SearchParams, name: &str, value: &str) -> bool {
         "exploration" => params.exploration = u32::try_from(int()).ok(),
         "widenroot" => params.widen_root = (int() >= 0).then_some(int() == 1),
         "uci_showwdl" => params.show_wdl = value == "true",
+        "eval" => params.use_net = value.eq_ignore_ascii_case("net"),
+        // A file is loaded (and refused) by `set`; the empty value is the built-in net.
+        "evalfile" if value.is_empty() => params.eval_file = None,
+        "evalfile" => {}
         "ponder" => params.ponder = value == "true",
         _ => return false,
     }
@@ -280,6 +322,11 @@ pub fn set(params: &mut SearchParams, name: &str, value: &str) -> Result<(), Str
             )
         })?;
     let v = spec.validate(value)?;
+    if spec.name == "EvalFile" && !v.is_empty() {
+        // A missing, damaged or foreign file leaves the net in use as it was.
+        let net = crate::learn::net::load(&v).map_err(|e| format!("EvalFile: {}", e))?;
+        params.eval_file = Some(std::sync::Arc::new(net));
+    }
     apply(params, spec.name, &v);
     Ok(())
 }

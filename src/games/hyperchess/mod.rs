@@ -18,6 +18,7 @@
 
 mod draw;
 mod eval;
+mod features;
 mod geometry;
 mod movegen;
 mod plane;
@@ -804,6 +805,18 @@ impl Game for Hyperchess {
 
     fn in_check(&self) -> bool {
         self.in_check
+    }
+
+    fn feature_set(&self) -> Option<String> {
+        Some(features::feature_set(self))
+    }
+
+    fn feature_count(&self) -> usize {
+        features::feature_count(self)
+    }
+
+    fn features(&self, out: &mut Vec<u32>) {
+        features::features(self, out)
     }
 
     /// A pass, when not in check and the side to move has a piece other than king and pawns

@@ -60,7 +60,8 @@ pub(super) fn quiescence<G: Game>(
     if let Status::Over(o) = g.status() {
         return terminal_score(o.rewards[seat], 2, ply);
     }
-    let stand = bounded_eval(g, seat);
+    // MCTS keeps the hand evaluation until it is guided by what was learned (issue 37, step 5).
+    let stand = bounded_eval(g, seat, None);
     if stand >= beta || plies == 0 {
         return stand;
     }

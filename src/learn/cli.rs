@@ -1,0 +1,162 @@
+//! `quatre train`: reads self-play files, trains a net, writes it (docs/learning.md).
+
+use super::format::{self, GameData};
+use super::net::{Header, Net};
+use super::train::{curve_svg, train, Dataset, TrainConfig};
+use crate::game::Game;
+use std::path::PathBuf;
+use std::time::Instant;
+
+/// `quatre train` arguments (`--game` is the global flag: optional, the data names its game).
+#[derive(clap::Args, Debug, Clone)]
+pub struct TrainArgs {
+    /// Self-play files (`quatre selfplay --out`), all of one game and rule set.
+    #[arg(long = "data", value_name = "FILE", required = true, num_args = 1..)]
+    pub data: Vec<PathBuf>,
+    /// Where to write the net.
+    #[arg(long, value_name = "NET")]
+    pub out: PathBuf,
+    /// Passes over the training positions.
+    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u64).range(1..=10_000))]
+    pub epochs: u64,
+    /// Hidden units.
+    #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u64).range(1..=4096))]
+    pub hidden: u64,
+    /// Weight of the game's result in the target (0 to 1; the rest is the search's score).
+    #[arg(long, default_value_t = 0.5)]
+    pub lambda: f32,
+    /// Adam's learning rate at the start (it falls linearly to a tenth).
+    #[arg(long, default_value_t = 0.0003)]
+    pub lr: f32,
+    /// Positions per batch.
+    #[arg(long, default_value_t = 256, value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
+    pub batch: u64,
+    /// Seed of the initial weights and of the shuffles.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Train on every position, also those in check or whose searched move was a capture or
+    /// a promotion (left out by default: a static evaluation cannot see what they win).
+    #[arg(long)]
+    pub all_positions: bool,
+    /// Draw the loss curve into this SVG file.
+    #[arg(long, value_name = "SVG")]
+    pub curve: Option<PathBuf>,
+}
+
+/// Runs `quatre train`, printing progress with `say`.
+pub fn run(game: Option<&str>, a: &TrainArgs, say: &dyn Fn(&str)) -> Result<(), String> {
+    if !(0.0..=1.0).contains(&a.lambda) {
+        return Err(format!(
+            "--lambda must be between 0 and 1, not {}",
+            a.lambda
+        ));
+    }
+    if !(a.lr > 0.0 && a.lr < 1.0) {
+        return Err(format!("--lr must be above 0 and below 1, not {}", a.lr));
+    }
+    let t0 = Instant::now();
+    let mut games: Vec<GameData> = Vec::new();
+    for f in &a.data {
+        let g = format::read_file(f).map_err(|e| format!("{}: {}", f.display(), e))?;
+        games.extend(g);
+    }
+    let name = match (game, games.first()) {
+        (_, None) => return Err("the data holds no game".into()),
+        (Some(want), Some(g)) if want != g.game => {
+            return Err(format!("--game {} but the data is of {}", want, g.game))
+        }
+        (_, Some(g)) => g.game.clone(),
+    };
+    use crate::games::hyperchess::Hyperchess;
+    match name.as_str() {
+        "hyperchess" => run_game::<Hyperchess>(&games, a, t0, say),
+        other => Err(format!(
+            "no input features for {} yet (games with them: hyperchess)",
+            other
+        )),
+    }
+}
+
+fn run_game<G: Game>(
+    games: &[GameData],
+    a: &TrainArgs,
+    t0: Instant,
+    say: &dyn Fn(&str),
+) -> Result<(), String> {
+    let mut ds = Dataset::default();
+    ds.add::<G>(games, !a.all_positions)?;
+    if ds.is_empty() {
+        return Err("no position to train on (every one was left out)".into());
+    }
+    say(&format!(
+        "{} games, {} positions kept ({} left out), feature set {} ({} inputs), read in {:.1} s",
+        games.len(),
+        ds.len(),
+        ds.skipped,
+        ds.feature_set,
+        ds.inputs,
+        t0.elapsed().as_secs_f64()
+    ));
+    let cfg = TrainConfig {
+        hidden: a.hidden as usize,
+        epochs: a.epochs as usize,
+        batch: a.batch as usize,
+        lr: a.lr,
+        lambda: a.lambda,
+        seed: a.seed,
+    };
+    let t1 = Instant::now();
+    let tr = train(&ds, &cfg, |e| {
+        say(&format!(
+            "epoch {:>3}  training loss {:.5}  held-out loss {:.5}  ({:.1} s)",
+            e.epoch,
+            e.train,
+            e.val,
+            t1.elapsed().as_secs_f64()
+        ))
+    });
+    let last = tr.curve[tr.best_epoch - 1].val;
+    say(&format!(
+        "held-out positions {}: net {:.5} (epoch {}, the best), hand evaluation {:.5}, a constant {:.5}; score scale K {:.1} (hand {:.1})",
+        tr.val_positions, last, tr.best_epoch, tr.hand_val, tr.constant_val, tr.scale, tr.hand_scale
+    ));
+    let header = Header {
+        game: G::NAME.to_string(),
+        features: ds.feature_set.clone(),
+        inputs: 0,
+        hidden: 0,
+        outputs: 0,
+        qa: 0,
+        qb: 0,
+        eval_scale: tr.scale,
+        note: format!(
+            "{} positions of {} games, epoch {} of {}, hidden {}, lambda {}, lr {}, batch {}, seed {}; held-out loss {:.5} (hand {:.5})",
+            tr.train_positions, games.len(), tr.best_epoch, a.epochs, a.hidden, a.lambda, a.lr, a.batch, a.seed, last, tr.hand_val
+        ),
+    };
+    let net: Net = tr.net.quantize(header);
+    write_atomically(&a.out, &net.to_bytes())?;
+    say(&format!(
+        "wrote {} ({} bytes) in {:.1} s",
+        a.out.display(),
+        net.to_bytes().len(),
+        t0.elapsed().as_secs_f64()
+    ));
+    if let Some(c) = &a.curve {
+        let title = format!(
+            "{}: {} positions, hidden {}",
+            ds.feature_set, tr.train_positions, a.hidden
+        );
+        write_atomically(c, curve_svg(&tr, &title).as_bytes())?;
+        say(&format!("wrote the loss curve to {}", c.display()));
+    }
+    Ok(())
+}
+
+/// Writes `bytes` to a temporary file beside `path`, then renames it: a killed run leaves no
+/// half-written net.
+fn write_atomically(path: &std::path::Path, bytes: &[u8]) -> Result<(), String> {
+    let tmp = path.with_extension("partial");
+    std::fs::write(&tmp, bytes).map_err(|e| format!("cannot write {}: {}", tmp.display(), e))?;
+    std::fs::rename(&tmp, path).map_err(|e| format!("cannot write {}: {}", path.display(), e))
+}

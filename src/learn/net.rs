@@ -1,0 +1,452 @@
+//! A learned evaluation: the network file (data with a versioned header, never code) and its
+//! integer inference.
+//!
+//! The net: a game's sparse input features (`NetInput`) → one hidden layer of `hidden` units
+//! (clipped ReLU) → `outputs` logits. With two seats there is one output, seat 0's expected
+//! reward as a logit; the engine's score for seat 0 is that logit times `eval_scale` (the scale
+//! `K` at which `σ(score/K)` predicts results, fitted on the training data), negated for seat 1.
+//!
+//! File layout (all integers little-endian):
+//!
+//! ```text
+//! "QUATRNET"                 8 bytes, the magic
+//! version                    u32 (this build writes and reads FORMAT_VERSION)
+//! header length              u32, then the header: JSON (`Header`)
+//! w1                         inputs × hidden i16, feature-major, scaled by qa
+//! b1                         hidden i16, scaled by qa
+//! w2                         outputs × hidden i16, scaled by qb
+//! b2                         outputs i32, scaled by qa × qb
+//! checksum                   u64, FNV-1a of every byte before it
+//! ```
+
+use crate::game::{Game, Seat};
+use serde::{Deserialize, Serialize};
+
+pub const MAGIC: &[u8; 8] = b"QUATRNET";
+pub const FORMAT_VERSION: u32 = 1;
+/// The clipped ReLU's ceiling in the quantized hidden layer (1.0 in the float net).
+pub const QA: i32 = 255;
+/// The output weights' scale.
+pub const QB: i32 = 512;
+/// Weights are kept within ±CLIP while training so that `CLIP · QA` fits an i16.
+pub const CLIP: f32 = 1.98;
+
+/// What a net is for and how it was made: read before any weight, so that a net of another
+/// game, feature set or shape is refused with a message.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Header {
+    /// The game's registry name.
+    pub game: String,
+    /// The feature set and the rule options it depends on (`NetInput::feature_set`).
+    pub features: String,
+    pub inputs: u32,
+    pub hidden: u32,
+    pub outputs: u32,
+    pub qa: i32,
+    pub qb: i32,
+    /// Engine score units per unit of output logit.
+    pub eval_scale: f32,
+    /// How it was trained (data, epochs, loss), for people.
+    #[serde(default)]
+    pub note: String,
+}
+
+/// The float net the trainer works on.
+#[derive(Clone, Debug)]
+pub struct FloatNet {
+    pub inputs: usize,
+    pub hidden: usize,
+    pub outputs: usize,
+    /// `inputs × hidden`, feature-major.
+    pub w1: Vec<f32>,
+    pub b1: Vec<f32>,
+    /// `outputs × hidden`.
+    pub w2: Vec<f32>,
+    pub b2: Vec<f32>,
+}
+
+impl FloatNet {
+    /// Small random weights from `seed` (uniform, scaled by the fan-in): `active` is the mean
+    /// number of active features in a position (a hyperchess 3x3 position has hundreds), so
+    /// that a hidden sum starts within the clipped ReLU's range rather than saturated.
+    pub fn new(inputs: usize, hidden: usize, outputs: usize, active: f32, seed: u64) -> FloatNet {
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+        let a = 0.5 / active.max(1.0).sqrt();
+        let b = 1.0 / (hidden as f32).sqrt();
+        FloatNet {
+            inputs,
+            hidden,
+            outputs,
+            w1: (0..inputs * hidden)
+                .map(|_| rng.random_range(-a..a))
+                .collect(),
+            b1: vec![0.5; hidden],
+            w2: (0..outputs * hidden)
+                .map(|_| rng.random_range(-b..b))
+                .collect(),
+            b2: vec![0.0; outputs],
+        }
+    }
+
+    /// The hidden sums of a position's active features.
+    pub fn accumulate(&self, features: &[u32], acc: &mut [f32]) {
+        acc.copy_from_slice(&self.b1);
+        for &f in features {
+            let row = &self.w1[f as usize * self.hidden..][..self.hidden];
+            for (a, w) in acc.iter_mut().zip(row) {
+                *a += w;
+            }
+        }
+    }
+
+    /// The output logits of a position.
+    pub fn forward(&self, features: &[u32], out: &mut [f32]) {
+        let mut acc = vec![0.0; self.hidden];
+        self.accumulate(features, &mut acc);
+        for (o, out) in out.iter_mut().enumerate() {
+            let w = &self.w2[o * self.hidden..][..self.hidden];
+            *out = self.b2[o]
+                + acc
+                    .iter()
+                    .zip(w)
+                    .map(|(a, w)| a.clamp(0.0, 1.0) * w)
+                    .sum::<f32>();
+        }
+    }
+
+    /// The integer net, with `header`'s shape fields filled from this one.
+    pub fn quantize(&self, mut header: Header) -> Net {
+        header.inputs = self.inputs as u32;
+        header.hidden = self.hidden as u32;
+        header.outputs = self.outputs as u32;
+        header.qa = QA;
+        header.qb = QB;
+        let q = |v: f32, s: i32| (v.clamp(-CLIP, CLIP) * s as f32).round() as i16;
+        Net {
+            header,
+            w1: self.w1.iter().map(|&w| q(w, QA)).collect(),
+            // A bias may exceed the clip; it only has to fit an i16 at scale QA.
+            b1: self
+                .b1
+                .iter()
+                .map(|&b| (b * QA as f32).round().clamp(-32768.0, 32767.0) as i16)
+                .collect(),
+            w2: self.w2.iter().map(|&w| q(w, QB)).collect(),
+            b2: self
+                .b2
+                .iter()
+                .map(|&b| (b * (QA * QB) as f32).round() as i32)
+                .collect(),
+        }
+    }
+}
+
+/// A quantized net, as loaded from a file.
+#[derive(Clone, PartialEq)]
+pub struct Net {
+    pub header: Header,
+    w1: Vec<i16>,
+    b1: Vec<i16>,
+    w2: Vec<i16>,
+    b2: Vec<i32>,
+}
+
+impl std::fmt::Debug for Net {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Net({:?})", self.header)
+    }
+}
+
+/// Reads a net file.
+pub fn load(path: &str) -> Result<Net, String> {
+    let bytes = std::fs::read(path).map_err(|e| format!("cannot read {}: {}", path, e))?;
+    Net::from_bytes(&bytes).map_err(|e| format!("{}: {}", path, e))
+}
+
+fn fnv1a(bytes: &[u8]) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for &b in bytes {
+        h ^= b as u64;
+        h = h.wrapping_mul(0x0100_0000_01b3);
+    }
+    h
+}
+
+/// Reads little-endian values off the front of a byte slice.
+struct Reader<'a>(&'a [u8]);
+
+impl<'a> Reader<'a> {
+    fn take(&mut self, n: usize, what: &str) -> Result<&'a [u8], String> {
+        if self.0.len() < n {
+            return Err(format!("the file ends inside the {} (truncated)", what));
+        }
+        let (a, b) = self.0.split_at(n);
+        self.0 = b;
+        Ok(a)
+    }
+    fn u32(&mut self, what: &str) -> Result<u32, String> {
+        Ok(u32::from_le_bytes(self.take(4, what)?.try_into().unwrap()))
+    }
+    fn i16s(&mut self, n: usize, what: &str) -> Result<Vec<i16>, String> {
+        let b = self.take(n * 2, what)?;
+        Ok(b.chunks_exact(2)
+            .map(|c| i16::from_le_bytes([c[0], c[1]]))
+            .collect())
+    }
+    fn i32s(&mut self, n: usize, what: &str) -> Result<Vec<i32>, String> {
+        let b = self.take(n * 4, what)?;
+        Ok(b.chunks_exact(4)
+            .map(|c| i32::from_le_bytes(c.try_into().unwrap()))
+            .collect())
+    }
+}
+
+/// The largest net a file may describe (inputs × hidden weights): a header cannot make the
+/// engine allocate more than this.
+const MAX_WEIGHTS: u64 = 64 << 20;
+
+impl Net {
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut v = Vec::with_capacity(64 + 2 * self.w1.len());
+        v.extend_from_slice(MAGIC);
+        v.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
+        let header = serde_json::to_vec(&self.header).expect("a header serialises");
+        v.extend_from_slice(&(header.len() as u32).to_le_bytes());
+        v.extend_from_slice(&header);
+        for w in self.w1.iter().chain(&self.b1).chain(&self.w2) {
+            v.extend_from_slice(&w.to_le_bytes());
+        }
+        for b in &self.b2 {
+            v.extend_from_slice(&b.to_le_bytes());
+        }
+        let sum = fnv1a(&v);
+        v.extend_from_slice(&sum.to_le_bytes());
+        v
+    }
+
+    /// Reads a net file, refusing (with what is wrong) anything but a whole, intact net of a
+    /// format this build reads.
+    pub fn from_bytes(bytes: &[u8]) -> Result<Net, String> {
+        if bytes.len() < 8 || &bytes[..8] != MAGIC {
+            return Err("not a quatre net (no QUATRNET magic)".into());
+        }
+        let mut r = Reader(&bytes[8..]);
+        let version = r.u32("version")?;
+        if version != FORMAT_VERSION {
+            return Err(format!(
+                "net format version {} (this build reads version {})",
+                version, FORMAT_VERSION
+            ));
+        }
+        let hlen = r.u32("header length")? as usize;
+        let header: Header = serde_json::from_slice(r.take(hlen, "header")?)
+            .map_err(|e| format!("bad net header: {}", e))?;
+        let (i, h, o) = (
+            header.inputs as u64,
+            header.hidden as u64,
+            header.outputs as u64,
+        );
+        if i == 0 || h == 0 || o == 0 || i * h > MAX_WEIGHTS || h > 4096 || o > 16 {
+            return Err(format!(
+                "net shape {}×{}×{} out of range (at most {} input weights, 4096 hidden units, 16 outputs)",
+                i, h, o, MAX_WEIGHTS
+            ));
+        }
+        if header.qa != QA || header.qb != QB {
+            return Err(format!(
+                "net quantized with qa {} qb {} (this build uses {} and {})",
+                header.qa, header.qb, QA, QB
+            ));
+        }
+        if !(header.eval_scale.is_finite() && header.eval_scale > 0.0) {
+            return Err(format!("bad eval_scale {}", header.eval_scale));
+        }
+        let (i, h, o) = (i as usize, h as usize, o as usize);
+        let w1 = r.i16s(i * h, "input weights")?;
+        let b1 = r.i16s(h, "hidden biases")?;
+        let w2 = r.i16s(o * h, "output weights")?;
+        let b2 = r.i32s(o, "output biases")?;
+        let body = bytes.len() - r.0.len();
+        let sum = u64::from_le_bytes(
+            r.take(8, "checksum")?
+                .try_into()
+                .expect("eight bytes were taken"),
+        );
+        if !r.0.is_empty() {
+            return Err(format!(
+                "{} bytes after the checksum (not a net of this shape)",
+                r.0.len()
+            ));
+        }
+        if sum != fnv1a(&bytes[..body]) {
+            return Err("checksum mismatch: the file is damaged".into());
+        }
+        Ok(Net {
+            header,
+            w1,
+            b1,
+            w2,
+            b2,
+        })
+    }
+
+    pub fn inputs(&self) -> usize {
+        self.header.inputs as usize
+    }
+
+    pub fn hidden(&self) -> usize {
+        self.header.hidden as usize
+    }
+
+    /// The hidden sums of a position's active features (each index below `inputs`).
+    #[inline]
+    pub fn accumulate(&self, features: &[u32], acc: &mut [i32]) {
+        let h = self.hidden();
+        for (a, &b) in acc.iter_mut().zip(&self.b1) {
+            *a = b as i32;
+        }
+        for &f in features {
+            let row = &self.w1[f as usize * h..][..h];
+            for (a, &w) in acc.iter_mut().zip(row) {
+                *a += w as i32;
+            }
+        }
+    }
+
+    /// Output `o`'s logit from the hidden sums.
+    #[inline]
+    pub fn output(&self, acc: &[i32], o: usize) -> f32 {
+        let h = self.hidden();
+        let w = &self.w2[o * h..][..h];
+        let sum: i64 = acc
+            .iter()
+            .zip(w)
+            .map(|(&a, &w)| (a.clamp(0, QA) * w as i32) as i64)
+            .sum();
+        (sum + self.b2[o] as i64) as f32 / (QA * QB) as f32
+    }
+
+    /// Output `o`'s logit for a position's features, building the hidden sums afresh.
+    pub fn logit(&self, features: &[u32], o: usize) -> f32 {
+        let mut acc = vec![0; self.hidden()];
+        self.accumulate(features, &mut acc);
+        self.output(&acc, o)
+    }
+}
+
+/// The largest score a net gives (in the engine's units): far from the searches' mate scores.
+pub const EVAL_LIMIT: f32 = 100_000.0;
+
+impl Net {
+    /// Whether this net was trained for positions like `g` (its game and feature set); the
+    /// error says what differs.
+    pub fn fits<G: Game>(&self, g: &G) -> Result<(), String> {
+        let set = g.feature_set();
+        if self.header.game != G::NAME || set.as_deref() != Some(self.header.features.as_str()) {
+            return Err(format!(
+                "the net is for {} ({}), not for {} ({})",
+                self.header.game,
+                self.header.features,
+                G::NAME,
+                set.as_deref().unwrap_or("no input features yet")
+            ));
+        }
+        if self.header.outputs != 1 || g.players() != 2 {
+            return Err(format!(
+                "a net of {} outputs for {} seats: nets are for two seats so far",
+                self.header.outputs,
+                g.players()
+            ));
+        }
+        if g.feature_count() != self.inputs() {
+            return Err(format!(
+                "the net has {} inputs, the feature set {}",
+                self.inputs(),
+                g.feature_count()
+            ));
+        }
+        Ok(())
+    }
+
+    /// The net's score of `g` for `seat` (two seats), in the engine's units; `fits` must hold.
+    pub fn evaluate<G: Game>(&self, g: &G, seat: Seat) -> i32 {
+        thread_local! {
+            static SCRATCH: std::cell::RefCell<(Vec<u32>, Vec<i32>)> = const {
+                std::cell::RefCell::new((Vec::new(), Vec::new()))
+            };
+        }
+        let v = SCRATCH.with(|s| {
+            let (feats, acc) = &mut *s.borrow_mut();
+            feats.clear();
+            g.features(feats);
+            acc.resize(self.hidden(), 0);
+            self.accumulate(feats, acc);
+            self.output(acc, 0) * self.header.eval_scale
+        });
+        let v = v.clamp(-EVAL_LIMIT, EVAL_LIMIT).round() as i32;
+        if seat == 0 {
+            v
+        } else {
+            -v
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn header() -> Header {
+        Header {
+            game: "hyperchess".into(),
+            features: "test/1".into(),
+            inputs: 0,
+            hidden: 0,
+            outputs: 0,
+            qa: 0,
+            qb: 0,
+            eval_scale: 400.0,
+            note: String::new(),
+        }
+    }
+
+    #[test]
+    fn file_round_trips_and_refuses_damage() {
+        let f = FloatNet::new(50, 8, 1, 30.0, 1);
+        let n = f.quantize(header());
+        let bytes = n.to_bytes();
+        assert_eq!(Net::from_bytes(&bytes).unwrap(), n);
+        for cut in [0, 7, 12, 20, bytes.len() / 2, bytes.len() - 1] {
+            assert!(Net::from_bytes(&bytes[..cut]).is_err(), "cut at {}", cut);
+        }
+        let mut bad = bytes.clone();
+        let k = bad.len() - 20;
+        bad[k] ^= 1;
+        assert!(Net::from_bytes(&bad).unwrap_err().contains("checksum"));
+        let mut longer = bytes.clone();
+        longer.push(0);
+        assert!(Net::from_bytes(&longer).is_err());
+        let mut v2 = bytes;
+        v2[8] = 2;
+        assert!(Net::from_bytes(&v2).unwrap_err().contains("version 2"));
+    }
+
+    #[test]
+    fn quantized_agrees_with_float() {
+        let f = FloatNet::new(200, 32, 1, 30.0, 7);
+        let n = f.quantize(header());
+        let mut out = [0.0];
+        for k in 0..50u32 {
+            let feats: Vec<u32> = (0..30).map(|i| (i * 7 + k * 13) % 200).collect();
+            f.forward(&feats, &mut out);
+            let q = n.logit(&feats, 0);
+            assert!(
+                (q - out[0]).abs() < 0.02,
+                "float {} quantized {}",
+                out[0],
+                q
+            );
+        }
+    }
+}

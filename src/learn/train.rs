@@ -1,0 +1,542 @@
+//! `quatre train`: fits a net (`net.rs`) to self-play data (`format.rs`) on the CPU, on every
+//! core.
+//!
+//! The target of a position, from seat 0's view: `λ·result + (1−λ)·σ(score/K)`, where `result`
+//! is seat 0's final reward, `score` the search's score for seat 0 and `K` the scale at which
+//! `σ(score/K)` best predicts the results on the training games (Texel's method). The loss is
+//! the mean squared error between `σ(output)` and the target; Adam with weight clipping, the
+//! learning rate falling linearly to a tenth over the epochs. One game in twenty is held out to
+//! measure the loss on games the net never saw, beside the same loss of the hand evaluation
+//! (`σ(evaluate/K_hand)`, its own scale fitted the same way).
+
+use super::format::GameData;
+use super::net::{FloatNet, CLIP};
+use crate::game::{Game, RuleOptions};
+use rayon::prelude::*;
+
+/// Positions ready to train on: each one's active features, target and what it came from.
+#[derive(Clone, Debug, Default)]
+pub struct Dataset {
+    /// Every position's features, one after the other.
+    pub feats: Vec<u32>,
+    /// Position `i`'s features are `feats[offsets[i]..offsets[i + 1]]`.
+    pub offsets: Vec<u32>,
+    /// Seat 0's final reward in the position's game.
+    pub result: Vec<f32>,
+    /// The search's score for seat 0, in the engine's units.
+    pub score: Vec<f32>,
+    /// The hand evaluation for seat 0.
+    pub hand: Vec<f32>,
+    /// Whether the position's game is held out for validation.
+    pub held_out: Vec<bool>,
+    /// `NetInput::feature_set` of the positions (all the same).
+    pub feature_set: String,
+    pub inputs: usize,
+    /// Positions read and left out (game over, in check, a capture played, no score).
+    pub skipped: usize,
+}
+
+impl Dataset {
+    pub fn len(&self) -> usize {
+        self.result.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.result.is_empty()
+    }
+
+    fn features(&self, i: usize) -> &[u32] {
+        &self.feats[self.offsets[i] as usize..self.offsets[i + 1] as usize]
+    }
+
+    /// Adds the positions of `games` (all of game `G`). With `quiet`, positions in check and
+    /// positions whose searched move was noisy (a capture, a promotion) are left out: a static
+    /// evaluation cannot see what such a move wins.
+    pub fn add<G: Game>(&mut self, games: &[GameData], quiet: bool) -> Result<(), String> {
+        if self.offsets.is_empty() {
+            self.offsets.push(0);
+        }
+        for gd in games {
+            if gd.game != G::NAME {
+                return Err(format!(
+                    "a game of {} in data for {} (game {} of seed {})",
+                    gd.game,
+                    G::NAME,
+                    gd.index,
+                    gd.seed
+                ));
+            }
+            let mut opts = RuleOptions::of::<G>();
+            for (k, v) in &gd.options {
+                opts.set(k, v)?;
+            }
+            if gd.result.len() != 2 {
+                return Err(format!(
+                    "{} has {} seats: training is for two-seat games so far",
+                    G::NAME,
+                    gd.result.len()
+                ));
+            }
+            // Held out by game, not by position: the positions of one game are alike.
+            let held_out = (gd.seed ^ gd.index as u64).is_multiple_of(20);
+            for p in &gd.positions {
+                let Some(cp) = p.score.centipawns() else {
+                    self.skipped += 1;
+                    continue;
+                };
+                let g = G::from_text(&p.text, &opts)
+                    .map_err(|e| format!("game {} ply {}: {}", gd.index, p.ply, e))?;
+                let noisy = quiet
+                    && ((G::HAS_CHECK && g.in_check())
+                        || g.parse_move(&p.mv).is_ok_and(|m| g.is_noisy(m)));
+                if noisy || g.status().is_over() {
+                    self.skipped += 1;
+                    continue;
+                }
+                let Some(set) = g.feature_set() else {
+                    return Err(format!("{} has no input features yet", G::NAME));
+                };
+                if self.feature_set.is_empty() {
+                    self.feature_set = set;
+                    self.inputs = g.feature_count();
+                } else if set != self.feature_set {
+                    return Err(format!(
+                        "positions of two feature sets ({} and {}): train one net per rule set",
+                        self.feature_set, set
+                    ));
+                }
+                let start = self.feats.len();
+                g.features(&mut self.feats);
+                debug_assert!(self.feats[start..]
+                    .iter()
+                    .all(|&f| (f as usize) < self.inputs));
+                self.offsets.push(self.feats.len() as u32);
+                let sign = if p.seat == 0 { 1.0 } else { -1.0 };
+                self.score.push(sign * cp as f32);
+                self.hand.push(g.evaluate(0) as f32);
+                self.result.push(gd.result[0]);
+                self.held_out.push(held_out);
+            }
+        }
+        Ok(())
+    }
+}
+
+pub fn sigmoid(x: f32) -> f32 {
+    1.0 / (1.0 + (-x).exp())
+}
+
+/// The scale `K` at which `σ(x/K)` best predicts `result` (least squares), over the positions
+/// `use_it` keeps; golden-section search on `ln K`.
+pub fn fit_scale(x: &[f32], result: &[f32], use_it: impl Fn(usize) -> bool + Sync) -> f32 {
+    let err = |k: f32| -> f64 {
+        (0..x.len())
+            .into_par_iter()
+            .filter(|&i| use_it(i))
+            .map(|i| {
+                let d = (sigmoid(x[i] / k) - result[i]) as f64;
+                d * d
+            })
+            .sum()
+    };
+    let (mut a, mut b) = (1f32.ln(), 100_000f32.ln());
+    let phi = 0.618_034f32;
+    for _ in 0..60 {
+        let c = b - phi * (b - a);
+        let d = a + phi * (b - a);
+        if err(c.exp()) < err(d.exp()) {
+            b = d;
+        } else {
+            a = c;
+        }
+    }
+    ((a + b) / 2.0).exp()
+}
+
+#[derive(Clone, Debug)]
+pub struct TrainConfig {
+    pub hidden: usize,
+    pub epochs: usize,
+    pub batch: usize,
+    pub lr: f32,
+    /// Weight of the game's result in the target (the rest: the search's score).
+    pub lambda: f32,
+    pub seed: u64,
+}
+
+impl Default for TrainConfig {
+    fn default() -> Self {
+        TrainConfig {
+            hidden: 64,
+            epochs: 10,
+            batch: 256,
+            lr: 0.0003,
+            lambda: 0.5,
+            seed: 1,
+        }
+    }
+}
+
+/// One epoch's figures.
+#[derive(Clone, Copy, Debug)]
+pub struct Epoch {
+    pub epoch: usize,
+    /// Mean loss over the epoch's training batches.
+    pub train: f64,
+    /// Loss on the held-out games after the epoch.
+    pub val: f64,
+}
+
+/// What training gives: the net, the scale of the scores and the curve.
+pub struct Trained {
+    /// The net of the epoch with the lowest held-out loss.
+    pub net: FloatNet,
+    /// That epoch (1-based).
+    pub best_epoch: usize,
+    /// `K` of the search's scores: the net's output logit times `K` is in the engine's units.
+    pub scale: f32,
+    pub hand_scale: f32,
+    /// The hand evaluation's loss on the held-out games (the bar the net should pass).
+    pub hand_val: f64,
+    /// The loss of always answering the mean target (what knowing nothing scores).
+    pub constant_val: f64,
+    pub curve: Vec<Epoch>,
+    pub train_positions: usize,
+    pub val_positions: usize,
+}
+
+/// Gradients of one share of a batch.
+struct Grad {
+    w1: Vec<f32>,
+    b1: Vec<f32>,
+    w2: Vec<f32>,
+    b2: f32,
+    loss: f64,
+}
+
+impl Grad {
+    fn new(net: &FloatNet) -> Grad {
+        Grad {
+            w1: vec![0.0; net.w1.len()],
+            b1: vec![0.0; net.hidden],
+            w2: vec![0.0; net.hidden],
+            b2: 0.0,
+            loss: 0.0,
+        }
+    }
+    fn clear(&mut self) {
+        self.w1.fill(0.0);
+        self.b1.fill(0.0);
+        self.w2.fill(0.0);
+        self.b2 = 0.0;
+        self.loss = 0.0;
+    }
+}
+
+/// Adam's moments of one tensor.
+struct Adam {
+    m: Vec<f32>,
+    v: Vec<f32>,
+}
+
+impl Adam {
+    fn new(n: usize) -> Adam {
+        Adam {
+            m: vec![0.0; n],
+            v: vec![0.0; n],
+        }
+    }
+    fn step(&mut self, w: &mut [f32], g: &[f32], lr: f32, t: i32, clip: Option<f32>) {
+        let (b1, b2) = (0.9f32, 0.999f32);
+        let c1 = 1.0 - b1.powi(t);
+        let c2 = 1.0 - b2.powi(t);
+        for i in 0..w.len() {
+            let gi = g[i];
+            self.m[i] = b1 * self.m[i] + (1.0 - b1) * gi;
+            self.v[i] = b2 * self.v[i] + (1.0 - b2) * gi * gi;
+            let upd = lr * (self.m[i] / c1) / ((self.v[i] / c2).sqrt() + 1e-8);
+            w[i] -= upd;
+            if let Some(c) = clip {
+                w[i] = w[i].clamp(-c, c);
+            }
+        }
+    }
+}
+
+/// Adds one position's loss and gradients to `g`.
+fn backprop(net: &FloatNet, feats: &[u32], target: f32, acc: &mut [f32], g: &mut Grad) {
+    let h = net.hidden;
+    net.accumulate(feats, acc);
+    let mut o = net.b2[0];
+    for (a, w) in acc.iter().zip(&net.w2) {
+        o += a.clamp(0.0, 1.0) * w;
+    }
+    let p = sigmoid(o);
+    g.loss += ((p - target) * (p - target)) as f64;
+    let d = 2.0 * (p - target) * p * (1.0 - p);
+    g.b2 += d;
+    for j in 0..h {
+        let a = acc[j];
+        g.w2[j] += d * a.clamp(0.0, 1.0);
+        // The clipped ReLU passes a gradient only between its bounds.
+        acc[j] = if a > 0.0 && a < 1.0 {
+            d * net.w2[j]
+        } else {
+            0.0
+        };
+    }
+    for (gb, da) in g.b1.iter_mut().zip(acc.iter()) {
+        *gb += da;
+    }
+    for &f in feats {
+        let row = &mut g.w1[f as usize * h..][..h];
+        for (gw, da) in row.iter_mut().zip(acc.iter()) {
+            *gw += da;
+        }
+    }
+}
+
+/// The mean loss of `net` over positions `idx`.
+fn loss_of(net: &FloatNet, ds: &Dataset, idx: &[usize], target: &[f32]) -> f64 {
+    if idx.is_empty() {
+        return 0.0;
+    }
+    let sum: f64 = idx
+        .par_iter()
+        .map_init(
+            || [0.0f32],
+            |out, &i| {
+                net.forward(ds.features(i), out);
+                let d = (sigmoid(out[0]) - target[i]) as f64;
+                d * d
+            },
+        )
+        .sum();
+    sum / idx.len() as f64
+}
+
+/// Trains a net on `ds`, calling `progress` after each epoch.
+pub fn train(ds: &Dataset, cfg: &TrainConfig, mut progress: impl FnMut(&Epoch)) -> Trained {
+    use rand::seq::SliceRandom;
+    use rand::SeedableRng;
+    let n = ds.len();
+    let train_idx: Vec<usize> = (0..n).filter(|&i| !ds.held_out[i]).collect();
+    let val_idx: Vec<usize> = (0..n).filter(|&i| ds.held_out[i]).collect();
+    let scale = fit_scale(&ds.score, &ds.result, |i| !ds.held_out[i]);
+    let hand_scale = fit_scale(&ds.hand, &ds.result, |i| !ds.held_out[i]);
+    let lambda = cfg.lambda;
+    let blend = |x: f32, k: f32, r: f32| lambda * r + (1.0 - lambda) * sigmoid(x / k);
+    let target: Vec<f32> = (0..n)
+        .map(|i| blend(ds.score[i], scale, ds.result[i]))
+        .collect();
+    let mse = |pred: &dyn Fn(usize) -> f32| -> f64 {
+        let s: f64 = val_idx
+            .iter()
+            .map(|&i| ((pred(i) - target[i]) as f64).powi(2))
+            .sum();
+        s / val_idx.len().max(1) as f64
+    };
+    let hand_val = mse(&|i| sigmoid(ds.hand[i] / hand_scale));
+    let mean =
+        train_idx.iter().map(|&i| target[i] as f64).sum::<f64>() / train_idx.len().max(1) as f64;
+    let constant_val = mse(&|_| mean as f32);
+
+    let active = ds.feats.len() as f32 / n.max(1) as f32;
+    let mut net = FloatNet::new(ds.inputs, cfg.hidden, 1, active, cfg.seed);
+    let threads = rayon::current_num_threads().max(1);
+    let mut grads: Vec<Grad> = (0..threads).map(|_| Grad::new(&net)).collect();
+    let mut total = Grad::new(&net);
+    let (mut a_w1, mut a_b1, mut a_w2, mut a_b2) = (
+        Adam::new(net.w1.len()),
+        Adam::new(net.hidden),
+        Adam::new(net.hidden),
+        Adam::new(1),
+    );
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(cfg.seed);
+    let mut order = train_idx.clone();
+    let mut curve = Vec::new();
+    let mut t = 0;
+    let mut best: Option<(f64, usize, FloatNet)> = None;
+    let batches = order.len().div_ceil(cfg.batch.max(1)).max(1);
+    for epoch in 1..=cfg.epochs {
+        order.shuffle(&mut rng);
+        let mut train_loss = 0.0;
+        for (b, batch) in order.chunks(cfg.batch.max(1)).enumerate() {
+            let progress_frac = ((epoch - 1) * batches + b) as f32 / (cfg.epochs * batches) as f32;
+            let lr = cfg.lr * (1.0 - 0.9 * progress_frac);
+            let share = batch.len().div_ceil(threads);
+            grads
+                .par_iter_mut()
+                .zip(batch.par_chunks(share.max(1)))
+                .for_each(|(g, part)| {
+                    g.clear();
+                    let mut acc = vec![0.0; net.hidden];
+                    for &i in part {
+                        backprop(&net, ds.features(i), target[i], &mut acc, g);
+                    }
+                });
+            total.clear();
+            let used = batch.len().div_ceil(share.max(1));
+            for g in &grads[..used] {
+                total
+                    .w1
+                    .par_iter_mut()
+                    .zip(&g.w1)
+                    .for_each(|(a, b)| *a += b);
+                for (a, b) in total.b1.iter_mut().zip(&g.b1) {
+                    *a += b;
+                }
+                for (a, b) in total.w2.iter_mut().zip(&g.w2) {
+                    *a += b;
+                }
+                total.b2 += g.b2;
+                total.loss += g.loss;
+            }
+            let m = 1.0 / batch.len() as f32;
+            total.w1.par_iter_mut().for_each(|x| *x *= m);
+            total
+                .b1
+                .iter_mut()
+                .chain(total.w2.iter_mut())
+                .for_each(|x| *x *= m);
+            total.b2 *= m;
+            train_loss += total.loss;
+            t += 1;
+            a_w1.step(&mut net.w1, &total.w1, lr, t, Some(CLIP));
+            a_b1.step(&mut net.b1, &total.b1, lr, t, None);
+            a_w2.step(&mut net.w2, &total.w2, lr, t, Some(CLIP));
+            a_b2.step(&mut net.b2, &[total.b2], lr, t, None);
+        }
+        let e = Epoch {
+            epoch,
+            train: train_loss / order.len().max(1) as f64,
+            val: loss_of(&net, ds, &val_idx, &target),
+        };
+        progress(&e);
+        if best.as_ref().is_none_or(|(v, _, _)| e.val < *v) {
+            best = Some((e.val, epoch, net.clone()));
+        }
+        curve.push(e);
+    }
+    // The epoch whose net did best on the held-out games (early stopping); with no held-out
+    // game, the last.
+    let (best_epoch, net) = match best {
+        Some((_, epoch, n)) if !val_idx.is_empty() => (epoch, n),
+        _ => (cfg.epochs, net),
+    };
+    Trained {
+        net,
+        best_epoch,
+        scale,
+        hand_scale,
+        hand_val,
+        constant_val,
+        curve,
+        train_positions: train_idx.len(),
+        val_positions: val_idx.len(),
+    }
+}
+
+/// The loss curve as an SVG picture: training and held-out loss by epoch, with the hand
+/// evaluation's held-out loss as a dashed line.
+pub fn curve_svg(tr: &Trained, title: &str) -> String {
+    use std::fmt::Write;
+    let (w, h, l, r, top, bot) = (640.0, 380.0, 70.0, 20.0, 40.0, 72.0);
+    let mut vals: Vec<f64> = tr.curve.iter().flat_map(|e| [e.train, e.val]).collect();
+    vals.push(tr.hand_val);
+    let hi = vals.iter().cloned().fold(f64::MIN, f64::max) * 1.05;
+    let lo = vals.iter().cloned().fold(f64::MAX, f64::min) * 0.95;
+    let n = tr.curve.len().max(2) as f64;
+    let x = |e: f64| l + (e - 1.0) / (n - 1.0) * (w - l - r);
+    let y = |v: f64| top + (hi - v) / (hi - lo).max(1e-12) * (h - top - bot);
+    let mut s = String::new();
+    let _ = write!(
+        s,
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{w}\" height=\"{h}\" font-family=\"sans-serif\" font-size=\"12\">\
+<rect width=\"{w}\" height=\"{h}\" fill=\"white\"/>\
+<text x=\"{}\" y=\"22\" text-anchor=\"middle\" font-size=\"14\">{}</text>",
+        w / 2.0,
+        title
+    );
+    let _ = write!(
+        s,
+        "<line x1=\"{l}\" y1=\"{}\" x2=\"{}\" y2=\"{}\" stroke=\"black\"/><line x1=\"{l}\" y1=\"{top}\" x2=\"{l}\" y2=\"{}\" stroke=\"black\"/>",
+        h - bot,
+        w - r,
+        h - bot,
+        h - bot
+    );
+    for k in 0..=4 {
+        let v = lo + (hi - lo) * k as f64 / 4.0;
+        let _ = write!(
+            s,
+            "<text x=\"{}\" y=\"{}\" text-anchor=\"end\">{:.4}</text>",
+            l - 6.0,
+            y(v) + 4.0,
+            v
+        );
+    }
+    for e in &tr.curve {
+        let _ = write!(
+            s,
+            "<text x=\"{}\" y=\"{}\" text-anchor=\"middle\">{}</text>",
+            x(e.epoch as f64),
+            h - bot + 16.0,
+            e.epoch
+        );
+    }
+    let _ = write!(
+        s,
+        "<text x=\"{}\" y=\"{}\" text-anchor=\"middle\">epoch</text>",
+        (l + w - r) / 2.0,
+        h - bot + 32.0
+    );
+    for (name, color, f) in [
+        (
+            "training loss",
+            "#1f77b4",
+            (|e: &Epoch| e.train) as fn(&Epoch) -> f64,
+        ),
+        ("held-out loss", "#d62728", |e: &Epoch| e.val),
+    ] {
+        let pts: Vec<String> = tr
+            .curve
+            .iter()
+            .map(|e| format!("{:.1},{:.1}", x(e.epoch as f64), y(f(e))))
+            .collect();
+        let _ = write!(
+            s,
+            "<polyline fill=\"none\" stroke=\"{color}\" stroke-width=\"2\" points=\"{}\"/>",
+            pts.join(" ")
+        );
+        let _ = name;
+    }
+    let _ = write!(
+        s,
+        "<line x1=\"{l}\" y1=\"{0}\" x2=\"{1}\" y2=\"{0}\" stroke=\"#2ca02c\" stroke-dasharray=\"6 4\" stroke-width=\"2\"/>",
+        y(tr.hand_val),
+        w - r
+    );
+    for (i, (name, color)) in [
+        ("training loss", "#1f77b4"),
+        ("held-out loss", "#d62728"),
+        ("hand evaluation, held out", "#2ca02c"),
+    ]
+    .iter()
+    .enumerate()
+    {
+        // One row under the axis, so that no line of the plot runs through it.
+        let xx = l + 190.0 * i as f64;
+        let yy = h - 12.0;
+        let _ = write!(
+            s,
+            "<line x1=\"{xx}\" y1=\"{yy}\" x2=\"{}\" y2=\"{yy}\" stroke=\"{color}\" stroke-width=\"2\"{}/><text x=\"{}\" y=\"{}\">{name}</text>",
+            xx + 25.0,
+            if i == 2 { " stroke-dasharray=\"6 4\"" } else { "" },
+            xx + 30.0,
+            yy + 4.0
+        );
+    }
+    s.push_str("</svg>\n");
+    s
+}
