@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """A real UCI client drives quatre: python-chess's engine module (pip install chess), on
-`Boards=1x1` (chess without castling). Run by tests/real_clients.rs; standalone:
+`Boards=1x1` with `Promotions=chess` (chess without castling: a pawn promotes to n, b, r or q,
+as a chess GUI expects). Run by tests/real_clients.rs; standalone:
     python3 tests/clients/python_chess_client.py target/release/quatre
 Every engine move is checked legal by python-chess's own board. Searches are limited by nodes or
 depth, never by time, except the ponder exchange (whose outcome does not depend on speed).
@@ -27,14 +28,13 @@ def check(cond, what):
 
 def open_engine():
     e = chess.engine.SimpleEngine.popen_uci([ENGINE], timeout=60)
-    e.configure({"Boards": "1x1", "Threads": 1, "Hash": 16})
+    e.configure({"Boards": "1x1", "Promotions": "chess", "Threads": 1, "Hash": 16})
     return e
 
 
 def random_move(board, rng):
-    # No rook promotion in hyperchess (and no castling: every FEN here has none).
-    moves = [m for m in board.legal_moves if m.promotion != chess.ROOK]
-    return rng.choice(moves)
+    # Any chess move, rook promotions included (no castling: every FEN here has none).
+    return rng.choice(list(board.legal_moves))
 
 
 def play_game(engine, fen, seed, engine_white, max_plies=160):
@@ -60,6 +60,8 @@ def main():
         "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w - - 4 4",
         "rnbqkbnr/ppp1pppp/8/3p4/3P4/8/PPP1PPPP/RNBQKBNR w - - 0 2",
         "8/5k2/8/8/8/8/2K5/6R1 w - - 0 1",
+        # Pawns about to promote on both sides: the game runs through promotions to its end.
+        "4k3/1P4P1/8/8/8/8/1p4p1/4K3 w - - 0 1",
     ]
     for i, fen in enumerate(openings):
         for white in (True, False):
