@@ -120,17 +120,9 @@ fn training_lowers_the_loss_below_a_constant_on_a_small_fixture() {
         tr.constant_val
     );
     // The quantized net gives the float net's outputs.
-    let net = tr.net.quantize(quatre::learn::net::Header {
-        game: "hyperchess".into(),
-        features: ds.feature_set.clone(),
-        inputs: 0,
-        hidden: 0,
-        outputs: 0,
-        qa: 0,
-        qb: 0,
-        eval_scale: tr.scale,
-        note: String::new(),
-    });
+    let net = tr
+        .net
+        .quantize("hyperchess", &ds.feature_set, tr.scale, String::new());
     let net = Net::from_bytes(&net.to_bytes()).unwrap();
     let opts = RuleOptions::of::<Hyperchess>().with("Boards", "1x1");
     let mut worst = 0f32;
@@ -227,19 +219,14 @@ fn the_engine_searches_with_a_net_and_refuses_bad_ones() {
         },
         |_| {},
     );
-    let header = quatre::learn::net::Header {
-        game: "hyperchess".into(),
-        features: ds.feature_set.clone(),
-        inputs: 0,
-        hidden: 0,
-        outputs: 0,
-        qa: 0,
-        qb: 0,
-        eval_scale: tr.scale,
-        note: String::new(),
-    };
     let path = dir.join("n.net");
-    std::fs::write(&path, tr.net.quantize(header).to_bytes()).unwrap();
+    std::fs::write(
+        &path,
+        tr.net
+            .quantize("hyperchess", &ds.feature_set, tr.scale, String::new())
+            .to_bytes(),
+    )
+    .unwrap();
     let session = |eval: &str| {
         use std::io::Write;
         let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_quatre"))

@@ -1,7 +1,7 @@
 //! `quatre train`: reads self-play files, trains a net, writes it (docs/learning.md).
 
 use super::format::{self, GameData};
-use super::net::{Header, Net};
+use super::net::Net;
 use super::train::{curve_svg, train, Dataset, TrainConfig};
 use crate::game::Game;
 use std::path::PathBuf;
@@ -120,21 +120,10 @@ fn run_game<G: Game>(
         "held-out positions {}: net {:.5} (epoch {}, the best), hand evaluation {:.5}, a constant {:.5}; score scale K {:.1} (hand {:.1})",
         tr.val_positions, last, tr.best_epoch, tr.hand_val, tr.constant_val, tr.scale, tr.hand_scale
     ));
-    let header = Header {
-        game: G::NAME.to_string(),
-        features: ds.feature_set.clone(),
-        inputs: 0,
-        hidden: 0,
-        outputs: 0,
-        qa: 0,
-        qb: 0,
-        eval_scale: tr.scale,
-        note: format!(
+    let net: Net = tr.net.quantize(G::NAME, &ds.feature_set, tr.scale, format!(
             "{} positions of {} games, epoch {} of {}, hidden {}, lambda {}, lr {}, batch {}, seed {}; held-out loss {:.5} (hand {:.5})",
             tr.train_positions, games.len(), tr.best_epoch, a.epochs, a.hidden, a.lambda, a.lr, a.batch, a.seed, last, tr.hand_val
-        ),
-    };
-    let net: Net = tr.net.quantize(header);
+        ));
     write_atomically(&a.out, &net.to_bytes())?;
     say(&format!(
         "wrote {} ({} bytes) in {:.1} s",

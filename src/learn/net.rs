@@ -115,13 +115,20 @@ impl FloatNet {
         }
     }
 
-    /// The integer net, with `header`'s shape fields filled from this one.
-    pub fn quantize(&self, mut header: Header) -> Net {
-        header.inputs = self.inputs as u32;
-        header.hidden = self.hidden as u32;
-        header.outputs = self.outputs as u32;
-        header.qa = QA;
-        header.qb = QB;
+    /// The integer net for `game`'s feature set `features`, its output logit worth
+    /// `eval_scale` engine units; `note` says how it was made.
+    pub fn quantize(&self, game: &str, features: &str, eval_scale: f32, note: String) -> Net {
+        let header = Header {
+            game: game.to_string(),
+            features: features.to_string(),
+            inputs: self.inputs as u32,
+            hidden: self.hidden as u32,
+            outputs: self.outputs as u32,
+            qa: QA,
+            qb: QB,
+            eval_scale,
+            note,
+        };
         let q = |v: f32, s: i32| (v.clamp(-CLIP, CLIP) * s as f32).round() as i16;
         Net {
             header,
@@ -397,24 +404,10 @@ impl Net {
 mod tests {
     use super::*;
 
-    fn header() -> Header {
-        Header {
-            game: "hyperchess".into(),
-            features: "test/1".into(),
-            inputs: 0,
-            hidden: 0,
-            outputs: 0,
-            qa: 0,
-            qb: 0,
-            eval_scale: 400.0,
-            note: String::new(),
-        }
-    }
-
     #[test]
     fn file_round_trips_and_refuses_damage() {
         let f = FloatNet::new(50, 8, 1, 30.0, 1);
-        let n = f.quantize(header());
+        let n = f.quantize("hyperchess", "test/1", 400.0, String::new());
         let bytes = n.to_bytes();
         assert_eq!(Net::from_bytes(&bytes).unwrap(), n);
         for cut in [0, 7, 12, 20, bytes.len() / 2, bytes.len() - 1] {
@@ -435,7 +428,7 @@ mod tests {
     #[test]
     fn quantized_agrees_with_float() {
         let f = FloatNet::new(200, 32, 1, 30.0, 7);
-        let n = f.quantize(header());
+        let n = f.quantize("hyperchess", "test/1", 400.0, String::new());
         let mut out = [0.0];
         for k in 0..50u32 {
             let feats: Vec<u32> = (0..30).map(|i| (i * 7 + k * 13) % 200).collect();
