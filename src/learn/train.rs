@@ -275,15 +275,10 @@ fn backprop(net: &FloatNet, feats: &[u32], target: f32, acc: &mut [f32], g: &mut
     g.loss += ((p - target) * (p - target)) as f64;
     let d = 2.0 * (p - target) * p * (1.0 - p);
     g.b2 += d;
-    for j in 0..h {
-        let a = acc[j];
-        g.w2[j] += d * a.clamp(0.0, 1.0);
+    for ((a, gw), w) in acc.iter_mut().zip(g.w2.iter_mut()).zip(&net.w2) {
+        *gw += d * a.clamp(0.0, 1.0);
         // The clipped ReLU passes a gradient only between its bounds.
-        acc[j] = if a > 0.0 && a < 1.0 {
-            d * net.w2[j]
-        } else {
-            0.0
-        };
+        *a = if *a > 0.0 && *a < 1.0 { d * w } else { 0.0 };
     }
     for (gb, da) in g.b1.iter_mut().zip(acc.iter()) {
         *gb += da;
