@@ -127,9 +127,8 @@ impl Brs {
 
     fn max_node<G: Game>(&self, g: &G, depth: i32, ply: usize) -> i32 {
         let qs = depth <= 0;
-        let evading = qs && depth > -QS_LAYERS && ply < BRS_MAX_PLY && G::HAS_CHECK && g.in_check();
         let mut best = i32::MIN;
-        if (qs && !evading) || ply >= BRS_MAX_PLY {
+        if qs || ply >= BRS_MAX_PLY {
             best = bounded_eval(g, self.root, None);
             if depth <= -QS_LAYERS || ply >= BRS_MAX_PLY {
                 return best;
@@ -137,7 +136,7 @@ impl Brs {
         }
         let mut moves = Vec::new();
         g.legal_moves(&mut moves);
-        if qs && !evading {
+        if qs {
             moves.retain(|&m| g.is_noisy(m));
         }
         for m in moves {
