@@ -112,7 +112,9 @@ fn check_file(bytes: &[u8]) -> Vec<GameData> {
             opts.set(k, v).unwrap();
         }
         assert!(!g.positions.is_empty());
-        let mut last = None;
+        // The game replayed from its first recorded position: unlike a state read from one
+        // position's text, it remembers the positions before, as a repetition draw needs.
+        let mut replay = entry.from_text(&g.positions[0].text, &opts).unwrap();
         for (i, p) in g.positions.iter().enumerate() {
             let mut s = entry.from_text(&p.text, &opts).unwrap();
             assert_eq!(
@@ -133,6 +135,7 @@ fn check_file(bytes: &[u8]) -> Vec<GameData> {
                 p.mv
             );
             s.play_text(&p.mv).unwrap();
+            replay.play_text(&p.mv).unwrap();
             if let Some(next) = g.positions.get(i + 1) {
                 assert_eq!(next.ply, p.ply + 1);
                 assert_eq!(
@@ -141,9 +144,8 @@ fn check_file(bytes: &[u8]) -> Vec<GameData> {
                     "the move leads to the next position"
                 );
             }
-            last = Some(s);
         }
-        let end = last.unwrap();
+        let end = replay;
         assert_eq!(g.plies, g.positions.last().unwrap().ply + 1);
         let sum: f32 = g.result.iter().sum();
         assert!((sum - 1.0).abs() < 1e-4, "{:?}", g.result);
