@@ -318,6 +318,32 @@ pub fn cell_corner(svg: &str, name: &str) -> Option<(f64, f64)> {
     Some((attr("x")?, attr("y")?))
 }
 
+/// For the drawing tests of a two-seat board drawn with seat 0 at the bottom: drawn for seat 1,
+/// it is turned round (as `flip` turns it), `flip` turns seat 1's view back, and the cell
+/// `corner` (seat 0's bottom-left) is then nearer the top.
+#[cfg(test)]
+pub fn check_faces_seat_1<G: crate::game::Game>(g: &G, corner: &str) {
+    let drawn = |seat: Option<usize>, flip: bool| {
+        g.svg(&DrawOptions {
+            seat,
+            flip,
+            ..DrawOptions::default()
+        })
+    };
+    assert_eq!(drawn(Some(0), false), drawn(None, false));
+    assert_eq!(drawn(Some(1), false), drawn(None, true));
+    assert_eq!(drawn(Some(1), true), drawn(None, false));
+    let (a, b) = (
+        cell_corner(&drawn(None, false), corner).unwrap(),
+        cell_corner(&drawn(Some(1), false), corner).unwrap(),
+    );
+    assert!(
+        b.1 < a.1,
+        "seat 0's corner {} is at the top for seat 1",
+        corner
+    );
+}
+
 /// The centre of a rectangle.
 pub fn centre((x, y, w, h): Rect) -> (f64, f64) {
     (x + w / 2.0, y + h / 2.0)
