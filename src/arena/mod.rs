@@ -130,17 +130,23 @@ where
     I: IntoIterator<Item = S>,
     S: Into<std::ffi::OsString> + Clone,
 {
-    #[derive(clap::Parser)]
-    struct Wrap {
-        #[command(flatten)]
-        a: MatchArgs,
-    }
-    use clap::Parser;
-    let mut v: Vec<std::ffi::OsString> = vec!["match".into()];
+    parse_subcommand("match", args)
+}
+
+/// Parses the arguments of subcommand `name` (without the leading name) into its argument
+/// struct, as the command line would, for tests and embedding.
+pub fn parse_subcommand<A, I, S>(name: &'static str, args: I) -> Result<A, String>
+where
+    A: clap::Args,
+    I: IntoIterator<Item = S>,
+    S: Into<std::ffi::OsString> + Clone,
+{
+    let mut v: Vec<std::ffi::OsString> = vec![name.into()];
     v.extend(args.into_iter().map(Into::into));
-    Wrap::try_parse_from(v)
-        .map(|w| w.a)
-        .map_err(|e| e.to_string())
+    let m = A::augment_args(clap::Command::new(name))
+        .try_get_matches_from(v)
+        .map_err(|e| e.to_string())?;
+    A::from_arg_matches(&m).map_err(|e| e.to_string())
 }
 
 /// SplitMix64 of `a` combined with `b`: independent-looking seeds from one match seed.

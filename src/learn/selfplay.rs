@@ -76,17 +76,7 @@ where
     I: IntoIterator<Item = S>,
     S: Into<std::ffi::OsString> + Clone,
 {
-    #[derive(clap::Parser)]
-    struct Wrap {
-        #[command(flatten)]
-        a: SelfplayArgs,
-    }
-    use clap::Parser;
-    let mut v: Vec<std::ffi::OsString> = vec!["selfplay".into()];
-    v.extend(args.into_iter().map(Into::into));
-    Wrap::try_parse_from(v)
-        .map(|w| w.a)
-        .map_err(|e| e.to_string())
+    crate::arena::parse_subcommand("selfplay", args)
 }
 
 /// Everything a game needs, fixed for the run.
