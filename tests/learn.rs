@@ -4,7 +4,7 @@
 use quatre::game::{rng_from_seed, Game, RuleOptions};
 use quatre::games::hyperchess::Hyperchess;
 use quatre::learn::format::{GameData, Position, Score};
-use quatre::learn::net::Net;
+use quatre::learn::net::{Net, BASE_HAND};
 use quatre::learn::train::{train, Dataset, TrainConfig};
 use rand::Rng;
 
@@ -108,6 +108,7 @@ fn training_lowers_the_loss_below_a_constant_on_a_small_fixture() {
         lr: 0.01,
         lambda: 0.0,
         seed: 5,
+        ..TrainConfig::default()
     };
     let tr = train(&ds, &cfg, |_| {});
     let first = tr.curve[0];
@@ -137,6 +138,101 @@ fn training_lowers_the_loss_below_a_constant_on_a_small_fixture() {
         }
     }
     assert!(worst < 0.05, "quantized and float nets differ by {}", worst);
+}
+
+#[test]
+fn a_residual_net_corrects_the_hand_evaluation() {
+    let data = fixture(300, 11);
+    let mut ds = Dataset::default();
+    ds.add::<Hyperchess>(&data, true).unwrap();
+    let cfg = TrainConfig {
+        hidden: 16,
+        epochs: 4,
+        lr: 0.001,
+        lambda: 0.5,
+        residual: true,
+        ..TrainConfig::default()
+    };
+    let tr = train(&ds, &cfg, |_| {});
+    // It starts from the hand evaluation (a whole net starts from nothing and does worse):
+    // its best held-out loss is the hand evaluation's or lower.
+    let best = tr.curve[tr.best_epoch - 1].val;
+    assert!(
+        best <= tr.hand_val * 1.02,
+        "residual {} against the hand evaluation's {}",
+        best,
+        tr.hand_val
+    );
+    assert_eq!(tr.scale, tr.hand_scale);
+    let net = tr
+        .net
+        .quantize("hyperchess", &ds.feature_set, tr.scale, String::new())
+        .with_base(BASE_HAND);
+    let net = Net::from_bytes(&net.to_bytes()).unwrap();
+    assert_eq!(net.header.base, BASE_HAND);
+    // The engine's score is the hand evaluation plus the net's logit times the hand scale.
+    let opts = RuleOptions::of::<Hyperchess>().with("Boards", "1x1");
+    for gd in data.iter().take(10) {
+        for p in &gd.positions {
+            let g = Hyperchess::from_text(&p.text, &opts).unwrap();
+            let mut f = Vec::new();
+            g.features(&mut f);
+            let want = g.evaluate(0) as f32 + net.logit(&f, 0) * tr.hand_scale;
+            for seat in 0..2 {
+                let sign = if seat == 0 { 1.0 } else { -1.0 };
+                assert!((net.evaluate(&g, seat) as f32 - sign * want).abs() <= 1.0);
+            }
+        }
+    }
+    // With nothing learned (output weights zero), it is the hand evaluation exactly.
+    let mut zero = tr.net.clone();
+    zero.w2.iter_mut().for_each(|w| *w = 0.0);
+    zero.b2[0] = 0.0;
+    let zero = zero
+        .quantize("hyperchess", &ds.feature_set, 1.0, String::new())
+        .with_base(BASE_HAND);
+    let g = Hyperchess::start(&opts).unwrap();
+    assert_eq!(zero.evaluate(&g, 0), g.evaluate(0));
+}
+
+#[test]
+fn version_1_net_files_still_load_as_whole_nets() {
+    let net = quatre::learn::net::FloatNet::new(5, 2, 1, 1.0, 1).quantize(
+        "hyperchess",
+        "hyperchess-1x1/2",
+        100.0,
+        String::new(),
+    );
+    // A version-1 file: the same layout, version 1, a header without `base`.
+    let mut v2 = net.to_bytes();
+    let hlen = u32::from_le_bytes(v2[12..16].try_into().unwrap()) as usize;
+    let header = String::from_utf8(v2[16..16 + hlen].to_vec()).unwrap();
+    let old = header.replace(",\"base\":\"\"", "");
+    assert_ne!(old, header, "the header names its base: {}", header);
+    let mut v1 = b"QUATRNET".to_vec();
+    v1.extend_from_slice(&1u32.to_le_bytes());
+    v1.extend_from_slice(&(old.len() as u32).to_le_bytes());
+    v1.extend_from_slice(old.as_bytes());
+    v2.truncate(v2.len() - 8);
+    v1.extend_from_slice(&v2[16 + hlen..]);
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for &b in &v1 {
+        h ^= b as u64;
+        h = h.wrapping_mul(0x0100_0000_01b3);
+    }
+    v1.extend_from_slice(&h.to_le_bytes());
+    let back = Net::from_bytes(&v1).unwrap();
+    assert_eq!(back.header.base, "");
+    assert_eq!(back, net);
+    // A version this build does not know is refused with what it reads.
+    let mut v9 = v1.clone();
+    v9[8..12].copy_from_slice(&9u32.to_le_bytes());
+    let e = Net::from_bytes(&v9).unwrap_err();
+    assert!(
+        e.contains("version 9") && e.contains("versions 1 to 2"),
+        "{}",
+        e
+    );
 }
 
 #[test]

@@ -1,7 +1,7 @@
 //! `quatre train`: reads self-play files, trains a net, writes it (docs/learning.md).
 
 use super::format::{self, GameData};
-use super::net::Net;
+use super::net::{Net, BASE_HAND};
 use super::train::{curve_svg, train, Dataset, TrainConfig};
 use crate::game::Game;
 use std::path::PathBuf;
@@ -38,6 +38,13 @@ pub struct TrainArgs {
     /// a promotion (left out by default: a static evaluation cannot see what they win).
     #[arg(long)]
     pub all_positions: bool,
+    /// Learn a correction of the hand evaluation (the engine adds the net's output to it)
+    /// rather than the whole evaluation: training starts from the hand evaluation's loss.
+    #[arg(long)]
+    pub residual: bool,
+    /// Decoupled weight decay of the input weights (0: none; try 0.1 to 10 on small data).
+    #[arg(long, default_value_t = 0.0)]
+    pub weight_decay: f32,
     /// Draw the loss curve into this SVG file.
     #[arg(long, value_name = "SVG")]
     pub curve: Option<PathBuf>,
@@ -49,6 +56,12 @@ pub fn run(game: Option<&str>, a: &TrainArgs, say: &dyn Fn(&str)) -> Result<(), 
         return Err(format!(
             "--lambda must be between 0 and 1, not {}",
             a.lambda
+        ));
+    }
+    if !(a.weight_decay >= 0.0 && a.weight_decay < 1000.0) {
+        return Err(format!(
+            "--weight-decay must be at least 0 and below 1000, not {}",
+            a.weight_decay
         ));
     }
     if !(a.lr > 0.0 && a.lr < 1.0) {
@@ -104,6 +117,8 @@ fn run_game<G: Game>(
         lr: a.lr,
         lambda: a.lambda,
         seed: a.seed,
+        residual: a.residual,
+        weight_decay: a.weight_decay,
     };
     let t1 = Instant::now();
     let tr = train(&ds, &cfg, |e| {
@@ -121,9 +136,15 @@ fn run_game<G: Game>(
         tr.val_positions, last, tr.best_epoch, tr.hand_val, tr.constant_val, tr.scale, tr.hand_scale
     ));
     let net: Net = tr.net.quantize(G::NAME, &ds.feature_set, tr.scale, format!(
-            "{} positions of {} games, epoch {} of {}, hidden {}, lambda {}, lr {}, batch {}, seed {}; held-out loss {:.5} (hand {:.5})",
-            tr.train_positions, games.len(), tr.best_epoch, a.epochs, a.hidden, a.lambda, a.lr, a.batch, a.seed, last, tr.hand_val
+            "{} positions of {} games, epoch {} of {}, hidden {}, lambda {}, lr {}, batch {}, weight decay {}, seed {}{}; held-out loss {:.5} (hand {:.5})",
+            tr.train_positions, games.len(), tr.best_epoch, a.epochs, a.hidden, a.lambda, a.lr, a.batch, a.weight_decay, a.seed,
+            if tr.residual { ", residual on the hand evaluation" } else { "" }, last, tr.hand_val
         ));
+    let net = if tr.residual {
+        net.with_base(BASE_HAND)
+    } else {
+        net
+    };
     write_atomically(&a.out, &net.to_bytes())?;
     say(&format!(
         "wrote {} ({} bytes) in {:.1} s",

@@ -23,7 +23,9 @@ use crate::game::{Game, Seat};
 use serde::{Deserialize, Serialize};
 
 pub const MAGIC: &[u8; 8] = b"QUATRNET";
-pub const FORMAT_VERSION: u32 = 1;
+pub const FORMAT_VERSION: u32 = 2;
+/// The oldest version this build still reads (version 1 had no `base`: its nets are whole).
+pub const OLDEST_VERSION: u32 = 1;
 /// The clipped ReLU's ceiling in the quantized hidden layer (1.0 in the float net).
 pub const QA: i32 = 255;
 /// The output weights' scale.
@@ -49,7 +51,15 @@ pub struct Header {
     /// How it was trained (data, epochs, loss), for people.
     #[serde(default)]
     pub note: String,
+    /// What the net's output is added to: empty, the net is the whole evaluation; `hand`, the
+    /// net is a correction learned on top of the game's hand evaluation (score = hand +
+    /// logit × eval_scale). Since version 2.
+    #[serde(default)]
+    pub base: String,
 }
+
+/// `Header::base` of a net that corrects the hand evaluation.
+pub const BASE_HAND: &str = "hand";
 
 /// The float net the trainer works on.
 #[derive(Clone, Debug)]
@@ -116,7 +126,8 @@ impl FloatNet {
     }
 
     /// The integer net for `game`'s feature set `features`, its output logit worth
-    /// `eval_scale` engine units; `note` says how it was made.
+    /// `eval_scale` engine units; `note` says how it was made. The net is the whole evaluation;
+    /// `Net::with_base` makes it a correction.
     pub fn quantize(&self, game: &str, features: &str, eval_scale: f32, note: String) -> Net {
         let header = Header {
             game: game.to_string(),
@@ -128,6 +139,7 @@ impl FloatNet {
             qb: QB,
             eval_scale,
             note,
+            base: String::new(),
         };
         let q = |v: f32, s: i32| (v.clamp(-CLIP, CLIP) * s as f32).round() as i16;
         Net {
@@ -240,10 +252,10 @@ impl Net {
         }
         let mut r = Reader(&bytes[8..]);
         let version = r.u32("version")?;
-        if version != FORMAT_VERSION {
+        if !(OLDEST_VERSION..=FORMAT_VERSION).contains(&version) {
             return Err(format!(
-                "net format version {} (this build reads version {})",
-                version, FORMAT_VERSION
+                "net format version {} (this build reads versions {} to {})",
+                version, OLDEST_VERSION, FORMAT_VERSION
             ));
         }
         let hlen = r.u32("header length")? as usize;
@@ -268,6 +280,12 @@ impl Net {
         }
         if !(header.eval_scale.is_finite() && header.eval_scale > 0.0) {
             return Err(format!("bad eval_scale {}", header.eval_scale));
+        }
+        if !(header.base.is_empty() || header.base == BASE_HAND) {
+            return Err(format!(
+                "net base {:?} (this build knows none or {:?})",
+                header.base, BASE_HAND
+            ));
         }
         let (i, h, o) = (i as usize, h as usize, o as usize);
         let w1 = r.i16s(i * h, "input weights")?;
@@ -300,6 +318,12 @@ impl Net {
 
     pub fn inputs(&self) -> usize {
         self.header.inputs as usize
+    }
+
+    /// The same net with its output added to `base` (`BASE_HAND`, or empty for none).
+    pub fn with_base(mut self, base: &str) -> Net {
+        self.header.base = base.to_string();
+        self
     }
 
     pub fn hidden(&self) -> usize {
@@ -391,6 +415,11 @@ impl Net {
             self.accumulate(feats, acc);
             self.output(acc, 0) * self.header.eval_scale
         });
+        let v = if self.header.base == BASE_HAND {
+            v + g.evaluate(0) as f32
+        } else {
+            v
+        };
         let v = v.clamp(-EVAL_LIMIT, EVAL_LIMIT).round() as i32;
         if seat == 0 {
             v

@@ -162,6 +162,11 @@ pub struct TrainConfig {
     /// Weight of the game's result in the target (the rest: the search's score).
     pub lambda: f32,
     pub seed: u64,
+    /// Learn a correction added to the hand evaluation (`σ(hand/K_hand + output)`) rather
+    /// than the whole evaluation: the net starts where the hand evaluation is.
+    pub residual: bool,
+    /// Decoupled weight decay of the input weights, per step, times the learning rate.
+    pub weight_decay: f32,
 }
 
 impl Default for TrainConfig {
@@ -173,6 +178,8 @@ impl Default for TrainConfig {
             lr: 0.0003,
             lambda: 0.5,
             seed: 1,
+            residual: false,
+            weight_decay: 0.0,
         }
     }
 }
@@ -193,8 +200,11 @@ pub struct Trained {
     pub net: FloatNet,
     /// That epoch (1-based).
     pub best_epoch: usize,
-    /// `K` of the search's scores: the net's output logit times `K` is in the engine's units.
+    /// The net's output logit times `scale` is in the engine's units: `K` of the search's
+    /// scores, or of the hand evaluation for a residual net.
     pub scale: f32,
+    /// Whether the net is a correction of the hand evaluation.
+    pub residual: bool,
     pub hand_scale: f32,
     /// The hand evaluation's loss on the held-out games (the bar the net should pass).
     pub hand_val: f64,
@@ -264,10 +274,10 @@ impl Adam {
 }
 
 /// Adds one position's loss and gradients to `g`.
-fn backprop(net: &FloatNet, feats: &[u32], target: f32, acc: &mut [f32], g: &mut Grad) {
+fn backprop(net: &FloatNet, feats: &[u32], base: f32, target: f32, acc: &mut [f32], g: &mut Grad) {
     let h = net.hidden;
     net.accumulate(feats, acc);
-    let mut o = net.b2[0];
+    let mut o = base + net.b2[0];
     for (a, w) in acc.iter().zip(&net.w2) {
         o += a.clamp(0.0, 1.0) * w;
     }
@@ -291,8 +301,8 @@ fn backprop(net: &FloatNet, feats: &[u32], target: f32, acc: &mut [f32], g: &mut
     }
 }
 
-/// The mean loss of `net` over positions `idx`.
-fn loss_of(net: &FloatNet, ds: &Dataset, idx: &[usize], target: &[f32]) -> f64 {
+/// The mean loss of `net` over positions `idx`, each output added to `base`.
+fn loss_of(net: &FloatNet, ds: &Dataset, idx: &[usize], base: &[f32], target: &[f32]) -> f64 {
     if idx.is_empty() {
         return 0.0;
     }
@@ -302,7 +312,7 @@ fn loss_of(net: &FloatNet, ds: &Dataset, idx: &[usize], target: &[f32]) -> f64 {
             || [0.0f32],
             |out, &i| {
                 net.forward(ds.features(i), out);
-                let d = (sigmoid(out[0]) - target[i]) as f64;
+                let d = (sigmoid(base[i] + out[0]) - target[i]) as f64;
                 d * d
             },
         )
@@ -335,9 +345,19 @@ pub fn train(ds: &Dataset, cfg: &TrainConfig, mut progress: impl FnMut(&Epoch)) 
     let mean =
         train_idx.iter().map(|&i| target[i] as f64).sum::<f64>() / train_idx.len().max(1) as f64;
     let constant_val = mse(&|_| mean as f32);
+    // A residual net's output adds to the hand evaluation's logit; it starts at zero (output
+    // weights zero) so that training starts from the hand evaluation's loss.
+    let base: Vec<f32> = if cfg.residual {
+        ds.hand.iter().map(|&h| h / hand_scale).collect()
+    } else {
+        vec![0.0; n]
+    };
 
     let active = ds.feats.len() as f32 / n.max(1) as f32;
     let mut net = FloatNet::new(ds.inputs, cfg.hidden, 1, active, cfg.seed);
+    if cfg.residual {
+        net.w2.iter_mut().for_each(|w| *w = 0.0);
+    }
     let threads = rayon::current_num_threads().max(1);
     let mut grads: Vec<Grad> = (0..threads).map(|_| Grad::new(&net)).collect();
     let mut total = Grad::new(&net);
@@ -367,7 +387,7 @@ pub fn train(ds: &Dataset, cfg: &TrainConfig, mut progress: impl FnMut(&Epoch)) 
                     g.clear();
                     let mut acc = vec![0.0; net.hidden];
                     for &i in part {
-                        backprop(&net, ds.features(i), target[i], &mut acc, g);
+                        backprop(&net, ds.features(i), base[i], target[i], &mut acc, g);
                     }
                 });
             total.clear();
@@ -397,6 +417,10 @@ pub fn train(ds: &Dataset, cfg: &TrainConfig, mut progress: impl FnMut(&Epoch)) 
             total.b2 *= m;
             train_loss += total.loss;
             t += 1;
+            if cfg.weight_decay > 0.0 {
+                let keep = 1.0 - lr * cfg.weight_decay;
+                net.w1.par_iter_mut().for_each(|w| *w *= keep);
+            }
             a_w1.step(&mut net.w1, &total.w1, lr, t, Some(CLIP));
             a_b1.step(&mut net.b1, &total.b1, lr, t, None);
             a_w2.step(&mut net.w2, &total.w2, lr, t, Some(CLIP));
@@ -405,7 +429,7 @@ pub fn train(ds: &Dataset, cfg: &TrainConfig, mut progress: impl FnMut(&Epoch)) 
         let e = Epoch {
             epoch,
             train: train_loss / order.len().max(1) as f64,
-            val: loss_of(&net, ds, &val_idx, &target),
+            val: loss_of(&net, ds, &val_idx, &base, &target),
         };
         progress(&e);
         if best.as_ref().is_none_or(|(v, _, _)| e.val < *v) {
@@ -422,7 +446,8 @@ pub fn train(ds: &Dataset, cfg: &TrainConfig, mut progress: impl FnMut(&Epoch)) 
     Trained {
         net,
         best_epoch,
-        scale,
+        scale: if cfg.residual { hand_scale } else { scale },
+        residual: cfg.residual,
         hand_scale,
         hand_val,
         constant_val,
