@@ -7,7 +7,8 @@
 //! is used.
 
 use super::deepening::{
-    bounded_eval, last_word, mate_ends_search, pv_texts, score_of, terminal_score, MATE_BOUND,
+    bounded_eval, last_word, mate_ends_search, pv_texts, score_of, terminal_score, States,
+    MATE_BOUND,
 };
 use super::ordering::{quiescence_order, store_killer, History, Picker, QsMove};
 use super::tt::{from_tt, to_tt, Bound, Entry, Table};
@@ -75,6 +76,8 @@ struct Worker<'a, 'b, G: Game> {
     move_bufs: Vec<Vec<G::Move>>,
     /// Quiescence's ordered noisy moves at each ply, with their gains (reused lists).
     qs_bufs: Vec<Vec<QsMove<G::Move>>>,
+    /// The child state of each ply, reused.
+    states: States<G>,
     root_excluded: Vec<G::Move>,
     /// The root moves to search (`searchmoves`), when not every legal move.
     root_only: Option<Vec<G::Move>>,
@@ -267,6 +270,7 @@ impl<'a, 'b, G: Game> Worker<'a, 'b, G> {
             pv: vec![Vec::new(); MAX_PLY + QS_MAX + 2],
             move_bufs: vec![Vec::new(); MAX_PLY + QS_MAX + 2],
             qs_bufs: vec![Vec::new(); MAX_PLY + QS_MAX + 2],
+            states: States::default(),
             root_excluded: Vec::new(),
             root_only: None,
             first_iteration: main,
@@ -593,10 +597,10 @@ impl<G: Game> Worker<'_, '_, G> {
             if prunable && !G::HAS_CHECK {
                 continue;
             }
-            let mut c = g.clone();
-            c.play(m);
+            let c = self.states.child(ply + 1, g, m);
             let gives_check = G::HAS_CHECK && c.in_check();
             if prunable && !gives_check {
+                self.states.put(ply + 1, c);
                 continue;
             }
             // Check extension: a move that checks is searched a ply deeper (never reduced; its
@@ -630,6 +634,7 @@ impl<G: Game> Worker<'_, '_, G> {
                     s
                 }
             };
+            self.states.put(ply + 1, c);
             searched += 1;
             if self.aborted() {
                 self.move_bufs[ply] = moves;
@@ -741,11 +746,11 @@ impl<G: Game> Worker<'_, '_, G> {
             if !self.exact && gain.is_some_and(|gain| stand + gain + DELTA_MARGIN < alpha) {
                 continue;
             }
-            let mut c = g.clone();
-            c.play(m);
+            let c = self.states.child(ply + 1, g, m);
             let s = self.child(&c, seat, alpha, beta, |w, a, b, s| {
                 w.quiesce(&c, a, b, ply + 1, qdepth + 1, s)
             });
+            self.states.put(ply + 1, c);
             if self.aborted() {
                 break;
             }
@@ -783,11 +788,11 @@ impl<G: Game> Worker<'_, '_, G> {
         let mut best = -INF;
         for i in order {
             let m = moves[i as usize];
-            let mut c = g.clone();
-            c.play(m);
+            let c = self.states.child(ply + 1, g, m);
             let s = self.child(&c, seat, alpha, beta, |w, a, b, s| {
                 w.quiesce(&c, a, b, ply + 1, qdepth + 1, s)
             });
+            self.states.put(ply + 1, c);
             if self.aborted() {
                 break;
             }

@@ -12,7 +12,8 @@
 //! quiescence search on noisy moves. Scores are from the root player's view.
 
 use super::deepening::{
-    bounded_eval, last_word, mate_ends_search, pv_texts, score_of, terminal_score, MATE_BOUND,
+    bounded_eval, last_word, mate_ends_search, pv_texts, score_of, terminal_score, States,
+    MATE_BOUND,
 };
 use super::ordering::{order, store_killer};
 use super::tt::{from_tt, to_tt, Bound, Entry, Table};
@@ -59,6 +60,21 @@ struct Searcher<'a, G: Game> {
     /// `SearchParams::exact`: no table cutoffs, no quiescence width, default moves by the static
     /// ordering alone (no killers): the result is plain Best-Reply Search's.
     exact: bool,
+    /// The child state and the move list of each place in the tree ([`slot`]), reused.
+    states: States<G>,
+    move_bufs: Vec<Vec<G::Move>>,
+    /// The move list of `default_move`.
+    default_buf: Vec<G::Move>,
+}
+
+/// The places a child state or a move list is in use at once: per ply, one per opponent's turn
+/// of a minimising layer (they share the layer's ply) and one for a maximising node.
+const SLOTS: usize = crate::game::MAX_SEATS + 2;
+
+/// The reused state or move list of turn `turn` of ply `ply`'s layer; `SLOTS - 1` is a
+/// maximising node's.
+fn slot(ply: usize, turn: usize) -> usize {
+    ply * SLOTS + turn.min(SLOTS - 1)
 }
 
 /// Runs Best-Reply Search on `root` (one thread, one line), considering the root moves
@@ -85,6 +101,9 @@ pub fn search<G: Game>(root: &G, ctx: &Context, root_moves: &[G::Move]) -> Outco
         last_print: Instant::now(),
         progress: None,
         exact: ctx.params.exact,
+        states: States::default(),
+        move_bufs: vec![Vec::new(); (MAX_PLY + 2) * SLOTS],
+        default_buf: Vec::new(),
     };
     if ctx.params.threads > 1 {
         ctx.note("brs searches with one thread");
@@ -198,8 +217,8 @@ impl<G: Game> Searcher<'_, G> {
 
     /// BRS+'s move for an opponent that does not branch: the first in the static ordering
     /// (highest `move_priority`, then a killer of this layer, then the first generated).
-    fn default_move(&self, g: &G, ply: usize) -> Option<G::Move> {
-        let mut moves = Vec::new();
+    fn default_move(&mut self, g: &G, ply: usize) -> Option<G::Move> {
+        let mut moves = std::mem::take(&mut self.default_buf);
         g.legal_moves(&mut moves);
         let k = self.killers[ply.min(MAX_PLY)];
         let mut best: Option<(i32, G::Move)> = None;
@@ -212,6 +231,7 @@ impl<G: Game> Searcher<'_, G> {
                 best = Some((p, m));
             }
         }
+        self.default_buf = moves;
         best.map(|(_, m)| m)
     }
 
@@ -252,7 +272,8 @@ impl<G: Game> Searcher<'_, G> {
             alpha = alpha.max(stand);
         }
         let key = g.hash() ^ self.salt;
-        let mut moves = Vec::new();
+        let here = slot(ply, SLOTS - 1);
+        let mut moves = std::mem::take(&mut self.move_bufs[here]);
         g.legal_moves(&mut moves);
         let mut tt_move = None;
         if let Some(e) = self.table.probe(key) {
@@ -266,6 +287,7 @@ impl<G: Game> Searcher<'_, G> {
                     Bound::Lower => s >= beta,
                     Bound::Upper => s <= alpha,
                 } {
+                    self.move_bufs[here] = moves;
                     return s;
                 }
             }
@@ -287,10 +309,11 @@ impl<G: Game> Searcher<'_, G> {
             if ply == 0 && self.root_only.as_ref().is_some_and(|r| !r.contains(&m)) {
                 continue;
             }
-            let mut c = g.clone();
-            c.play(m);
+            let c = self.states.child(here, g, m);
             let v = self.value(&c, depth - 1, alpha, beta, ply + 1);
+            self.states.put(here, c);
             if self.aborted {
+                self.move_bufs[here] = moves;
                 return best.max(alpha0);
             }
             if v > best {
@@ -327,6 +350,7 @@ impl<G: Game> Searcher<'_, G> {
                 },
             );
         }
+        self.move_bufs[here] = moves;
         best
     }
 
@@ -420,14 +444,16 @@ impl<G: Game> Searcher<'_, G> {
             let Some(d) = self.default_move(g, ply) else {
                 return (self.eval(g), None);
             };
-            let mut c = g.clone();
-            c.play(d);
+            let here = slot(ply, turn);
+            let c = self.states.child(here, g, d);
             self.path[ply].push(d);
             let v = self.after(&c, depth, alpha, beta, ply, turn);
             self.path[ply].pop();
+            self.states.put(here, c);
             return (v, None);
         }
-        let mut moves = Vec::new();
+        let here = slot(ply, turn);
+        let mut moves = std::mem::take(&mut self.move_bufs[here]);
         g.legal_moves(&mut moves);
         let tt = tt_index.filter(|&i| i < moves.len()).map(|i| moves[i]);
         let mut order = order(g, &moves, tt, self.killers[ply.min(MAX_PLY)], None);
@@ -441,12 +467,13 @@ impl<G: Game> Searcher<'_, G> {
         let mut best_index = None;
         for &i in &order {
             let m = moves[i as usize];
-            let mut c = g.clone();
-            c.play(m);
+            let c = self.states.child(here, g, m);
             self.path[ply].push(m);
             let v = self.after(&c, depth, alpha, beta, ply, turn);
             self.path[ply].pop();
+            self.states.put(here, c);
             if self.aborted {
+                self.move_bufs[here] = moves;
                 return (best, best_index);
             }
             if v < best {
@@ -456,13 +483,14 @@ impl<G: Game> Searcher<'_, G> {
             }
             if best <= alpha {
                 store_killer(g, &mut self.killers[ply.min(MAX_PLY)], m);
+                self.move_bufs[here] = moves;
                 return (best, best_index);
             }
         }
+        self.move_bufs[here] = moves;
         // Or this opponent plays its default move and a later one of the layer branches.
         if let Some(d) = self.default_move(g, ply) {
-            let mut c = g.clone();
-            c.play(d);
+            let c = self.states.child(here, g, d);
             if !c.status().is_over() && c.to_move() != self.root {
                 self.path[ply].push(d);
                 let (v, _) = self.layer(&c, depth, alpha, beta, ply, false, None, turn + 1);
@@ -473,6 +501,7 @@ impl<G: Game> Searcher<'_, G> {
                     // The line was recorded by the deeper turn.
                 }
             }
+            self.states.put(here, c);
         }
         (best, best_index)
     }

@@ -116,3 +116,42 @@ pub fn last_word(
         }
     }
 }
+
+/// One reusable child state per ply, for the searches that walk a tree depth first: a child
+/// is `clone_from` its parent into the state its ply used last (which may copy less than a
+/// whole state: hyperchess copies only its grid's boards and the hashes the repetition rule
+/// reads) instead of a fresh `clone` per node. The place where, later, incremental work
+/// (a learned evaluation's accumulator) goes from parent to child.
+pub struct States<G>(Vec<Option<Box<G>>>);
+
+impl<G: Game> Default for States<G> {
+    fn default() -> Self {
+        States(Vec::new())
+    }
+}
+
+impl<G: Game> States<G> {
+    /// `g` after `m`, in ply `ply`'s state, taken out of the stack while the caller uses it:
+    /// give it back with [`States::put`] (a state not given back is only allocated afresh).
+    #[inline]
+    pub fn child(&mut self, ply: usize, g: &G, m: G::Move) -> Box<G> {
+        let mut c = match self.0.get_mut(ply).and_then(Option::take) {
+            Some(mut c) => {
+                G::clone_from(&mut c, g);
+                c
+            }
+            None => Box::new(g.clone()),
+        };
+        c.play(m);
+        c
+    }
+
+    /// Gives ply `ply`'s state back for the next child at that ply.
+    #[inline]
+    pub fn put(&mut self, ply: usize, c: Box<G>) {
+        if self.0.len() <= ply {
+            self.0.resize_with(ply + 1, || None);
+        }
+        self.0[ply] = Some(c);
+    }
+}
