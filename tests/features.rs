@@ -377,3 +377,55 @@ fn is_legal<G: Game>(text: &str, opts: &RuleOptions, mv: &str) -> bool {
     g.legal_moves(&mut moves);
     g.parse_move(mv).is_ok_and(|m| moves.contains(&m))
 }
+
+/// A game without features yet: `quatre train` says which games have them, and writes nothing.
+#[test]
+fn quatre_train_names_the_games_with_features() {
+    let dir = std::env::temp_dir().join(format!("quatre-nofeatures-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let data = dir.join("tesseris.txt");
+    let net = dir.join("tesseris.net");
+    let run = |args: &[&str]| {
+        std::process::Command::new(env!("CARGO_BIN_EXE_quatre"))
+            .args(args)
+            .output()
+            .unwrap()
+    };
+    let out = run(&[
+        "selfplay",
+        "--game",
+        "tesseris",
+        "--games",
+        "1",
+        "--nodes",
+        "50",
+        "--max-plies",
+        "6",
+        "--concurrency",
+        "1",
+        "--quiet",
+        "--out",
+        data.to_str().unwrap(),
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let out = run(&[
+        "train",
+        "--data",
+        data.to_str().unwrap(),
+        "--out",
+        net.to_str().unwrap(),
+    ]);
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("no input features for tesseris yet (games with them: hyperchess, rithmomachia, tesseract)"),
+        "{}",
+        err
+    );
+    assert!(!net.exists());
+    std::fs::remove_dir_all(&dir).unwrap();
+}
