@@ -80,11 +80,13 @@ pub fn run(game: Option<&str>, a: &TrainArgs, say: &dyn Fn(&str)) -> Result<(), 
         }
         (_, Some(g)) => g.game.clone(),
     };
-    use crate::games::hyperchess::Hyperchess;
+    use crate::games::{hyperchess::Hyperchess, rithmomachia::Rithmomachia, tesseract::Tesseract};
     match name.as_str() {
         "hyperchess" => run_game::<Hyperchess>(&games, a, t0, say),
+        "rithmomachia" => run_game::<Rithmomachia>(&games, a, t0, say),
+        "tesseract" => run_game::<Tesseract>(&games, a, t0, say),
         other => Err(format!(
-            "no input features for {} yet (games with them: hyperchess)",
+            "no input features for {} yet (games with them: hyperchess, rithmomachia, tesseract)",
             other
         )),
     }

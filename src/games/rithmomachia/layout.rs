@@ -4,7 +4,7 @@
 use super::*;
 
 /// Boissière's layout: (square, shape, value) for White, then Black; pyramids separately.
-const WHITE_LAYOUT: [(&str, u8, u16); 23] = [
+pub(super) const WHITE_LAYOUT: [(&str, u8, u16); 23] = [
     ("a1", SQUARE, 289),
     ("b1", SQUARE, 169),
     ("g1", SQUARE, 81),
@@ -29,7 +29,7 @@ const WHITE_LAYOUT: [(&str, u8, u16); 23] = [
     ("e4", CIRCLE, 4),
     ("f4", CIRCLE, 2),
 ];
-const BLACK_LAYOUT: [(&str, u8, u16); 23] = [
+pub(super) const BLACK_LAYOUT: [(&str, u8, u16); 23] = [
     ("c13", CIRCLE, 3),
     ("d13", CIRCLE, 5),
     ("e13", CIRCLE, 7),
@@ -54,7 +54,7 @@ const BLACK_LAYOUT: [(&str, u8, u16); 23] = [
     ("g16", SQUARE, 225),
     ("h16", SQUARE, 361),
 ];
-const WHITE_PYRAMID: [(u8, u32); 6] = [
+pub(super) const WHITE_PYRAMID: [(u8, u32); 6] = [
     (SQUARE, 36),
     (SQUARE, 25),
     (TRIANGLE, 16),
@@ -62,7 +62,7 @@ const WHITE_PYRAMID: [(u8, u32); 6] = [
     (CIRCLE, 4),
     (CIRCLE, 1),
 ];
-const BLACK_PYRAMID: [(u8, u32); 5] = [
+pub(super) const BLACK_PYRAMID: [(u8, u32); 5] = [
     (SQUARE, 64),
     (SQUARE, 49),
     (TRIANGLE, 36),

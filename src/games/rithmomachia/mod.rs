@@ -17,8 +17,9 @@
 //! Where each rule lives: `layout.rs` the start position, `movegen.rs` the moves (phase 2),
 //! `capture.rs` the capture patterns (meeting, ambush, assault, siege, progression) and phases 1
 //! and 3, `victory.rs` the victories and end-of-turn checks, `text.rs` the position text, move
-//! notation and board drawing, `eval.rs` the evaluation. This file: the state, the rule options,
-//! the turn sequence and the `Game` impl.
+//! notation and board drawing, `eval.rs` the evaluation, `features.rs` the learned evaluation's
+//! input features. This file: the state, the rule options, the turn sequence and the `Game`
+//! impl.
 
 use crate::game::{Game, GameRng, OptionKind, OptionSpec, Outcome, RuleOptions, Seat, Status};
 use crate::zobrist;
@@ -26,6 +27,7 @@ use crate::zobrist;
 mod capture;
 mod draw;
 mod eval;
+mod features;
 mod layout;
 mod movegen;
 mod text;
@@ -765,6 +767,18 @@ impl Game for Rithmomachia {
 
     fn random_move(&self, rng: &mut GameRng, buf: &mut Vec<Move>) -> Option<Move> {
         self.random_legal(rng, buf)
+    }
+
+    fn feature_set(&self) -> Option<String> {
+        Some(features::feature_set(self))
+    }
+
+    fn feature_count(&self) -> usize {
+        features::feature_count()
+    }
+
+    fn features(&self, out: &mut Vec<u32>) {
+        features::features(self, out)
     }
 }
 

@@ -10,8 +10,9 @@
 //!
 //! Where each rule lives: `setup.rs` the setup plies, camps and cross placement, `movegen.rs` the
 //! moves of men and sliders and the drops from the reserve, `capture.rs` what a move captures,
-//! `text.rs` the position text, move notation and board drawing, `eval.rs` the evaluation. This
-//! file: the state, the rule options, playing a move, the end of the game and the `Game` impl.
+//! `text.rs` the position text, move notation and board drawing, `eval.rs` the evaluation,
+//! `features.rs` the learned evaluation's input features. This file: the state, the rule
+//! options, playing a move, the end of the game and the `Game` impl.
 
 use crate::game::{Game, GameRng, OptionKind, OptionSpec, Outcome, RuleOptions, Seat, Status};
 use crate::zobrist;
@@ -19,6 +20,7 @@ use crate::zobrist;
 mod capture;
 mod draw;
 mod eval;
+mod features;
 mod movegen;
 mod setup;
 mod text;
@@ -685,6 +687,18 @@ impl Game for Tesseract {
         g.hash ^= SIDE_KEY;
         g.status = g.compute_status();
         Some(g)
+    }
+
+    fn feature_set(&self) -> Option<String> {
+        Some(features::FEATURE_SET.to_string())
+    }
+
+    fn feature_count(&self) -> usize {
+        features::COUNT
+    }
+
+    fn features(&self, out: &mut Vec<u32>) {
+        features::features(self, out)
     }
 }
 

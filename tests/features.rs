@@ -1,0 +1,431 @@
+//! The learned evaluation's input features of rithmomachia and tesseract (hyperchess's are in
+//! `tests/learn.rs`): checked over the positions of random games, then through the binary from
+//! self-play to a net the engine searches with.
+
+use quatre::game::{playout, rng_from_seed, Game, RuleOptions};
+use quatre::games::rithmomachia::{Rithmomachia, PYRAMID};
+use quatre::games::tesseract::Tesseract;
+use std::cell::RefCell;
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+
+/// Checks the features of every position of `games` random games from `start` (each at most
+/// `plies` plies): every index below `feature_count`, none twice, as many as `expected` says
+/// (computed from the position's text), the same after the text's round trip, and two positions
+/// of one feature list have the same `placement` (the pieces and the side to move, from the
+/// text). Returns how many positions and distinct feature lists were seen.
+fn check_random_positions<G: Game>(
+    start: &G,
+    games: usize,
+    plies: usize,
+    seed: u64,
+    expected: impl Fn(&G, &str) -> usize,
+    placement: impl Fn(&str) -> String,
+) -> (usize, usize) {
+    let seen: RefCell<HashMap<Vec<u32>, String>> = RefCell::new(HashMap::new());
+    let positions = RefCell::new(0);
+    let check = |g: &G| {
+        let text = g.to_text();
+        let mut f = Vec::new();
+        g.features(&mut f);
+        let count = g.feature_count();
+        assert!(f.iter().all(|&x| (x as usize) < count), "{}", text);
+        let mut sorted = f.clone();
+        sorted.sort_unstable();
+        sorted.dedup();
+        assert_eq!(sorted.len(), f.len(), "a feature twice: {}", text);
+        assert_eq!(f.len(), expected(g, &text), "{}", text);
+        let back = G::from_text(&text, g.options()).unwrap();
+        let mut fb = Vec::new();
+        back.features(&mut fb);
+        fb.sort_unstable();
+        assert_eq!(
+            fb, sorted,
+            "the text's round trip changed the features: {}",
+            text
+        );
+        let here = placement(&text);
+        let mut seen = seen.borrow_mut();
+        let other = seen.entry(sorted).or_insert_with(|| here.clone());
+        assert_eq!(*other, here, "two positions, one feature list");
+        *positions.borrow_mut() += 1;
+    };
+    let mut rng = rng_from_seed(seed);
+    let mut buf = Vec::new();
+    for _ in 0..games {
+        let mut g = start.clone();
+        playout(&mut g, &mut rng, plies, &mut buf, |g, rng, buf| {
+            check(g);
+            g.random_move(rng, buf)
+        });
+        check(&g);
+    }
+    let distinct = seen.borrow().len();
+    (positions.into_inner(), distinct)
+}
+
+fn rithmo_opts() -> RuleOptions {
+    RuleOptions::of::<Rithmomachia>()
+}
+
+/// What the rithmomachia encoding gives, counted from the text's pieces and prisoners: a piece
+/// is a square feature and, for the first two of an identity (colour, shape, value; a pyramid
+/// by its base), a material feature; a pyramid's layers one each (by colour, shape and value);
+/// each side's prisoners min(count, 24) + min(sum / 10, 40) + min(digits, 32); White to move 1.
+fn rithmo_expected(g: &Rithmomachia, _text: &str) -> usize {
+    let specs = g.piece_specs();
+    let mut copies: BTreeMap<(u8, u8, u32), usize> = BTreeMap::new();
+    let mut layers = BTreeSet::new();
+    for p in &specs {
+        let value = if p.shape == PYRAMID {
+            p.layers[0].1
+        } else {
+            p.val
+        };
+        *copies.entry((p.side, p.shape, value)).or_default() += 1;
+        for &(shape, v) in &p.layers {
+            layers.insert((p.side, shape, v));
+        }
+    }
+    let prisoners: usize = (0..2)
+        .map(|s| {
+            let p = g.prisoners(s);
+            (p.count.min(24) + (p.sum / 10).min(40) + p.digits.min(32)) as usize
+        })
+        .sum();
+    specs.len()
+        + copies.values().map(|&c| c.min(2)).sum::<usize>()
+        + layers.len()
+        + prisoners
+        + g.to_move()
+}
+
+/// The pieces and the side to move: every token but the ply, the prisoners and the result.
+fn rithmo_placement(text: &str) -> String {
+    text.split_whitespace()
+        .filter(|t| {
+            !["ply=", "pb=", "pw=", "over="]
+                .iter()
+                .any(|k| t.starts_with(k))
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+#[test]
+fn rithmomachia_features_over_random_games() {
+    let g = Rithmomachia::start(&rithmo_opts()).unwrap();
+    let (n, distinct) = check_random_positions(&g, 8, 400, 1, rithmo_expected, rithmo_placement);
+    assert!(n >= 3000, "{} positions", n);
+    assert!(
+        distinct > n / 2,
+        "{} feature lists for {} positions",
+        distinct,
+        n
+    );
+    // Converted pieces change colour, and the forward layout moves the armies.
+    let o = rithmo_opts()
+        .with("Captures", "convert")
+        .with("Layout", "forward");
+    let g = Rithmomachia::start(&o).unwrap();
+    let (n, _) = check_random_positions(&g, 4, 400, 2, rithmo_expected, rithmo_placement);
+    assert!(n >= 1000, "{} positions", n);
+}
+
+#[test]
+fn rithmomachia_feature_set_names_the_victory_and_the_captures() {
+    let name = |o: RuleOptions| Rithmomachia::start(&o).unwrap().feature_set().unwrap();
+    assert_eq!(name(rithmo_opts()), "rithmomachia-remove-corps-N12/1");
+    assert_eq!(
+        name(rithmo_opts().with("N", "10").with("Layout", "forward")),
+        "rithmomachia-remove-corps-N10/1"
+    );
+    assert_eq!(
+        name(
+            rithmo_opts()
+                .with("Victory", "honore")
+                .with("Captures", "convert")
+        ),
+        "rithmomachia-convert-honore-N12-S160-C8/1"
+    );
+    assert_eq!(
+        name(rithmo_opts().with("Victory", "grande").with("S", "99")),
+        "rithmomachia-remove-grande/1"
+    );
+}
+
+/// The encoding on hand-made positions: a piece's square and identity, the duplicated identity
+/// (White's two C4), a pyramid's lost layer, a value no army holds, the prisoners.
+#[test]
+fn rithmomachia_features_tell_pieces_apart() {
+    let feats = |text: &str| {
+        let g = Rithmomachia::from_text(text, &rithmo_opts()).unwrap();
+        let mut f = Vec::new();
+        g.features(&mut f);
+        f.sort_unstable();
+        f
+    };
+    let head = "turn=b ply=9 pb=0/0/0 pw=0/0/0";
+    let base = feats(&format!("{} a1=C4 c3=C4 h16=c3", head));
+    // Each C4: its square and a material feature (first, second); c3: two; nothing else.
+    assert_eq!(base.len(), 6);
+    // Another identity on the same square, a piece moved, the other colour: other features.
+    for other in [
+        "a1=C2 c3=C4 h16=c3",
+        "a2=C4 c3=C4 h16=c3",
+        "a1=c4 c3=C4 h16=c3",
+        "a1=T4 c3=C4 h16=c3",
+    ] {
+        assert_ne!(feats(&format!("{} {}", head, other)), base, "{}", other);
+    }
+    // A value no army holds is "another circle": a feature list, not an error.
+    let odd = feats(&format!("{} a1=C4 c3=C4 h16=c1000", head));
+    assert_eq!(odd.len(), 6);
+    assert_ne!(odd, base);
+    // A pyramid: square, material, one feature per layer; a lost layer loses its feature.
+    let full = feats(&format!("{} b2=P:S36/S25/T16/T9/C4/C1 h16=c3", head));
+    let lost = feats(&format!("{} b2=P:S36/S25/T16/T9/C1 h16=c3", head));
+    assert_eq!(full.len(), 2 + 6 + 2);
+    assert_eq!(lost.len(), 2 + 5 + 2);
+    assert!(lost.iter().all(|x| full.contains(x)));
+    // Prisoners: 2 pieces, sum 45 (4 thresholds), 3 digits; White to move one more.
+    let pris = feats("turn=w ply=9 pb=2/45/3 pw=0/0/0 a1=C4 c3=C4 h16=c3");
+    assert_eq!(pris.len(), base.len() + 2 + 4 + 3 + 1);
+}
+
+fn tess_opts() -> RuleOptions {
+    RuleOptions::of::<Tesseract>()
+}
+
+/// What the tesseract encoding gives, counted from the text: a point a man or small slider
+/// stands on, two a large slider covers, one a cross's centre; a man on the board and a piece
+/// in reserve one thermometer feature each (a text holds at most the full set); the setup phase
+/// and Black to move one each.
+fn tess_expected(_g: &Tesseract, text: &str) -> usize {
+    let fields: Vec<&str> = text.split_whitespace().collect();
+    let mut n = 0;
+    for field in &fields[3..5] {
+        for token in field.split(',').filter(|&t| t != "-") {
+            n += match token.as_bytes()[0] {
+                b'L' => 2,
+                b's' | b'X' => 1,
+                _ => 2, // a man: its point and its count
+            };
+        }
+    }
+    for field in &fields[5..7] {
+        n += field.chars().filter(|&c| c != '-').count();
+    }
+    n + fields[1].starts_with("setup") as usize + (fields[0] == "b") as usize
+}
+
+/// Everything but the ply counter and the number of setup plies.
+fn tess_placement(text: &str) -> String {
+    text.split_whitespace()
+        .enumerate()
+        .filter(|&(i, _)| i != 2)
+        .map(|(i, t)| if i == 1 { &t[..t.len().min(5)] } else { t })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+#[test]
+fn tesseract_features_over_random_games() {
+    for (crosses_first, seed) in [("false", 1), ("true", 2)] {
+        let g = Tesseract::start(&tess_opts().with("CrossesFirst", crosses_first)).unwrap();
+        let (n, distinct) =
+            check_random_positions(&g, 10, 400, seed, tess_expected, tess_placement);
+        assert!(n >= 1500, "{} positions", n);
+        assert!(
+            distinct > n / 2,
+            "{} feature lists for {} positions",
+            distinct,
+            n
+        );
+        assert_eq!(g.feature_set().as_deref(), Some("tesseract/1"));
+    }
+}
+
+/// The encoding on hand-made positions: a man's kind and point, a slider's orientation and
+/// points, a cross's owner, the reserve counts.
+#[test]
+fn tesseract_features_tell_pieces_apart() {
+    let feats = |text: &str| {
+        let g = Tesseract::from_text(text, &tess_opts()).unwrap();
+        let mut f = Vec::new();
+        g.features(&mut f);
+        f.sort_unstable();
+        f
+    };
+    let base = feats("w play 30 Ta1,Sc3,Le5h,Xh8 To15 SP L");
+    // Ta1, Sc3 (point + count each), Le5h (two points), Xh8, To15, S and P and L in reserve.
+    assert_eq!(base.len(), 4 + 2 + 1 + 2 + 2 + 1);
+    for other in [
+        "w play 30 Ta1,Rc3,Le5h,Xh8 To15 SP L",
+        "w play 30 Ta1,Sc4,Le5h,Xh8 To15 SP L",
+        "w play 30 Ta1,Sc3,Le5v,Xh8 To15 SP L",
+        "w play 30 Ta1,Sc3,Le5h To15,Xh8 SP L",
+        "w play 30 Ta1,Sc3,Le5h,Xh8 To15 S L",
+        "w play 30 Ta1,Sc3,Le5h,Xh8 To15 SP -",
+        "b play 30 Ta1,Sc3,Le5h,Xh8 To15 SP L",
+    ] {
+        assert_ne!(feats(other), base, "{}", other);
+    }
+}
+
+/// `quatre selfplay` then `quatre train` on its file, then the engine with that net
+/// (`EvalFile`, `Eval net`) searching a recorded position: a legal `bestmove`, no error line,
+/// and scores other than the hand evaluation's.
+#[test]
+fn selfplay_train_and_search_with_a_net() {
+    let dir = std::env::temp_dir().join(format!("quatre-features-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let run = |args: &[&str]| {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_quatre"))
+            .args(args)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{:?}: {}",
+            args,
+            String::from_utf8_lossy(&out.stderr)
+        );
+    };
+    for game in ["rithmomachia", "tesseract"] {
+        let data = dir.join(format!("{}.txt", game));
+        let net = dir.join(format!("{}.net", game));
+        let data_s = data.to_str().unwrap();
+        let net_s = net.to_str().unwrap();
+        run(&[
+            "selfplay",
+            "--game",
+            game,
+            "--games",
+            "2",
+            "--nodes",
+            "200",
+            "--seed",
+            "1",
+            "--max-plies",
+            "40",
+            "--concurrency",
+            "1",
+            "--quiet",
+            "--out",
+            data_s,
+        ]);
+        run(&[
+            "train", "--data", data_s, "--out", net_s, "--epochs", "2", "--hidden", "8",
+        ]);
+        let n = quatre::learn::net::Net::from_bytes(&std::fs::read(&net).unwrap()).unwrap();
+        assert_eq!(n.header.game, game);
+        // A recorded position from the middle of the first game.
+        let games = quatre::learn::format::read_file(&data).unwrap();
+        let positions = &games[0].positions;
+        let text = positions[positions.len() / 2].text.clone();
+        let session = |eval: &str| {
+            use std::io::Write;
+            let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_quatre"))
+                .args(["--game", game])
+                .stdin(std::process::Stdio::piped())
+                .stdout(std::process::Stdio::piped())
+                .spawn()
+                .unwrap();
+            let script = format!(
+                "setoption name Threads value 1\nsetoption name EvalFile value {}\n\
+                 setoption name Eval value {}\nposition fen {}\ngo nodes 500\n",
+                net_s, eval, text
+            );
+            let mut stdin = child.stdin.take().unwrap();
+            stdin.write_all(script.as_bytes()).unwrap();
+            drop(stdin);
+            let out = child.wait_with_output().unwrap();
+            String::from_utf8(out.stdout).unwrap()
+        };
+        let with_net = session("net");
+        assert!(!with_net.contains("error"), "{}", with_net);
+        let best = with_net
+            .lines()
+            .find_map(|l| l.strip_prefix("bestmove "))
+            .unwrap_or_else(|| panic!("no bestmove: {}", with_net));
+        let mv = best.split_whitespace().next().unwrap();
+        let opts = match game {
+            "rithmomachia" => rithmo_opts(),
+            _ => tess_opts(),
+        };
+        let legal = match game {
+            "rithmomachia" => is_legal::<Rithmomachia>(&text, &opts, mv),
+            _ => is_legal::<Tesseract>(&text, &opts, mv),
+        };
+        assert!(legal, "{} {} in {}", game, mv, text);
+        let scores = |s: &str| -> Vec<String> {
+            s.lines()
+                .filter_map(|l| l.split(" score ").nth(1))
+                .map(|r| r.split(" nodes").next().unwrap().to_string())
+                .collect()
+        };
+        let hand = session("hand");
+        assert!(!scores(&with_net).is_empty(), "{}", with_net);
+        assert_ne!(scores(&with_net), scores(&hand), "{}\n{}", with_net, hand);
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+fn is_legal<G: Game>(text: &str, opts: &RuleOptions, mv: &str) -> bool {
+    let g = G::from_text(text, opts).unwrap();
+    let mut moves = Vec::new();
+    g.legal_moves(&mut moves);
+    g.parse_move(mv).is_ok_and(|m| moves.contains(&m))
+}
+
+/// A game without features yet: `quatre train` says which games have them, and writes nothing.
+#[test]
+fn quatre_train_names_the_games_with_features() {
+    let dir = std::env::temp_dir().join(format!("quatre-nofeatures-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let data = dir.join("tesseris.txt");
+    let net = dir.join("tesseris.net");
+    let run = |args: &[&str]| {
+        std::process::Command::new(env!("CARGO_BIN_EXE_quatre"))
+            .args(args)
+            .output()
+            .unwrap()
+    };
+    let out = run(&[
+        "selfplay",
+        "--game",
+        "tesseris",
+        "--games",
+        "1",
+        "--nodes",
+        "50",
+        "--max-plies",
+        "6",
+        "--concurrency",
+        "1",
+        "--quiet",
+        "--out",
+        data.to_str().unwrap(),
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let out = run(&[
+        "train",
+        "--data",
+        data.to_str().unwrap(),
+        "--out",
+        net.to_str().unwrap(),
+    ]);
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("no input features for tesseris yet (games with them: hyperchess, rithmomachia, tesseract)"),
+        "{}",
+        err
+    );
+    assert!(!net.exists());
+    std::fs::remove_dir_all(&dir).unwrap();
+}
