@@ -314,6 +314,10 @@ pub trait Game: Clone + Send + Sync + Debug + 'static {
     /// iterations on the lines that look best.
     const EXPLORATION: f32 = 0.4;
 
+    /// MCTS: the evaluation lead worth 10-to-1 odds when an evaluation becomes a reward
+    /// (`1 / (1 + 10^(−eval/scale))`, as Elo's 400); the `ValueScale` option overrides it.
+    const VALUE_SCALE: f32 = crate::search::DEFAULT_VALUE_SCALE;
+
     /// MCTS, two seats with perfect information: whether progressive widening also applies at
     /// the root (true), or the root considers every move from the start, as measured; the
     /// `WidenRoot` option overrides it.

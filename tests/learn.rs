@@ -323,7 +323,7 @@ fn the_engine_searches_with_a_net_and_refuses_bad_ones() {
             .to_bytes(),
     )
     .unwrap();
-    let session = |eval: &str| {
+    let session = |eval: &str, algorithm: &str, go: &str| {
         use std::io::Write;
         let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_quatre"))
             .args(["--game", "hyperchess"])
@@ -333,12 +333,15 @@ fn the_engine_searches_with_a_net_and_refuses_bad_ones() {
             .unwrap();
         let script = format!(
             "setoption name Boards value 1x1\nsetoption name Threads value 1\n\
+             setoption name Algorithm value {}\n\
              setoption name EvalFile value {}\nsetoption name Eval value {}\n\
-             position startpos moves e2e4 d7d5\ngo depth 2\n\
+             position startpos moves e2e4 d7d5\n{}\n\
              setoption name EvalFile value {}\ngo depth 1\n\
              setoption name Boards value 2x1\nposition startpos\ngo depth 1\n",
+            algorithm,
             path.display(),
             eval,
+            go,
             dir.join("missing.net").display()
         );
         child
@@ -350,8 +353,8 @@ fn the_engine_searches_with_a_net_and_refuses_bad_ones() {
         let out = child.wait_with_output().unwrap();
         String::from_utf8(out.stdout).unwrap()
     };
-    let net = session("net");
-    let hand = session("hand");
+    let net = session("net", "alphabeta", "go depth 2");
+    let hand = session("hand", "alphabeta", "go depth 2");
     assert_eq!(net.matches("bestmove ").count(), 3, "{}", net);
     assert_eq!(net.matches("EvalFile: cannot read").count(), 1, "{}", net);
     assert_eq!(
@@ -370,6 +373,20 @@ fn the_engine_searches_with_a_net_and_refuses_bad_ones() {
             .map(|r| r.split(" nodes").next().unwrap().to_string())
             .collect()
     };
+    assert!(!scores(&net).is_empty());
+    assert_ne!(
+        scores(&net),
+        scores(&hand),
+        "net:\n{}\nhand:\n{}",
+        net,
+        hand
+    );
+    // MCTS scores its leaves with the net as well (one thread, a node count: the same tree
+    // every run, so only the evaluation can make the scores differ).
+    let net = session("net", "mcts", "go nodes 300");
+    let hand = session("hand", "mcts", "go nodes 300");
+    // Only the two errors the script asks for (the missing file, the net of another board).
+    assert_eq!(net.matches("info string error").count(), 2, "{}", net);
     assert!(!scores(&net).is_empty());
     assert_ne!(
         scores(&net),

@@ -198,8 +198,8 @@ pub struct Context<'a> {
     best: Option<&'a BestSoFar>,
     /// What the search may keep for the next one.
     pub memory: Option<&'a Memory>,
-    /// The learned evaluation alpha-beta and Best-Reply Search use (`Eval net`), set by
-    /// [`search`] once it fits the position; None: the game's hand evaluation.
+    /// The learned evaluation the searches use (`Eval net`), set by [`search`] once it fits
+    /// the position; None: the game's hand evaluation.
     pub net: Option<&'a crate::learn::net::Net>,
 }
 
@@ -328,16 +328,12 @@ pub fn search<G: Game>(root: &G, ctx: &Context) -> Outcome<G::Move> {
     // `Eval net`: the net, once it fits this game and rule set; else the hand evaluation, said.
     let with_net;
     let ctx = match ctx.params.net_for(root) {
-        Some(Ok(net)) if matches!(chosen, Chosen::AlphaBeta | Chosen::Brs) => {
+        Some(Ok(net)) => {
             with_net = Context {
                 net: Some(net),
                 ..*ctx
             };
             &with_net
-        }
-        Some(Ok(_)) => {
-            ctx.note("Eval net: MCTS still evaluates by hand (alpha-beta uses the net)");
-            ctx
         }
         Some(Err(e)) => {
             ctx.problem(&format!("Eval net: {}; evaluating by hand", e));
@@ -447,37 +443,91 @@ pub(crate) const CLOCK_EVERY: u64 = 64;
 /// ([`Game::noisy_estimate`]) plus this margin stays below alpha.
 pub(crate) const DELTA_MARGIN: i32 = 200;
 
-/// Probability of winning for a centipawn-like evaluation.
-pub fn win_probability(cp: i32) -> f32 {
-    1.0 / (1.0 + 10f32.powf(-(cp as f32) / 400.0))
+/// The evaluation lead worth 10-to-1 odds by default (as Elo's 400): `ValueScale`'s default.
+pub const DEFAULT_VALUE_SCALE: f32 = 400.0;
+
+/// Probability of winning for an evaluation `cp` when a lead of `scale` is worth 10-to-1 odds.
+pub fn win_probability_at(cp: i32, scale: f32) -> f32 {
+    1.0 / (1.0 + 10f32.powf(-(cp as f32) / scale))
 }
 
-/// The inverse of [`win_probability`], clamped to ±(mate bound − 1).
-pub fn centipawns(p: f32) -> i32 {
-    let p = p.clamp(1e-6, 1.0 - 1e-6);
-    ((-400.0 * (1.0 / p - 1.0).log10()).round() as i32).clamp(-29_999, 29_999)
+/// How MCTS turns a position into rewards: the evaluation (the hand one, or a learned net)
+/// and the scale at which it becomes a probability of winning (`ValueScale`).
+#[derive(Clone, Copy)]
+pub struct Valuer<'a> {
+    pub net: Option<&'a crate::learn::net::Net>,
+    /// The evaluation lead worth 10-to-1 odds.
+    pub scale: f32,
+}
+
+impl Valuer<'_> {
+    /// The hand evaluation at the default scale.
+    pub const HAND: Valuer<'static> = Valuer {
+        net: None,
+        scale: DEFAULT_VALUE_SCALE,
+    };
+
+    /// The MCTS valuer of a search: `ValueScale` when set; else a net's own scale (its
+    /// evaluation is a logit times `eval_scale`, so `σ(eval/eval_scale)` is its learned
+    /// probability: 10-to-1 odds at `eval_scale · ln 10`); else the game's.
+    pub fn of<'a, G: Game>(ctx: &Context<'a>) -> Valuer<'a> {
+        let scale = match (ctx.params.value_scale, ctx.net) {
+            (Some(s), _) => s as f32,
+            (None, Some(n)) => n.header.eval_scale * std::f32::consts::LN_10,
+            (None, None) => G::VALUE_SCALE,
+        };
+        Valuer {
+            net: ctx.net,
+            scale,
+        }
+    }
+
+    /// `g`'s evaluation for `seat`, below the decisive scores.
+    pub fn eval<G: Game>(&self, g: &G, seat: Seat) -> i32 {
+        deepening::bounded_eval(g, seat, self.net)
+    }
+
+    pub fn probability(&self, cp: i32) -> f32 {
+        win_probability_at(cp, self.scale)
+    }
+
+    /// The evaluation a probability of winning stands for (the inverse of `probability`),
+    /// within ±29,999.
+    pub fn centipawns(&self, p: f32) -> i32 {
+        let p = p.clamp(1e-6, 1.0 - 1e-6);
+        ((-self.scale * (1.0 / p - 1.0).log10()).round() as i32).clamp(-29_999, 29_999)
+    }
+
+    /// Rewards per seat for a position that is not finished: see [`heuristic_rewards`].
+    pub fn rewards<G: Game>(&self, g: &G) -> [f32; MAX_SEATS] {
+        let n = g.players();
+        let mut r = [0.0; MAX_SEATS];
+        if n == 2 {
+            let p = self.probability(self.eval(g, 0));
+            r[0] = p;
+            r[1] = 1.0 - p;
+            return r;
+        }
+        let mut sum = 0.0;
+        for (s, v) in r.iter_mut().enumerate().take(n) {
+            *v = self.probability(self.eval(g, s as Seat));
+            sum += *v;
+        }
+        for v in r.iter_mut().take(n) {
+            *v /= sum.max(1e-6);
+        }
+        r
+    }
 }
 
 /// Heuristic rewards per seat for a position that is not finished: a probability of winning per
 /// seat from `evaluate`, normalised to sum to 1 (the same scale as [`crate::game::Outcome`]).
 pub fn heuristic_rewards<G: Game>(g: &G) -> [f32; MAX_SEATS] {
-    let n = g.players();
-    let mut r = [0.0; MAX_SEATS];
-    if n == 2 {
-        let p = win_probability(g.evaluate(0));
-        r[0] = p;
-        r[1] = 1.0 - p;
-        return r;
+    Valuer {
+        net: None,
+        scale: G::VALUE_SCALE,
     }
-    let mut sum = 0.0;
-    for (s, v) in r.iter_mut().enumerate().take(n) {
-        *v = win_probability(g.evaluate(s as Seat));
-        sum += *v;
-    }
-    for v in r.iter_mut().take(n) {
-        *v /= sum.max(1e-6);
-    }
-    r
+    .rewards(g)
 }
 
 #[cfg(test)]

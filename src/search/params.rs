@@ -67,6 +67,9 @@ pub struct SearchParams {
     /// MCTS, two seats with perfect information: progressive widening at the root too (true)
     /// or every root move from the start; None = the game's own choice ([`Game::WIDEN_ROOT`]).
     pub widen_root: Option<bool>,
+    /// MCTS: the evaluation lead worth 10-to-1 odds when an evaluation becomes a reward; None
+    /// = a net's own scale, or the game's choice ([`Game::VALUE_SCALE`]).
+    pub value_scale: Option<u32>,
     /// `UCI_ShowWDL`: alpha-beta adds win/draw/loss estimates to its `info` lines.
     pub show_wdl: bool,
     /// `Eval net`: the searches evaluate with a learned net (`EvalFile`'s, else the game's
@@ -102,6 +105,7 @@ impl Default for SearchParams {
             leaf_search: None,
             exploration: None,
             widen_root: None,
+            value_scale: None,
             show_wdl: false,
             use_net: false,
             eval_file: None,
@@ -244,6 +248,14 @@ pub fn engine_specs() -> Vec<OptionSpec> {
                 max: 1000,
             },
         },
+        OptionSpec {
+            name: "ValueScale",
+            kind: OptionKind::Spin {
+                default: -1,
+                min: -1,
+                max: 1_000_000,
+            },
+        },
     ]
 }
 
@@ -296,6 +308,7 @@ pub fn apply(params: &mut SearchParams, name: &str, value: &str) -> bool {
         "widening" => params.widening = int().max(0) as u32,
         "leafsearch" => params.leaf_search = usize::try_from(int()).ok(),
         "exploration" => params.exploration = u32::try_from(int()).ok(),
+        "valuescale" => params.value_scale = u32::try_from(int()).ok().filter(|&s| s > 0),
         "widenroot" => params.widen_root = (int() >= 0).then_some(int() == 1),
         "uci_showwdl" => params.show_wdl = value == "true",
         "eval" => params.use_net = value.eq_ignore_ascii_case("net"),

@@ -422,3 +422,33 @@ fn alphabeta_quiescence_searches_the_evasions_in_check() {
     let o = run_on(&g, ab(), depth(1));
     assert_eq!(o.report.unwrap().lines[0].score, Score::Cp(-900));
 }
+
+#[test]
+fn value_scale_turns_evaluations_into_rewards_and_back() {
+    // A lead of the scale is 10-to-1 odds; the default scale is Elo's 400.
+    let v = Valuer::HAND;
+    assert!((v.probability(400) - 10.0 / 11.0).abs() < 1e-6);
+    assert!((v.probability(0) - 0.5).abs() < 1e-6);
+    let wide = Valuer {
+        net: None,
+        scale: 2000.0,
+    };
+    assert!((wide.probability(2000) - 10.0 / 11.0).abs() < 1e-6);
+    assert!(wide.probability(400) < v.probability(400));
+    for cp in [-3000, -250, 0, 17, 900, 5000] {
+        assert!(
+            (wide.centipawns(wide.probability(cp)) - cp).abs() <= 1,
+            "{}",
+            cp
+        );
+    }
+    // The option: −1 and 0 leave the choice to the net or the game, a positive value sets it.
+    let mut p = SearchParams::default();
+    assert_eq!(p.value_scale, None);
+    params::set(&mut p, "ValueScale", "2673").unwrap();
+    assert_eq!(p.value_scale, Some(2673));
+    assert!(params::set(&mut p, "ValueScale", "-5").is_err());
+    assert_eq!(p.value_scale, Some(2673));
+    params::set(&mut p, "ValueScale", "0").unwrap();
+    assert_eq!(p.value_scale, None);
+}

@@ -1,8 +1,9 @@
 //! Scoring a new leaf: a cut-off rollout, or a short captures-only search (`LeafSearch`).
 
 use crate::game::{Game, GameRng, Seat, Status};
+use crate::learn::net::Net;
 use crate::search::deepening::{bounded_eval, terminal_score};
-use crate::search::heuristic_rewards;
+use crate::search::Valuer;
 
 /// Scores a new leaf: `plies` rollout moves (random unless the game has a policy), then the
 /// real result or the evaluation.
@@ -11,11 +12,12 @@ pub(super) fn rollout<G: Game>(
     plies: usize,
     rng: &mut GameRng,
     buf: &mut Vec<G::Move>,
+    valuer: Valuer,
 ) -> [f32; crate::game::MAX_SEATS] {
     crate::game::playout(state, rng, plies, buf, G::rollout_move);
     match state.status() {
         Status::Over(o) => o.rewards,
-        Status::Ongoing => heuristic_rewards(state),
+        Status::Ongoing => valuer.rewards(state),
     }
 }
 
@@ -25,10 +27,11 @@ pub(super) fn quiescence_rewards<G: Game>(
     state: &G,
     plies: usize,
     bufs: &mut [QsBuf<G::Move>],
+    valuer: Valuer,
 ) -> [f32; crate::game::MAX_SEATS] {
     let stm = state.to_move();
-    let v = quiescence(state, -QS_INF, QS_INF, plies, 0, stm, bufs);
-    let p = crate::search::win_probability(v);
+    let v = quiescence(state, -QS_INF, QS_INF, plies, 0, stm, bufs, valuer.net);
+    let p = valuer.probability(v);
     let mut r = [0.0; crate::game::MAX_SEATS];
     r[stm] = p;
     r[1 - stm] = 1.0 - p;
@@ -45,9 +48,12 @@ pub(super) const QS_INF: i32 = 2_000_000;
 pub(super) const QS_WIDTH: usize = 8;
 
 /// Fail-soft negamax over noisy moves for two seats, from the view of `seat` (the side to move),
-/// `ply` plies below the leaf: the evaluation
+/// `ply` plies below the leaf: the evaluation (`net`'s, or the hand one)
 /// stands unless a capture (or the like) does better. Scores as alpha-beta's: evaluations kept
 /// below the won and lost scores, so that a win found here outranks any material lead.
+// (The window, the depths and the seat are the recursion's own; the buffers and the net are
+// the leaf's: a struct for two of eight would only hide them.)
+#[allow(clippy::too_many_arguments)]
 pub(super) fn quiescence<G: Game>(
     g: &G,
     mut alpha: i32,
@@ -56,12 +62,12 @@ pub(super) fn quiescence<G: Game>(
     ply: usize,
     seat: Seat,
     bufs: &mut [QsBuf<G::Move>],
+    net: Option<&Net>,
 ) -> i32 {
     if let Status::Over(o) = g.status() {
         return terminal_score(o.rewards[seat], 2, ply);
     }
-    // MCTS keeps the hand evaluation until it is guided by what was learned (issue 37, step 5).
-    let stand = bounded_eval(g, seat, None);
+    let stand = bounded_eval(g, seat, net);
     if stand >= beta || plies == 0 {
         return stand;
     }
@@ -89,9 +95,9 @@ pub(super) fn quiescence<G: Game>(
             _ => 1 - seat,
         };
         let s = if own == seat {
-            quiescence(&c, alpha, beta, plies - 1, ply + 1, own, rest)
+            quiescence(&c, alpha, beta, plies - 1, ply + 1, own, rest, net)
         } else {
-            -quiescence(&c, -beta, -alpha, plies - 1, ply + 1, own, rest)
+            -quiescence(&c, -beta, -alpha, plies - 1, ply + 1, own, rest, net)
         };
         if s > best {
             best = s;

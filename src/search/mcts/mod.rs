@@ -52,7 +52,7 @@ use self::leaf::{quiescence_rewards, rollout, QsBuf};
 use self::report::{best_child, report};
 use self::select::select;
 use self::tree::{widen, Tree, COMPLETE, FIRST_CHILDREN, LOSS, SCALE, UNPROVEN, WIN};
-use super::{heuristic_rewards, Context, Event, Outcome};
+use super::{Context, Event, Outcome, Valuer};
 use crate::game::{rng_from_seed, Game, GameRng, Seat, Status};
 use fxhash::FxHashSet;
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
@@ -63,6 +63,8 @@ struct Shared<'a, G: Game> {
     root: &'a G,
     tree: Tree<G::Move>,
     ctx: &'a Context<'a>,
+    /// The evaluation and the scale that make a position's rewards.
+    valuer: Valuer<'a>,
     iterations: AtomicU64,
     depth_sum: AtomicU64,
     seldepth: AtomicU32,
@@ -100,6 +102,7 @@ pub fn search<G: Game>(root: &G, ctx: &Context, moves: &[G::Move]) -> Outcome<G:
         root,
         tree: Tree::new(ctx.params.hash_mb),
         ctx,
+        valuer: Valuer::of::<G>(ctx),
         iterations: AtomicU64::new(0),
         depth_sum: AtomicU64::new(0),
         seldepth: AtomicU32::new(0),
@@ -190,7 +193,7 @@ fn convert_decided<G: Game>(
         return None;
     }
     let mover = root.to_move();
-    if heuristic_rewards(root)[mover] < 0.999 {
+    if Valuer::of::<G>(ctx).rewards(root)[mover] < 0.999 {
         return None;
     }
     ctx.note("decided position: alpha-beta plays it out");
@@ -345,18 +348,18 @@ fn iterate<G: Game>(
         // A new leaf, or the depth cap reached: score it.
         if node != 0 && (nd.visits.load(Ordering::Relaxed) == 0 || path.len() > sh.tree_depth) {
             if sh.leaf_search > 0 {
-                let here = quiescence_rewards(&state, sh.leaf_search, qbufs);
+                let here = quiescence_rewards(&state, sh.leaf_search, qbufs, sh.valuer);
                 leaf_value = Some(here);
                 break here;
             }
             if minimax {
-                let here = heuristic_rewards(&state);
+                let here = sh.valuer.rewards(&state);
                 leaf_value = Some(here);
                 if sh.rollout_plies == 0 {
                     break here;
                 }
             }
-            break rollout(&mut state, sh.rollout_plies, rng, buf);
+            break rollout(&mut state, sh.rollout_plies, rng, buf, sh.valuer);
         }
         // Make sure the node's children cover this state's legal moves.
         let mut all_available = false;
@@ -406,7 +409,7 @@ fn iterate<G: Game>(
                 nd.unlock();
             } else {
                 // Another thread is expanding this node: score it as a leaf rather than wait.
-                break rollout(&mut state, sh.rollout_plies, rng, buf);
+                break rollout(&mut state, sh.rollout_plies, rng, buf, sh.valuer);
             }
         }
         let (mut pick, short) = select(
@@ -434,7 +437,7 @@ fn iterate<G: Game>(
         }
         let Some(child) = pick else {
             // No child (tree full): score the position from here.
-            break rollout(&mut state, sh.rollout_plies, rng, buf);
+            break rollout(&mut state, sh.rollout_plies, rng, buf, sh.valuer);
         };
         let ch = &tree.node(child);
         ch.virtual_loss.fetch_add(1, Ordering::Relaxed);

@@ -3,7 +3,7 @@
 use super::tree::{Node, Tree, LOSS, WIN};
 use super::Shared;
 use crate::game::{Game, Status};
-use crate::search::{centipawns, Line, Report, Score};
+use crate::search::{Line, Report, Score};
 use std::sync::atomic::Ordering;
 
 /// The most visited root child (the same tie-break as the reported lines).
@@ -72,7 +72,7 @@ pub(super) fn report<G: Game>(sh: &Shared<G>, first: Option<G::Move>) -> Report 
         let p = cn.mean() as f32;
         let score = match terminal_score(sh.root, cn) {
             Some(s) => s,
-            None => Score::Cp(centipawns(p)),
+            None => Score::Cp(sh.valuer.centipawns(p)),
         };
         lines.push(Line {
             pv,

@@ -187,22 +187,22 @@ fn the_leaf_search_plays_out_a_hanging_capture_and_a_recapture() {
     // White to move takes the black queen on d5 for nothing.
     let free = Hyperchess::from_text("4k3/8/8/3q4/8/8/3R4/4K3 w - - 0 1", &opts).unwrap();
     let stand = free.evaluate(0);
-    let q = quiescence(&free, -QS_INF, QS_INF, 4, 0, 0, &mut bufs);
+    let q = quiescence(&free, -QS_INF, QS_INF, 4, 0, 0, &mut bufs, None);
     assert!(q > stand + 500, "stand {stand}, after the capture {q}");
     // The queen on d5 is guarded by a pawn: taking it with the rook wins queen for rook.
     let guarded = Hyperchess::from_text("4k3/8/4p3/3q4/8/8/3R4/4K3 w - - 0 1", &opts).unwrap();
-    let g = quiescence(&guarded, -QS_INF, QS_INF, 4, 0, 0, &mut bufs);
+    let g = quiescence(&guarded, -QS_INF, QS_INF, 4, 0, 0, &mut bufs, None);
     assert!(
         g > guarded.evaluate(0) + 200 && g < q,
         "guarded {g}, free {q}"
     );
     // With no plies to search, the leaf search is the evaluation.
     assert_eq!(
-        quiescence(&free, -QS_INF, QS_INF, 0, 0, 0, &mut bufs),
+        quiescence(&free, -QS_INF, QS_INF, 0, 0, 0, &mut bufs, None),
         stand
     );
     // The rewards are the win probabilities of the side to move's value.
-    let r = quiescence_rewards(&free, 4, &mut bufs);
+    let r = quiescence_rewards(&free, 4, &mut bufs, crate::search::Valuer::HAND);
     assert!(r[0] > 0.9 && (r[0] + r[1] - 1.0).abs() < 1e-6, "{r:?}");
 }
 
@@ -220,7 +220,7 @@ fn the_leaf_search_ranks_a_win_above_any_material_lead() {
     b.noisy(leaf, more).noisy(leaf, win);
     let g = b.start();
     let mut bufs = vec![(Vec::new(), Vec::new()); 5];
-    let q = quiescence(&g, -QS_INF, QS_INF, 4, 0, 0, &mut bufs);
+    let q = quiescence(&g, -QS_INF, QS_INF, 4, 0, 0, &mut bufs, None);
     assert!(q > EVAL_LIMIT, "{q}");
     assert_eq!(q, MATE - 1);
 }
