@@ -255,3 +255,70 @@ fn openings_and_adjudication_are_recorded() {
     assert!(selfplay::run(Some("hyperchess"), &a).is_err());
     assert!(!tmp("refused.txt").exists() && !partial_path(&tmp("refused.txt")).exists());
 }
+
+#[test]
+fn fast_moves_are_played_but_not_written() {
+    let base = [
+        "--games",
+        "4",
+        "--nodes",
+        "400",
+        "--seed",
+        "5",
+        "--max-plies",
+        "60",
+    ];
+    let fast = |extra: &[&str], out: &str| {
+        let mut a: Vec<&str> = base.to_vec();
+        a.extend(["--fast-nodes", "100", "--full-share", "0.3"]);
+        a.extend(extra);
+        selfplay("hyperchess", &a, out)
+    };
+    let one = fast(&["--concurrency", "1"], "fast-1.txt");
+    // The moves searched in full are drawn from (seed, game, ply): the same file at any
+    // concurrency.
+    assert_eq!(one, fast(&["--concurrency", "2"], "fast-2.txt"));
+    let games = format::read_str(std::str::from_utf8(&one).unwrap()).unwrap();
+    let (mut written, mut plies) = (0, 0);
+    for g in &games {
+        assert!(g.positions.windows(2).all(|w| w[0].ply < w[1].ply));
+        written += g.positions.len();
+        plies += g.plies - 4; // the random opening is never searched
+    }
+    // About 30% of the searched moves (120 of 224 plies would be far off).
+    let share = written as f64 / plies as f64;
+    assert!((0.15..0.45).contains(&share), "{} of {}", written, plies);
+    // The written positions are the full searches': each is what `--nodes` alone gives
+    // there (one thread and the same search seed).
+    let full = selfplay("hyperchess", &base, "fast-full.txt");
+    let full = format::read_str(std::str::from_utf8(&full).unwrap()).unwrap();
+    assert_eq!(full[0].positions.len(), full[0].plies - 4);
+    let first = &games[0].positions[0];
+    let same = full[0]
+        .positions
+        .iter()
+        .find(|p| p.ply == first.ply)
+        .unwrap();
+    if same.text == first.text {
+        assert_eq!(
+            (same.mv.as_str(), same.score),
+            (first.mv.as_str(), first.score)
+        );
+    }
+    // Bad values are refused.
+    for bad in [
+        vec!["--fast-nodes", "400"],
+        vec!["--fast-nodes", "100", "--full-share", "0"],
+        vec!["--fast-nodes", "100", "--full-share", "1.5"],
+    ] {
+        let mut a: Vec<String> = base.iter().map(|s| s.to_string()).collect();
+        a.extend(bad.iter().map(|s| s.to_string()));
+        a.extend(["--out".into(), tmp("fast-bad.txt").display().to_string()]);
+        let args = selfplay::parse_args(&a).unwrap();
+        assert!(
+            selfplay::run(Some("hyperchess"), &args).is_err(),
+            "{:?}",
+            bad
+        );
+    }
+}

@@ -32,6 +32,15 @@ pub struct SelfplayArgs {
     /// threechess, ISMCTS for tesseris, as `Algorithm=auto` picks.
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
     pub nodes: u64,
+    /// Playout cap randomization (KataGo's): a move is searched with `--nodes` and written
+    /// with probability `--full-share`, else searched with this many nodes and played without
+    /// being written. The games (one label each, the result) come several times faster; the
+    /// written positions keep the full search's score.
+    #[arg(long, value_name = "K", value_parser = clap::value_parser!(u64).range(1..))]
+    pub fast_nodes: Option<u64>,
+    /// With `--fast-nodes`: the share of moves searched with `--nodes` and written.
+    #[arg(long, value_name = "P", default_value_t = 0.25)]
+    pub full_share: f64,
     /// Seed of the run: game i's openings, deal and searches are drawn from (seed, i).
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
@@ -84,6 +93,8 @@ struct Plan {
     def: GameDef,
     seed: u64,
     nodes: u64,
+    /// `--fast-nodes` and `--full-share`.
+    fast: Option<(u64, f64)>,
     params: SearchParams,
     book: Option<Vec<Opening>>,
     random_plies: usize,
@@ -139,9 +150,23 @@ impl Plan {
             Some(_) => 0,
             None => a.random_plies.unwrap_or(if hidden { 0 } else { 4 }),
         };
+        if a.fast_nodes.is_some() && !(a.full_share > 0.0 && a.full_share <= 1.0) {
+            return Err(format!(
+                "--full-share must be above 0 and at most 1, not {}",
+                a.full_share
+            ));
+        }
+        if a.fast_nodes.is_some_and(|f| f >= a.nodes) {
+            return Err(format!(
+                "--fast-nodes {} must be below --nodes {}",
+                a.fast_nodes.unwrap_or(0),
+                a.nodes
+            ));
+        }
         Ok(Plan {
             seed: a.seed,
             nodes: a.nodes,
+            fast: a.fast_nodes.map(|f| (f, a.full_share)),
             params,
             book,
             random_plies,
@@ -191,8 +216,12 @@ impl Plan {
             state.play_text(m)?;
         }
         let players = state.players();
-        let limits = Limits {
+        let full = Limits {
             nodes: Some(self.nodes),
+            ..Limits::default()
+        };
+        let fast = Limits {
+            nodes: self.fast.map(|(f, _)| f),
             ..Limits::default()
         };
         let memory = Memory::default();
@@ -229,20 +258,29 @@ impl Plan {
                 memory: Some(&memory),
                 ..Control::new(&stop)
             };
-            let r = view.search_controlled(&params, &limits, control, &|_| {});
+            // Drawn from (seed, index, ply): the same moves are full searches whatever the
+            // concurrency or the shard.
+            let written = self.fast.is_none_or(|(_, share)| {
+                let draw = (mix(gseed, (1 << 32) + ply as u64) >> 11) as f64;
+                draw / ((1u64 << 53) as f64) < share
+            });
+            let limits = if written { &full } else { &fast };
+            let r = view.search_controlled(&params, limits, control, &|_| {});
             let mv = r
                 .best
                 .ok_or_else(|| format!("game {}: no move from the search at ply {}", index, ply))?;
             let score = Score::from_search(r.report.and_then(|r| r.lines.first().map(|l| l.score)));
             scores[seat].push(score.centipawns());
-            searched.fetch_add(1, Ordering::Relaxed);
-            positions.push(Position {
-                ply,
-                seat,
-                score,
-                mv: mv.clone(),
-                text: state.to_text(),
-            });
+            if written {
+                searched.fetch_add(1, Ordering::Relaxed);
+                positions.push(Position {
+                    ply,
+                    seat,
+                    score,
+                    mv: mv.clone(),
+                    text: state.to_text(),
+                });
+            }
             state
                 .play_text(&mv)
                 .map_err(|e| format!("game {} ply {}: {}", index, ply, e))?;
