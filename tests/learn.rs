@@ -353,19 +353,11 @@ fn the_engine_searches_with_a_net_and_refuses_bad_ones() {
         let out = child.wait_with_output().unwrap();
         String::from_utf8(out.stdout).unwrap()
     };
-    let net = session("net", "alphabeta", "go depth 2");
-    let hand = session("hand", "alphabeta", "go depth 2");
-    assert_eq!(net.matches("bestmove ").count(), 3, "{}", net);
-    assert_eq!(net.matches("EvalFile: cannot read").count(), 1, "{}", net);
-    assert_eq!(
-        net.matches("Eval net: the net is for hyperchess (hyperchess-1x1/2), not for hyperchess (hyperchess-2x1/2)")
-            .count(),
-        1,
-        "{}",
-        net
-    );
-    assert!(!hand.contains("Eval net"), "{}", hand);
-    // The first search's scores are the net's, not the hand evaluation's.
+    // Per search: the two errors the script asks for (the missing file, the net of another
+    // board) and no other; the first search's scores are the net's, not the hand
+    // evaluation's: alpha-beta's, and MCTS's, which scores its leaves with the net as well
+    // (one thread, a node count: the same tree every run, so only the evaluation can make the
+    // scores differ).
     let scores = |s: &str| -> Vec<String> {
         s.lines()
             .take_while(|l| !l.starts_with("bestmove"))
@@ -373,27 +365,29 @@ fn the_engine_searches_with_a_net_and_refuses_bad_ones() {
             .map(|r| r.split(" nodes").next().unwrap().to_string())
             .collect()
     };
-    assert!(!scores(&net).is_empty());
-    assert_ne!(
-        scores(&net),
-        scores(&hand),
-        "net:\n{}\nhand:\n{}",
-        net,
-        hand
-    );
-    // MCTS scores its leaves with the net as well (one thread, a node count: the same tree
-    // every run, so only the evaluation can make the scores differ).
-    let net = session("net", "mcts", "go nodes 300");
-    let hand = session("hand", "mcts", "go nodes 300");
-    // Only the two errors the script asks for (the missing file, the net of another board).
-    assert_eq!(net.matches("info string error").count(), 2, "{}", net);
-    assert!(!scores(&net).is_empty());
-    assert_ne!(
-        scores(&net),
-        scores(&hand),
-        "net:\n{}\nhand:\n{}",
-        net,
-        hand
-    );
+    for (algorithm, go) in [("alphabeta", "go depth 2"), ("mcts", "go nodes 300")] {
+        let net = session("net", algorithm, go);
+        let hand = session("hand", algorithm, go);
+        assert_eq!(net.matches("bestmove ").count(), 3, "{}", net);
+        assert_eq!(net.matches("info string error").count(), 2, "{}", net);
+        assert_eq!(net.matches("EvalFile: cannot read").count(), 1, "{}", net);
+        assert_eq!(
+            net.matches("Eval net: the net is for hyperchess (hyperchess-1x1/2), not for hyperchess (hyperchess-2x1/2)")
+                .count(),
+            1,
+            "{}",
+            net
+        );
+        assert!(!hand.contains("Eval net"), "{}", hand);
+        assert!(!scores(&net).is_empty());
+        assert_ne!(
+            scores(&net),
+            scores(&hand),
+            "{}: net:\n{}\nhand:\n{}",
+            algorithm,
+            net,
+            hand
+        );
+    }
     std::fs::remove_dir_all(&dir).unwrap();
 }
