@@ -80,7 +80,7 @@ fn hyperchess_features_name_every_piece_and_the_side_to_move() {
                 .filter(|c| c.is_ascii_alphabetic())
                 .count();
             let black = (g.to_move() == 1) as usize;
-            // Three features a piece (on the grid, on its board, anywhere), one for Black to move.
+            // Three features a piece (on its board, which board, anywhere), one for Black to move.
             assert_eq!(f.len(), 3 * pieces + black, "{}", g.to_text());
             let Some(m) = g.random_move(&mut rng, &mut buf) else {
                 break;
@@ -89,7 +89,7 @@ fn hyperchess_features_name_every_piece_and_the_side_to_move() {
         }
         assert_eq!(
             g.feature_set(),
-            Some(format!("hyperchess-{}/2", boards)),
+            Some(format!("hyperchess-{}/3", boards)),
             "the set names the grid"
         );
     }
@@ -269,7 +269,7 @@ fn quatre_train_writes_a_net_and_refuses_bad_data() {
         String::from_utf8_lossy(&out.stderr)
     );
     let n = Net::from_bytes(&std::fs::read(&net).unwrap()).unwrap();
-    assert_eq!(n.header.features, "hyperchess-1x1/2");
+    assert_eq!(n.header.features, "hyperchess-1x1/3");
     assert_eq!(n.hidden(), 8);
     // Another game's name, a damaged file: an error, no net.
     let out = run(&[
@@ -372,7 +372,7 @@ fn the_engine_searches_with_a_net_and_refuses_bad_ones() {
         assert_eq!(net.matches("info string error").count(), 2, "{}", net);
         assert_eq!(net.matches("EvalFile: cannot read").count(), 1, "{}", net);
         assert_eq!(
-            net.matches("Eval net: the net is for hyperchess (hyperchess-1x1/2), not for hyperchess (hyperchess-2x1/2)")
+            net.matches("Eval net: the net is for hyperchess (hyperchess-1x1/3), not for hyperchess (hyperchess-2x1/3)")
                 .count(),
             1,
             "{}",
