@@ -50,8 +50,9 @@ impl Fallback {
     }
 
     /// Plays the best move so far (else the first legal move, else `0000`), with an `info`
-    /// line first if the search has reported nothing.
-    fn answer(&self, answer: &Answer) {
+    /// line first if the search has reported nothing. Returns whether it answered (the job had
+    /// not).
+    fn answer(&self, answer: &Answer) -> bool {
         let mv = self
             .best
             .get()
@@ -64,7 +65,7 @@ impl Fallback {
                 mv
             ));
         }
-        answer.finish(&format!("bestmove {}", mv));
+        answer.finish(&format!("bestmove {}", mv))
     }
 }
 
@@ -310,11 +311,18 @@ impl Answer {
     fn line(&self, s: &str) {
         self.out.write_if(|| !self.done.load(Ordering::Acquire), s);
     }
-    /// Marks the job done and prints its last line, the first time only; an empty line is not
-    /// printed.
-    fn finish(&self, s: &str) {
-        self.out
-            .write_if(|| !self.done.swap(true, Ordering::AcqRel), s);
+    /// Marks the job done and prints its last line, the first time only (returns whether this
+    /// was it); an empty line is not printed.
+    fn finish(&self, s: &str) -> bool {
+        let mut first = false;
+        self.out.write_if(
+            || {
+                first = !self.done.swap(true, Ordering::AcqRel);
+                first
+            },
+            s,
+        );
+        first
     }
 }
 
@@ -340,12 +348,13 @@ struct GoJob {
     fallback: Arc<Fallback>,
 }
 
-/// What the search thread hands back: its summary, or the panic that ended it.
+/// What the search hands back: its summary, or the panic that ended it.
 type Outcome = std::thread::Result<SearchSummary>;
 
 impl GoJob {
-    /// Searches, answers (the watchdog may answer first), and returns the `bestmove` line (empty
-    /// when the watchdog already answered).
+    /// Searches and answers on the search thread, watched: if the search has not answered
+    /// [`time::WATCHDOG_GRACE`] past its hard limit, the watchdog (this thread) plays the best
+    /// move so far. Returns an empty line: the answer is out.
     fn run(self, stop: &AtomicBool, out: &Output, answer: &Answer) -> String {
         let saw_info = &self.fallback.saw_info;
         // Nothing the search reports may follow the watchdog's `bestmove`.
@@ -366,7 +375,7 @@ impl GoJob {
             memory: Some(&self.memory),
         };
         let (tx, rx) = std::sync::mpsc::channel();
-        let finished = std::thread::scope(|scope| {
+        std::thread::scope(|scope| {
             let searcher = std::thread::Builder::new()
                 .name("search-main".into())
                 .spawn_scoped(scope, || {
@@ -374,20 +383,26 @@ impl GoJob {
                         let p = &self.position;
                         p.search_controlled(&self.params, &self.limits, control, &sink)
                     }));
-                    let _ = tx.send(r);
+                    // The search thread prints its answer itself: handing it to the watchdog
+                    // to print cost another wait for a CPU on a busy machine (up to 20 ms with
+                    // eight busy processes).
+                    let line = self.bestmove_line(r, stop, out);
+                    if answer.finish(&line) && self.ponder.is_none() {
+                        note_lag(&self.lag, self.received, self.hard());
+                    }
+                    let _ = tx.send(());
                 });
-            if let Err(e) = searcher {
-                out.error(&format!("cannot start the search thread: {}", e));
-                return None;
+            match searcher {
+                // When the watchdog answered, the scope now waits for the search thread, which
+                // was told to stop.
+                Ok(_) => self.watch(&rx, stop, answer),
+                Err(e) => {
+                    out.error(&format!("cannot start the search thread: {}", e));
+                    self.fallback.answer(answer);
+                }
             }
-            // When the watchdog answered, the scope now waits for the search thread, which was
-            // told to stop.
-            self.watch(&rx, stop, answer)
         });
-        match finished {
-            Some(r) => self.bestmove_line(r, stop, out),
-            None => String::new(),
-        }
+        String::new()
     }
 
     /// The time budget, as the search computes it (`search::Context::new`).
@@ -415,24 +430,22 @@ impl GoJob {
         Some(origin? + self.hard()? + time::WATCHDOG_GRACE)
     }
 
-    /// The watchdog: waits for the search thread's outcome; a search that a busy machine keeps
-    /// from stopping at its hard limit is not waited for: the best move so far is played (and
-    /// None returned).
-    fn watch(
-        &self,
-        rx: &std::sync::mpsc::Receiver<Outcome>,
-        stop: &AtomicBool,
-        answer: &Answer,
-    ) -> Option<Outcome> {
+    /// The watchdog: waits for the search thread to answer; a search that a busy machine keeps
+    /// from answering by its hard limit (and [`time::WATCHDOG_GRACE`]) is not waited for: the
+    /// best move so far is played.
+    fn watch(&self, rx: &std::sync::mpsc::Receiver<()>, stop: &AtomicBool, answer: &Answer) {
         let hard = self.hard();
         match time::watch(rx, || self.deadline(), hard.is_some(), stop) {
-            time::Watched::Done(r) => Some(r),
+            time::Watched::Done(()) => {}
             time::Watched::Late => {
-                note_lag(&self.lag, self.received, hard);
-                self.fallback.answer(answer);
-                None
+                if self.fallback.answer(answer) {
+                    note_lag(&self.lag, self.received, hard);
+                }
             }
-            time::Watched::Gone => None,
+            // The search thread ended without answering (it panicked outside the search).
+            time::Watched::Gone => {
+                self.fallback.answer(answer);
+            }
         }
     }
 
@@ -461,9 +474,6 @@ impl GoJob {
             && !stop.load(Ordering::Relaxed)
         {
             std::thread::sleep(std::time::Duration::from_millis(1));
-        }
-        if self.ponder.is_none() {
-            note_lag(&self.lag, self.received, self.hard());
         }
         let best = best.unwrap_or_else(|| "0000".into());
         match ponder_move {
@@ -500,6 +510,31 @@ mod tests {
                 .map(String::from)
                 .collect()
         }
+    }
+
+    /// A `go`'s time counts from when its line was read, not from when the session got to it:
+    /// a `go movetime 2000` read two seconds ago is answered at once.
+    #[test]
+    fn a_go_counts_its_time_from_when_it_was_read() {
+        let buf = Buf::default();
+        let mut e = Engine::new(Output::new(Box::new(buf.clone())), Some("threechess")).unwrap();
+        let Some(read) = Instant::now().checked_sub(Duration::from_secs(2)) else {
+            return;
+        };
+        let t0 = Instant::now();
+        assert!(e.handle_line_read_at("go movetime 2000", read));
+        e.wait_search();
+        let lines = buf.lines();
+        assert!(
+            lines.last().is_some_and(|l| l.starts_with("bestmove ")),
+            "{:?}",
+            lines
+        );
+        assert!(
+            t0.elapsed() < Duration::from_millis(1000),
+            "answered after {:?}",
+            t0.elapsed()
+        );
     }
 
     /// `stop` with a search that does not stop (one whose threads a busy machine keeps from

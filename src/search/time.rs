@@ -11,13 +11,15 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc::{Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
 
-/// How long past its hard limit a search may take to stop before its watchdog answers for it.
-pub const WATCHDOG_GRACE: Duration = Duration::from_millis(10);
-
 /// How long after the client's `stop` the protocol waits for the search's own answer (with its
 /// ponder move) before it plays the best move so far: a search thread that is running stops
 /// well within it; one a busy machine keeps waiting for a CPU is not waited for.
 pub const STOP_GRACE: Duration = Duration::from_millis(2);
+
+/// How long past its hard limit a search may take to answer before its watchdog answers for it:
+/// the same wait as after `stop`, for the same reason. (With 10 ms, every answer the watchdog
+/// gave came at least 10 ms past the hard limit before a busy machine had even delivered it.)
+pub const WATCHDOG_GRACE: Duration = STOP_GRACE;
 
 /// What a watchdog saw first.
 #[derive(Debug, PartialEq)]
