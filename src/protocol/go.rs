@@ -379,13 +379,18 @@ impl GoJob {
             let searcher = std::thread::Builder::new()
                 .name("search-main".into())
                 .spawn_scoped(scope, || {
+                    // It computes: the default slices of CPU time (this job's thread asked to
+                    // wake promptly).
+                    time::prompt_wakeups(false);
                     let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
                         let p = &self.position;
                         p.search_controlled(&self.params, &self.limits, control, &sink)
                     }));
-                    // The search thread prints its answer itself: handing it to the watchdog
-                    // to print cost another wait for a CPU on a busy machine (up to 20 ms with
-                    // eight busy processes).
+                    // From here it only answers (at once, or on `stop` or `ponderhit`), and
+                    // prints its answer itself: handing it to the watchdog to print cost
+                    // another wait for a CPU on a busy machine (up to 20 ms with eight busy
+                    // processes).
+                    time::prompt_wakeups(true);
                     let line = self.bestmove_line(r, stop, out);
                     if answer.finish(&line) && self.ponder.is_none() {
                         note_lag(&self.lag, self.received, self.hard());

@@ -160,6 +160,9 @@ impl Engine {
     /// Reads commands until `quit` or the end of input (which also waits for a running search to
     /// print its `bestmove`, and runs the commands that waited for it).
     pub fn run<R: BufRead + Send + 'static>(&mut self, input: R) {
+        // The session and its input reader answer `stop`, `isready` and (as a search's
+        // watchdog) the hard limit: on a busy machine they must not wait for a CPU.
+        search::time::prompt_wakeups(true);
         let (tx, rx) = mpsc::channel();
         let reader = tx.clone();
         let spawned = std::thread::Builder::new()
@@ -427,6 +430,8 @@ impl Engine {
     fn perft(&mut self, depth: u32, received: Instant) -> Result<(), String> {
         let position = self.pos()?.clone_box();
         self.spawn_job(false, None, received, None, move |stop, out, _| {
+            // It computes, like a search: the default slices of CPU time.
+            search::time::prompt_wakeups(false);
             let t0 = Instant::now();
             let mut total = 0;
             let finished = if depth == 0 {
