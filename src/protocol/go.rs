@@ -202,8 +202,9 @@ impl Engine {
     /// after the job is marked done, so that a command sent on seeing that line never waits for
     /// this job. Then the session loop is woken to run the commands that waited for it.
     /// `fallback` is what `stop` plays if the job is slow to answer. The job before, which has
-    /// answered, may still be ending (its search told to stop): it is waited for first, as it
-    /// shares the session's tables and the machine.
+    /// answered, may still be ending (its search told to stop): the new job's thread waits for
+    /// it first, as it shares the session's tables and the machine; the session does not (on a
+    /// busy machine that wait took up to 36 ms, in which `isready` and `stop` went unanswered).
     pub(super) fn spawn_job(
         &mut self,
         unlimited: bool,
@@ -212,7 +213,7 @@ impl Engine {
         fallback: Option<Arc<Fallback>>,
         job: impl FnOnce(&AtomicBool, &Output, &Answer) -> String + Send + 'static,
     ) -> Result<(), String> {
-        self.wait_search();
+        let previous = self.search.take().map(|s| s.handle);
         self.unlimited_search = unlimited;
         let stop = Arc::new(AtomicBool::new(false));
         let done = Arc::new(AtomicBool::new(false));
@@ -226,6 +227,9 @@ impl Engine {
         let handle = std::thread::Builder::new()
             .name("search".into())
             .spawn(move || {
+                if let Some(p) = previous {
+                    let _ = p.join();
+                }
                 let last = job(&stop2, &out, &answer);
                 answer.finish(&last);
                 // The commands that waited for this search may run now.
@@ -544,7 +548,8 @@ mod tests {
 
     /// `stop` with a search that does not stop (one whose threads a busy machine keeps from
     /// running): the best move so far is played at once, once; nothing the search prints after
-    /// it is printed; and a job started next waits for the search to end.
+    /// it is printed; and a job started next waits for the search to end, on its own thread:
+    /// the session answers meanwhile.
     #[test]
     fn stop_is_answered_without_the_search_thread() {
         let buf = Buf::default();
@@ -576,23 +581,24 @@ mod tests {
         assert!(lines[0].starts_with("info depth 1 time "), "{:?}", lines);
         assert_eq!(lines[1], format!("bestmove {}", best));
         assert!(!e.searching());
-        // The next job starts once the last one has ended.
-        std::thread::spawn(move || {
-            std::thread::sleep(Duration::from_millis(50));
-            let _ = release.send(());
-        });
+        // The next job starts once the last one has ended; the session answers meanwhile.
         let seen = Arc::new(AtomicBool::new(false));
         let seen2 = seen.clone();
+        let ended3 = ended.clone();
         e.spawn_job(false, None, Instant::now(), None, move |_, _, _| {
-            seen2.store(ended.load(Ordering::Acquire), Ordering::Release);
+            seen2.store(ended3.load(Ordering::Acquire), Ordering::Release);
             "next".into()
         })
         .unwrap();
+        assert!(!ended.load(Ordering::Acquire), "the session waited");
+        assert!(e.handle_line("isready"));
+        assert_eq!(buf.lines()[2..], ["readyok".to_string()]);
+        let _ = release.send(());
         e.wait_search();
         assert!(
             seen.load(Ordering::Acquire),
             "the next job ran beside the last"
         );
-        assert_eq!(buf.lines()[2..], ["next".to_string()]);
+        assert_eq!(buf.lines()[3..], ["next".to_string()]);
     }
 }
