@@ -296,7 +296,8 @@ fn stop_answers_within_twenty_ms_under_load() {
 }
 
 /// Threechess (Best-Reply Search) on a 1 s clock, with eight busy processes: how long past its
-/// hard limit each answer comes (goal: none past the watchdog's 10 ms grace).
+/// hard limit each answer comes (goal: none more than 10 ms past it; the watchdog answers 2 ms
+/// past it).
 #[test]
 #[ignore]
 fn threechess_keeps_its_hard_limit_under_load() {

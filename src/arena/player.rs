@@ -376,7 +376,7 @@ impl Builtin {
     }
 
     /// Searches on a thread of its own, watched as the protocol's engine watches its searches:
-    /// 10 ms past the hard limit (or at the referee's wait, when no clock bounds the search)
+    /// 2 ms past the hard limit (or at the referee's wait, when no clock bounds the search)
     /// the best move so far is the answer, and the search, told to stop, ends on its own.
     /// Times count from `t0`, when the referee asked, as an external engine's do.
     fn search(&mut self, req: &Request, t0: Instant) -> Result<Found, Fault> {

@@ -50,8 +50,9 @@ impl Fallback {
     }
 
     /// Plays the best move so far (else the first legal move, else `0000`), with an `info`
-    /// line first if the search has reported nothing.
-    fn answer(&self, answer: &Answer) {
+    /// line first if the search has reported nothing. Returns whether it answered (the job had
+    /// not).
+    fn answer(&self, answer: &Answer) -> bool {
         let mv = self
             .best
             .get()
@@ -64,7 +65,7 @@ impl Fallback {
                 mv
             ));
         }
-        answer.finish(&format!("bestmove {}", mv));
+        answer.finish(&format!("bestmove {}", mv))
     }
 }
 
@@ -201,8 +202,9 @@ impl Engine {
     /// after the job is marked done, so that a command sent on seeing that line never waits for
     /// this job. Then the session loop is woken to run the commands that waited for it.
     /// `fallback` is what `stop` plays if the job is slow to answer. The job before, which has
-    /// answered, may still be ending (its search told to stop): it is waited for first, as it
-    /// shares the session's tables and the machine.
+    /// answered, may still be ending (its search told to stop): the new job's thread waits for
+    /// it first, as it shares the session's tables and the machine; the session does not (on a
+    /// busy machine that wait took up to 36 ms, in which `isready` and `stop` went unanswered).
     pub(super) fn spawn_job(
         &mut self,
         unlimited: bool,
@@ -211,7 +213,7 @@ impl Engine {
         fallback: Option<Arc<Fallback>>,
         job: impl FnOnce(&AtomicBool, &Output, &Answer) -> String + Send + 'static,
     ) -> Result<(), String> {
-        self.wait_search();
+        let previous = self.search.take().map(|s| s.handle);
         self.unlimited_search = unlimited;
         let stop = Arc::new(AtomicBool::new(false));
         let done = Arc::new(AtomicBool::new(false));
@@ -225,6 +227,9 @@ impl Engine {
         let handle = std::thread::Builder::new()
             .name("search".into())
             .spawn(move || {
+                if let Some(p) = previous {
+                    let _ = p.join();
+                }
                 let last = job(&stop2, &out, &answer);
                 answer.finish(&last);
                 // The commands that waited for this search may run now.
@@ -310,11 +315,18 @@ impl Answer {
     fn line(&self, s: &str) {
         self.out.write_if(|| !self.done.load(Ordering::Acquire), s);
     }
-    /// Marks the job done and prints its last line, the first time only; an empty line is not
-    /// printed.
-    fn finish(&self, s: &str) {
-        self.out
-            .write_if(|| !self.done.swap(true, Ordering::AcqRel), s);
+    /// Marks the job done and prints its last line, the first time only (returns whether this
+    /// was it); an empty line is not printed.
+    fn finish(&self, s: &str) -> bool {
+        let mut first = false;
+        self.out.write_if(
+            || {
+                first = !self.done.swap(true, Ordering::AcqRel);
+                first
+            },
+            s,
+        );
+        first
     }
 }
 
@@ -340,12 +352,13 @@ struct GoJob {
     fallback: Arc<Fallback>,
 }
 
-/// What the search thread hands back: its summary, or the panic that ended it.
+/// What the search hands back: its summary, or the panic that ended it.
 type Outcome = std::thread::Result<SearchSummary>;
 
 impl GoJob {
-    /// Searches, answers (the watchdog may answer first), and returns the `bestmove` line (empty
-    /// when the watchdog already answered).
+    /// Searches and answers on the search thread, watched: if the search has not answered
+    /// [`time::WATCHDOG_GRACE`] past its hard limit, the watchdog (this thread) plays the best
+    /// move so far. Returns an empty line: the answer is out.
     fn run(self, stop: &AtomicBool, out: &Output, answer: &Answer) -> String {
         let saw_info = &self.fallback.saw_info;
         // Nothing the search reports may follow the watchdog's `bestmove`.
@@ -366,28 +379,39 @@ impl GoJob {
             memory: Some(&self.memory),
         };
         let (tx, rx) = std::sync::mpsc::channel();
-        let finished = std::thread::scope(|scope| {
+        std::thread::scope(|scope| {
             let searcher = std::thread::Builder::new()
                 .name("search-main".into())
                 .spawn_scoped(scope, || {
+                    // It computes: the default slices of CPU time (this job's thread asked to
+                    // wake promptly).
+                    time::prompt_wakeups(false);
                     let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
                         let p = &self.position;
                         p.search_controlled(&self.params, &self.limits, control, &sink)
                     }));
-                    let _ = tx.send(r);
+                    // From here it only answers (at once, or on `stop` or `ponderhit`), and
+                    // prints its answer itself: handing it to the watchdog to print cost
+                    // another wait for a CPU on a busy machine (up to 20 ms with eight busy
+                    // processes).
+                    time::prompt_wakeups(true);
+                    let line = self.bestmove_line(r, stop, out);
+                    if answer.finish(&line) && self.ponder.is_none() {
+                        note_lag(&self.lag, self.received, self.hard());
+                    }
+                    let _ = tx.send(());
                 });
-            if let Err(e) = searcher {
-                out.error(&format!("cannot start the search thread: {}", e));
-                return None;
+            match searcher {
+                // When the watchdog answered, the scope now waits for the search thread, which
+                // was told to stop.
+                Ok(_) => self.watch(&rx, stop, answer),
+                Err(e) => {
+                    out.error(&format!("cannot start the search thread: {}", e));
+                    self.fallback.answer(answer);
+                }
             }
-            // When the watchdog answered, the scope now waits for the search thread, which was
-            // told to stop.
-            self.watch(&rx, stop, answer)
         });
-        match finished {
-            Some(r) => self.bestmove_line(r, stop, out),
-            None => String::new(),
-        }
+        String::new()
     }
 
     /// The time budget, as the search computes it (`search::Context::new`).
@@ -415,24 +439,22 @@ impl GoJob {
         Some(origin? + self.hard()? + time::WATCHDOG_GRACE)
     }
 
-    /// The watchdog: waits for the search thread's outcome; a search that a busy machine keeps
-    /// from stopping at its hard limit is not waited for: the best move so far is played (and
-    /// None returned).
-    fn watch(
-        &self,
-        rx: &std::sync::mpsc::Receiver<Outcome>,
-        stop: &AtomicBool,
-        answer: &Answer,
-    ) -> Option<Outcome> {
+    /// The watchdog: waits for the search thread to answer; a search that a busy machine keeps
+    /// from answering by its hard limit (and [`time::WATCHDOG_GRACE`]) is not waited for: the
+    /// best move so far is played.
+    fn watch(&self, rx: &std::sync::mpsc::Receiver<()>, stop: &AtomicBool, answer: &Answer) {
         let hard = self.hard();
         match time::watch(rx, || self.deadline(), hard.is_some(), stop) {
-            time::Watched::Done(r) => Some(r),
+            time::Watched::Done(()) => {}
             time::Watched::Late => {
-                note_lag(&self.lag, self.received, hard);
-                self.fallback.answer(answer);
-                None
+                if self.fallback.answer(answer) {
+                    note_lag(&self.lag, self.received, hard);
+                }
             }
-            time::Watched::Gone => None,
+            // The search thread ended without answering (it panicked outside the search).
+            time::Watched::Gone => {
+                self.fallback.answer(answer);
+            }
         }
     }
 
@@ -461,9 +483,6 @@ impl GoJob {
             && !stop.load(Ordering::Relaxed)
         {
             std::thread::sleep(std::time::Duration::from_millis(1));
-        }
-        if self.ponder.is_none() {
-            note_lag(&self.lag, self.received, self.hard());
         }
         let best = best.unwrap_or_else(|| "0000".into());
         match ponder_move {
@@ -502,9 +521,35 @@ mod tests {
         }
     }
 
+    /// A `go`'s time counts from when its line was read, not from when the session got to it:
+    /// a `go movetime 2000` read two seconds ago is answered at once.
+    #[test]
+    fn a_go_counts_its_time_from_when_it_was_read() {
+        let buf = Buf::default();
+        let mut e = Engine::new(Output::new(Box::new(buf.clone())), Some("threechess")).unwrap();
+        let Some(read) = Instant::now().checked_sub(Duration::from_secs(2)) else {
+            return;
+        };
+        let t0 = Instant::now();
+        assert!(e.handle_line_read_at("go movetime 2000", read));
+        e.wait_search();
+        let lines = buf.lines();
+        assert!(
+            lines.last().is_some_and(|l| l.starts_with("bestmove ")),
+            "{:?}",
+            lines
+        );
+        assert!(
+            t0.elapsed() < Duration::from_millis(1000),
+            "answered after {:?}",
+            t0.elapsed()
+        );
+    }
+
     /// `stop` with a search that does not stop (one whose threads a busy machine keeps from
     /// running): the best move so far is played at once, once; nothing the search prints after
-    /// it is printed; and a job started next waits for the search to end.
+    /// it is printed; and a job started next waits for the search to end, on its own thread:
+    /// the session answers meanwhile.
     #[test]
     fn stop_is_answered_without_the_search_thread() {
         let buf = Buf::default();
@@ -536,23 +581,24 @@ mod tests {
         assert!(lines[0].starts_with("info depth 1 time "), "{:?}", lines);
         assert_eq!(lines[1], format!("bestmove {}", best));
         assert!(!e.searching());
-        // The next job starts once the last one has ended.
-        std::thread::spawn(move || {
-            std::thread::sleep(Duration::from_millis(50));
-            let _ = release.send(());
-        });
+        // The next job starts once the last one has ended; the session answers meanwhile.
         let seen = Arc::new(AtomicBool::new(false));
         let seen2 = seen.clone();
+        let ended3 = ended.clone();
         e.spawn_job(false, None, Instant::now(), None, move |_, _, _| {
-            seen2.store(ended.load(Ordering::Acquire), Ordering::Release);
+            seen2.store(ended3.load(Ordering::Acquire), Ordering::Release);
             "next".into()
         })
         .unwrap();
+        assert!(!ended.load(Ordering::Acquire), "the session waited");
+        assert!(e.handle_line("isready"));
+        assert_eq!(buf.lines()[2..], ["readyok".to_string()]);
+        let _ = release.send(());
         e.wait_search();
         assert!(
             seen.load(Ordering::Acquire),
             "the next job ran beside the last"
         );
-        assert_eq!(buf.lines()[2..], ["next".to_string()]);
+        assert_eq!(buf.lines()[3..], ["next".to_string()]);
     }
 }

@@ -75,7 +75,8 @@ struct PlayedThrough {
 /// What the session loop waits for: a line of input, its end, or the end of a search (which may
 /// let commands that waited for it run).
 enum Wake {
-    Line(String),
+    /// A line, and when it was read: a `go`'s time counts from there.
+    Line(String, Instant),
     End,
     ReadError(String),
     SearchEnded,
@@ -159,6 +160,9 @@ impl Engine {
     /// Reads commands until `quit` or the end of input (which also waits for a running search to
     /// print its `bestmove`, and runs the commands that waited for it).
     pub fn run<R: BufRead + Send + 'static>(&mut self, input: R) {
+        // The session and its input reader answer `stop`, `isready` and (as a search's
+        // watchdog) the hard limit: on a busy machine they must not wait for a CPU.
+        search::time::prompt_wakeups(true);
         let (tx, rx) = mpsc::channel();
         let reader = tx.clone();
         let spawned = std::thread::Builder::new()
@@ -172,8 +176,8 @@ impl Engine {
         self.wake = Some(tx);
         for w in rx.iter() {
             match w {
-                Wake::Line(l) => {
-                    if !self.handle_line(&l) {
+                Wake::Line(l, read) => {
+                    if !self.handle_line_read_at(&l, read) {
                         return;
                     }
                 }
@@ -210,7 +214,13 @@ impl Engine {
     /// to end (as in Stockfish), and every command after it waits behind it, so that each runs
     /// in the order sent. A `stop` also stops the searches waiting when it came.
     pub fn handle_line(&mut self, line: &str) -> bool {
-        let received = Instant::now();
+        self.handle_line_read_at(line, Instant::now())
+    }
+
+    /// [`handle_line`](Self::handle_line) for a line read at `received`: a `go`'s time limits
+    /// count from there, not from when the session loop got to it (a busy machine may keep the
+    /// loop waiting for a CPU after the input thread has read the line).
+    pub fn handle_line_read_at(&mut self, line: &str, received: Instant) -> bool {
         self.resume();
         match command::parse(line) {
             Err(e) => self.out.error(&e),
@@ -420,6 +430,8 @@ impl Engine {
     fn perft(&mut self, depth: u32, received: Instant) -> Result<(), String> {
         let position = self.pos()?.clone_box();
         self.spawn_job(false, None, received, None, move |stop, out, _| {
+            // It computes, like a search: the default slices of CPU time.
+            search::time::prompt_wakeups(false);
             let t0 = Instant::now();
             let mut total = 0;
             let finished = if depth == 0 {
@@ -663,12 +675,13 @@ fn read_lines<R: BufRead>(mut input: R, to: &Sender<Wake>) {
         let w = match input.read_until(b'\n', &mut raw) {
             Ok(0) => Wake::End,
             Ok(_) => {
+                let read = Instant::now();
                 let line = String::from_utf8_lossy(&raw);
-                Wake::Line(line.trim_end_matches(['\n', '\r']).to_string())
+                Wake::Line(line.trim_end_matches(['\n', '\r']).to_string(), read)
             }
             Err(e) => Wake::ReadError(e.to_string()),
         };
-        let last = !matches!(w, Wake::Line(_));
+        let last = !matches!(w, Wake::Line(..));
         if to.send(w).is_err() || last {
             return;
         }

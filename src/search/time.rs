@@ -11,13 +11,95 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc::{Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
 
-/// How long past its hard limit a search may take to stop before its watchdog answers for it.
-pub const WATCHDOG_GRACE: Duration = Duration::from_millis(10);
-
 /// How long after the client's `stop` the protocol waits for the search's own answer (with its
 /// ponder move) before it plays the best move so far: a search thread that is running stops
 /// well within it; one a busy machine keeps waiting for a CPU is not waited for.
 pub const STOP_GRACE: Duration = Duration::from_millis(2);
+
+/// How long past its hard limit a search may take to answer before its watchdog answers for it:
+/// the same wait as after `stop`, for the same reason. (With 10 ms, every answer the watchdog
+/// gave came at least 10 ms past the hard limit before a busy machine had even delivered it.)
+pub const WATCHDOG_GRACE: Duration = STOP_GRACE;
+
+/// Asks the scheduler to run the calling thread as soon as it wakes (`prompt`), or in the
+/// default slices of CPU time (threads it starts take its choice). The threads that must act on
+/// time but run little — the session, its input reader, a search's watchdog — ask for it; the
+/// search threads, which compute, take the default back. On Linux 6.12 or later (EEVDF) a
+/// thread with the shortest slice (0.1 ms) that wakes takes the CPU from one with a longer slice,
+/// where with the default it waited for the next tick or the next slice, 4 ms or more on a busy
+/// machine; a shorter slice gives it no more CPU time in all. Older kernels ignore the request,
+/// other systems have none, and the thread's policy and nice value are kept.
+pub fn prompt_wakeups(prompt: bool) {
+    #[cfg(target_os = "linux")]
+    sched::set_slice(if prompt { sched::SHORTEST_SLICE_NS } else { 0 });
+    #[cfg(not(target_os = "linux"))]
+    let _ = prompt;
+}
+
+#[cfg(target_os = "linux")]
+mod sched {
+    /// The shortest slice the kernel grants (it clamps requests to 0.1–100 ms).
+    pub const SHORTEST_SLICE_NS: u64 = 100_000;
+    const SCHED_OTHER: u32 = 0;
+    const SCHED_BATCH: u32 = 3;
+
+    /// `struct sched_attr`, its first version (48 bytes).
+    #[repr(C)]
+    #[derive(Default)]
+    struct SchedAttr {
+        size: u32,
+        policy: u32,
+        flags: u64,
+        nice: i32,
+        priority: u32,
+        /// For the fair policies, the slice in nanoseconds (0: the default).
+        runtime: u64,
+        deadline: u64,
+        period: u64,
+    }
+
+    /// Sets the calling thread's slice (0: the default), keeping its policy, nice value and
+    /// flags; does nothing under another policy (real-time, idle) or where the call fails.
+    pub fn set_slice(ns: u64) {
+        let size = std::mem::size_of::<SchedAttr>() as u32;
+        let mut attr = SchedAttr::default();
+        // SAFETY: both calls read or write one `sched_attr` of `size` bytes, which `attr` is.
+        unsafe {
+            let got = libc::syscall(
+                libc::SYS_sched_getattr,
+                0,
+                &mut attr as *mut SchedAttr,
+                size,
+                0,
+            );
+            if got != 0 || !matches!(attr.policy, SCHED_OTHER | SCHED_BATCH) {
+                return;
+            }
+            attr.size = size;
+            attr.runtime = ns;
+            libc::syscall(libc::SYS_sched_setattr, 0, &attr as *const SchedAttr, 0);
+        }
+    }
+
+    /// The calling thread's slice in nanoseconds, as the kernel reports it (the default one
+    /// unless set; 0 where the kernel has no slices), and its nice value.
+    #[cfg(test)]
+    pub fn slice_and_nice() -> Option<(u64, i32)> {
+        let size = std::mem::size_of::<SchedAttr>() as u32;
+        let mut attr = SchedAttr::default();
+        // SAFETY: as in `set_slice`.
+        let got = unsafe {
+            libc::syscall(
+                libc::SYS_sched_getattr,
+                0,
+                &mut attr as *mut SchedAttr,
+                size,
+                0,
+            )
+        };
+        (got == 0).then_some((attr.runtime, attr.nice))
+    }
+}
 
 /// What a watchdog saw first.
 #[derive(Debug, PartialEq)]
@@ -278,6 +360,31 @@ mod tests {
         assert!(!stop.load(Ordering::Relaxed));
         drop(tx);
         assert_eq!(watch(&rx, || None, false, &stop), Watched::Gone);
+    }
+
+    /// A thread that asks to wake promptly gets the shortest slice, keeps its nice value, and
+    /// gets the default slice back when it asks (Linux 6.12 or later: older kernels report no
+    /// slice, and nothing is checked there but the nice value).
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn prompt_wakeups_shorten_the_slice_and_keep_the_nice_value() {
+        std::thread::spawn(|| {
+            // SAFETY: raises the nice value of this thread only (a Linux thread's own).
+            let tid = unsafe { libc::syscall(libc::SYS_gettid) } as libc::id_t;
+            assert_eq!(unsafe { libc::setpriority(libc::PRIO_PROCESS, tid, 5) }, 0);
+            let (default, nice) = sched::slice_and_nice().expect("sched_getattr");
+            assert_eq!(nice, 5);
+            prompt_wakeups(true);
+            let (short, nice) = sched::slice_and_nice().unwrap();
+            assert_eq!(nice, 5, "the nice value is kept");
+            if default > 0 {
+                assert_eq!(short, sched::SHORTEST_SLICE_NS);
+                prompt_wakeups(false);
+                assert_eq!(sched::slice_and_nice().unwrap(), (default, 5));
+            }
+        })
+        .join()
+        .unwrap();
     }
 
     #[test]
