@@ -1,9 +1,10 @@
 //! A net's hidden sums kept up to date from one evaluation to the next (docs/learning.md, "The
-//! net"). Each thread keeps, per net, the last position's features, how many times each occurs
-//! and its hidden sums. A search evaluates positions a few moves apart one after the other, so
-//! most features stay: the sums change by the rows of the features that came and went, which
-//! costs a few rows where building them afresh costs one row per active feature (about 860 on a
-//! hyperchess 3x3 position). The sums are integers, so either way gives exactly the same ones.
+//! net"). Each thread keeps, per net, the last position's features and their hidden sums. A
+//! search evaluates positions a few moves apart one after the other, so most features stay: the
+//! sums change by the rows of the features that came and went (the difference of the two
+//! multisets), which costs a few rows where building them afresh costs one row per active
+//! feature (about 860 on a hyperchess 3x3 position). The sums are integers, so either way gives
+//! exactly the same ones.
 
 use super::net::Net;
 use crate::game::Game;
@@ -21,11 +22,11 @@ struct Sums {
     net: u64,
     /// The last position's features, as `Game::features` gave them.
     feats: Vec<u32>,
-    /// How many times each feature occurs in `feats` (a multiset: hyperchess gives a piece
-    /// kind's material feature once per piece).
-    counts: Vec<i32>,
     /// The hidden sums of `feats`: the biases plus their rows.
     acc: Vec<i32>,
+    /// Scratch, zero between updates: per feature, copies in the last position less copies in
+    /// the new one (a multiset: hyperchess gives a piece kind's material feature once a piece).
+    delta: Vec<i32>,
     /// Scratch: the new position's features, then the changes (feature, copies gained).
     next: Vec<u32>,
     changes: Vec<(u32, i32)>,
@@ -62,11 +63,38 @@ pub(crate) fn add_row(acc: &mut [i32], row: &[i16], k: i32) {
     }
 }
 
+/// How many leading elements `a` and `b` share, compared eight at a time where they can be.
+fn common_prefix(a: &[u32], b: &[u32]) -> usize {
+    let n = a.len().min(b.len());
+    let mut i = 0;
+    while i + 8 <= n && a[i..i + 8] == b[i..i + 8] {
+        i += 8;
+    }
+    while i < n && a[i] == b[i] {
+        i += 1;
+    }
+    i
+}
+
+/// How many trailing elements `a` and `b` share.
+fn common_suffix(a: &[u32], b: &[u32]) -> usize {
+    let n = a.len().min(b.len());
+    let (a, b) = (&a[a.len() - n..], &b[b.len() - n..]);
+    let mut i = 0;
+    while i + 8 <= n && a[n - i - 8..n - i] == b[n - i - 8..n - i] {
+        i += 8;
+    }
+    while i < n && a[n - i - 1] == b[n - i - 1] {
+        i += 1;
+    }
+    i
+}
+
 impl Sums {
     fn reset(&mut self, net: &Net) {
         self.feats.clear();
-        self.counts.clear();
-        self.counts.resize(net.inputs(), 0);
+        self.delta.clear();
+        self.delta.resize(net.inputs(), 0);
         // The sums of no feature: the biases.
         self.acc.resize(net.hidden(), 0);
         net.accumulate(&[], &mut self.acc);
@@ -79,27 +107,31 @@ impl Sums {
             self.reset(net);
         }
         self.net = 0;
-        let (next, counts, changes) = (&mut self.next, &mut self.counts, &mut self.changes);
+        let (next, delta, changes) = (&mut self.next, &mut self.delta, &mut self.changes);
         next.clear();
         g.features(next);
-        // counts[f] becomes (copies in the last position) − (copies in this one) ...
-        for &f in next.iter() {
-            counts[f as usize] -= 1;
+        // A game lists its features in an order of its own (hyperchess by square): what a few
+        // moves changed lies between a common beginning and a common end, which cancel out.
+        let old = &self.feats[..];
+        let p = common_prefix(old, next);
+        let s = common_suffix(&old[p..], &next[p..]);
+        let (old, new) = (&old[p..old.len() - s], &next[p..next.len() - s]);
+        for &f in old {
+            delta[f as usize] += 1;
         }
-        // ... which is nonzero exactly where the sums change; taken once (then zero) ...
+        for &f in new {
+            delta[f as usize] -= 1;
+        }
+        // Each feature whose count changed, taken once (its delta then back to zero).
         changes.clear();
         let mut changed = 0usize;
-        for &f in self.feats.iter().chain(next.iter()) {
-            let c = &mut counts[f as usize];
-            if *c != 0 {
-                changes.push((f, -*c));
-                changed += c.unsigned_abs() as usize;
-                *c = 0;
+        for &f in old.iter().chain(new) {
+            let d = &mut delta[f as usize];
+            if *d != 0 {
+                changes.push((f, -*d));
+                changed += d.unsigned_abs() as usize;
+                *d = 0;
             }
-        }
-        // ... and, every touched count now zero, the counts of this position.
-        for &f in next.iter() {
-            counts[f as usize] += 1;
         }
         // A row costs the same added or taken away: update while that is the fewer rows.
         let rebuild = changed > next.len() / 2;
