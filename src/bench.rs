@@ -2,8 +2,10 @@
 //! With one thread every node count is deterministic (a signature to compare builds with).
 
 use crate::games::{self, AnyGame, Entry};
+use crate::learn::net::FloatNet;
 use crate::search::{Algorithm, Limits, SearchParams};
 use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
 use std::time::Instant;
 
 /// One measured item.
@@ -88,6 +90,57 @@ fn perft_depth(g: &dyn AnyGame, budget: u64) -> u32 {
         prev = n;
         d += 1;
     }
+}
+
+/// Alpha-beta nodes the evaluation items search: the same tree size with either evaluation.
+const EVAL_NODES: u64 = 300_000;
+
+/// What a learned evaluation costs a search, on a game with input features: alpha-beta's
+/// nodes/s for [`EVAL_NODES`] nodes with the hand evaluation, then with nets of 32 and 256
+/// hidden units. The nets are random (made here, not read): they measure the cost of inference,
+/// not strength (their trees differ from the hand evaluation's; the node count is the same).
+fn eval_items(game: &'static str, g: &dyn AnyGame, threads: usize) -> Vec<Item> {
+    let Some(set) = g.feature_set() else {
+        return Vec::new();
+    };
+    let stop = AtomicBool::new(false);
+    let sink = |_: crate::search::Event| {};
+    let limits = Limits {
+        nodes: Some(EVAL_NODES),
+        ..Default::default()
+    };
+    let mut params = SearchParams {
+        threads,
+        seed: 1,
+        hash_mb: 64,
+        algorithm: Algorithm::AlphaBeta,
+        ..Default::default()
+    };
+    let what = |eval: &str| {
+        format!(
+            "alphabeta start {} nodes, Eval={}, {} thread(s)",
+            EVAL_NODES, eval, threads
+        )
+    };
+    let mut items = vec![timed(game, what("hand"), || {
+        g.search(&params, &limits, &stop, &sink).nodes
+    })];
+    let active = g.features().len() as f32;
+    for hidden in [32, 256] {
+        let net = FloatNet::new(g.feature_count(), hidden, 1, active, 1).quantize(
+            game,
+            &set,
+            400.0,
+            "random weights, for quatre bench".into(),
+        );
+        params.use_net = true;
+        params.eval_file = Some(Arc::new(net));
+        let eval = format!("net h{} random (cost, not strength)", hidden);
+        items.push(timed(game, what(&eval), || {
+            g.search(&params, &limits, &stop, &sink).nodes
+        }));
+    }
+    items
 }
 
 /// Runs the bench for `game` (every game when None) with `threads` search threads.
@@ -180,6 +233,12 @@ pub fn run(
                 );
                 print(&it.line());
                 items.push(it);
+                if label == "start" && g.players() == 2 {
+                    for it in eval_items(e.name, g.as_ref(), threads) {
+                        print(&it.line());
+                        items.push(it);
+                    }
+                }
             }
         }
     }
