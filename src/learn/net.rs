@@ -491,9 +491,15 @@ mod tests {
         let mut longer = bytes.clone();
         longer.push(0);
         assert!(Net::from_bytes(&longer).is_err());
-        let mut v2 = bytes;
-        v2[8] = 2;
-        assert!(Net::from_bytes(&v2).unwrap_err().contains("version 2"));
+        // A version after this build's is refused, with its number.
+        let mut newer = bytes;
+        newer[8..12].copy_from_slice(&(FORMAT_VERSION + 1).to_le_bytes());
+        let e = Net::from_bytes(&newer).unwrap_err();
+        assert!(
+            e.contains(&format!("version {}", FORMAT_VERSION + 1)),
+            "{}",
+            e
+        );
     }
 
     #[test]
