@@ -27,8 +27,11 @@ struct Sums {
     /// Scratch, zero between updates: per feature, copies in the last position less copies in
     /// the new one (a multiset: hyperchess gives a piece kind's material feature once a piece).
     delta: Vec<i32>,
-    /// Scratch: the new position's features, then the changes (feature, copies gained).
+    /// Scratch: the new position's features, the features of the last and of the new one left
+    /// unpaired (`unpaired`), then the changes (feature, copies gained).
     next: Vec<u32>,
+    gone: Vec<u32>,
+    came: Vec<u32>,
     changes: Vec<(u32, i32)>,
 }
 
@@ -90,6 +93,48 @@ fn common_suffix(a: &[u32], b: &[u32]) -> usize {
     i
 }
 
+/// How far past a difference `unpaired` looks for the lists to agree again: a few pieces'
+/// features (a hyperchess piece has three).
+const LOOK: usize = 8;
+
+/// Pairs equal elements of `a` and `b` in their order, a run at a time: after a difference it
+/// looks up to [`LOOK`] elements ahead in each for the nearest place where two elements in a row
+/// agree, and goes on from there. Appends what it left unpaired to `a_left` and `b_left`. A
+/// pair is two equal features, one in each list, so pairing them leaves the difference of the
+/// two multisets as it was, whatever was paired: only how many are left depends on it.
+fn unpaired(a: &[u32], b: &[u32], a_left: &mut Vec<u32>, b_left: &mut Vec<u32>) {
+    let (mut i, mut j) = (0, 0);
+    let agree = |i: usize, j: usize| {
+        a[i] == b[j] && (i + 1 == a.len() || j + 1 == b.len() || a[i + 1] == b[j + 1])
+    };
+    'pairing: while i < a.len() && j < b.len() {
+        if a[i] == b[j] {
+            let run = common_prefix(&a[i..], &b[j..]);
+            i += run;
+            j += run;
+            continue;
+        }
+        for skip in 1..=2 * LOOK {
+            for di in skip.saturating_sub(LOOK)..=skip.min(LOOK) {
+                let dj = skip - di;
+                if i + di < a.len() && j + dj < b.len() && agree(i + di, j + dj) {
+                    a_left.extend_from_slice(&a[i..i + di]);
+                    b_left.extend_from_slice(&b[j..j + dj]);
+                    i += di;
+                    j += dj;
+                    continue 'pairing;
+                }
+            }
+        }
+        a_left.push(a[i]);
+        b_left.push(b[j]);
+        i += 1;
+        j += 1;
+    }
+    a_left.extend_from_slice(&a[i..]);
+    b_left.extend_from_slice(&b[j..]);
+}
+
 impl Sums {
     fn reset(&mut self, net: &Net) {
         self.feats.clear();
@@ -108,14 +153,19 @@ impl Sums {
         }
         self.net = 0;
         let (next, delta, changes) = (&mut self.next, &mut self.delta, &mut self.changes);
+        let (gone, came) = (&mut self.gone, &mut self.came);
         next.clear();
         g.features(next);
         // A game lists its features in an order of its own (hyperchess by square): what a few
-        // moves changed lies between a common beginning and a common end, which cancel out.
+        // moves changed lies between a common beginning and a common end, which cancel out, and
+        // within that, between runs the two lists share.
         let old = &self.feats[..];
         let p = common_prefix(old, next);
         let s = common_suffix(&old[p..], &next[p..]);
-        let (old, new) = (&old[p..old.len() - s], &next[p..next.len() - s]);
+        gone.clear();
+        came.clear();
+        unpaired(&old[p..old.len() - s], &next[p..next.len() - s], gone, came);
+        let (old, new) = (&gone[..], &came[..]);
         for &f in old {
             delta[f as usize] += 1;
         }
@@ -176,4 +226,56 @@ pub fn with_sums<G: Game, R>(net: &Net, g: &G, f: impl FnOnce(&[i32]) -> R) -> R
         s.update(net, g);
         f(&s.acc)
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::BTreeMap;
+
+    /// Multiset `a` less multiset `b`: feature → copies (nonzero only).
+    fn difference(a: &[u32], b: &[u32]) -> BTreeMap<u32, i32> {
+        let mut d = BTreeMap::new();
+        for &f in a {
+            *d.entry(f).or_insert(0) += 1;
+        }
+        for &f in b {
+            *d.entry(f).or_insert(0) -= 1;
+        }
+        d.retain(|_, c| *c != 0);
+        d
+    }
+
+    #[test]
+    fn unpaired_keeps_the_difference_and_pairs_shifted_runs() {
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(3);
+        for _ in 0..2000 {
+            // A list of a few values (repeats likely), and a copy with a few edits.
+            let n = rng.random_range(0..60);
+            let a: Vec<u32> = (0..n).map(|_| rng.random_range(0..12)).collect();
+            let mut b = a.clone();
+            for _ in 0..rng.random_range(0..4) {
+                let k = rng.random_range(0..=b.len());
+                match rng.random_range(0..3) {
+                    0 if k < b.len() => {
+                        b.remove(k);
+                    }
+                    1 if k < b.len() => b[k] = rng.random_range(0..12),
+                    _ => b.insert(k, rng.random_range(0..12)),
+                }
+            }
+            let (mut al, mut bl) = (Vec::new(), Vec::new());
+            unpaired(&a, &b, &mut al, &mut bl);
+            assert_eq!(difference(&al, &bl), difference(&a, &b), "{:?} {:?}", a, b);
+        }
+        // A piece (three features) moving from the front to the back of a list: the run
+        // between is paired though it moved by three places.
+        let a: Vec<u32> = (0..90).collect();
+        let mut b: Vec<u32> = (3..90).collect();
+        b.extend([100, 101, 102]);
+        let (mut al, mut bl) = (Vec::new(), Vec::new());
+        unpaired(&a, &b, &mut al, &mut bl);
+        assert_eq!((al, bl), (vec![0, 1, 2], vec![100, 101, 102]));
+    }
 }
