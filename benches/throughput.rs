@@ -1,5 +1,6 @@
 //! `cargo bench`: move generation (perft), random playouts, MCTS and alpha-beta on every game,
-//! then MCTS throughput with 1 and 2 threads. The same items as `quatre bench --scaling 2000`.
+//! alpha-beta with nets on the games with features, then MCTS throughput with 1 and 2 threads.
+//! The same items as `quatre bench --scaling 2000`.
 
 fn main() {
     // cargo passes `--bench`; a game name may follow to bench only that game.

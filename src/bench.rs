@@ -2,8 +2,10 @@
 //! With one thread every node count is deterministic (a signature to compare builds with).
 
 use crate::games::{self, AnyGame, Entry};
+use crate::learn::net::{FloatNet, BASE_HAND};
 use crate::search::{Algorithm, Limits, SearchParams};
 use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
 use std::time::Instant;
 
 /// One measured item.
@@ -88,6 +90,60 @@ fn perft_depth(g: &dyn AnyGame, budget: u64) -> u32 {
         prev = n;
         d += 1;
     }
+}
+
+/// Alpha-beta nodes the evaluation items search: the same tree size with either evaluation.
+const EVAL_NODES: u64 = 300_000;
+
+/// What a learned evaluation costs a search, on a game with input features: alpha-beta's
+/// nodes/s for `limits` ([`EVAL_NODES`] nodes in `run`) with the hand evaluation, then with residual nets of 32 and
+/// 256 hidden units (the hand evaluation plus the net's output). The nets are made here with
+/// random input weights and zero output weights: they add exactly nothing, so the search walks
+/// the hand evaluation's very tree (the same node counts) and the time it takes more is what
+/// inference costs, every feature, hidden sum and output computed as for a trained net. They
+/// measure cost, not strength.
+fn eval_items(game: &'static str, g: &dyn AnyGame, threads: usize, limits: &Limits) -> Vec<Item> {
+    let Some(set) = g.feature_set() else {
+        return Vec::new();
+    };
+    let stop = AtomicBool::new(false);
+    let sink = |_: crate::search::Event| {};
+    let size = match (limits.nodes, limits.depth) {
+        (Some(n), _) => format!("{} nodes", n),
+        (None, Some(d)) => format!("depth {}", d),
+        _ => "to its limit".to_string(),
+    };
+    let mut params = SearchParams {
+        threads,
+        seed: 1,
+        hash_mb: 64,
+        algorithm: Algorithm::AlphaBeta,
+        ..Default::default()
+    };
+    let what = |eval: &str| {
+        format!(
+            "alphabeta start {}, Eval={}, {} thread(s)",
+            size, eval, threads
+        )
+    };
+    let mut items = vec![timed(game, what("hand"), || {
+        g.search(&params, limits, &stop, &sink).nodes
+    })];
+    let active = g.features().len() as f32;
+    for hidden in [32, 256] {
+        let mut float = FloatNet::new(g.feature_count(), hidden, 1, active, 1);
+        float.w2.fill(0.0);
+        let net = float
+            .quantize(game, &set, 400.0, "random, adds 0: for quatre bench".into())
+            .with_base(BASE_HAND);
+        params.use_net = true;
+        params.eval_file = Some(Arc::new(net));
+        let eval = format!("hand+net h{} adding 0 (cost only)", hidden);
+        items.push(timed(game, what(&eval), || {
+            g.search(&params, limits, &stop, &sink).nodes
+        }));
+    }
+    items
 }
 
 /// Runs the bench for `game` (every game when None) with `threads` search threads.
@@ -180,6 +236,16 @@ pub fn run(
                 );
                 print(&it.line());
                 items.push(it);
+                if label == "start" && g.players() == 2 {
+                    let limits = Limits {
+                        nodes: Some(EVAL_NODES),
+                        ..Default::default()
+                    };
+                    for it in eval_items(e.name, g.as_ref(), threads, &limits) {
+                        print(&it.line());
+                        items.push(it);
+                    }
+                }
             }
         }
     }
@@ -241,4 +307,37 @@ pub fn scaling(
         ));
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The net items search the hand evaluation's very tree (their nets add nothing): at a
+    /// fixed depth, the same node count; a game without features has none.
+    #[test]
+    fn net_items_search_the_hand_evaluations_tree() {
+        let limits = Limits {
+            depth: Some(3),
+            ..Default::default()
+        };
+        for name in ["hyperchess", "rithmomachia", "tesseract"] {
+            let e = games::resolve(Some(name)).unwrap();
+            let opts = match name {
+                "hyperchess" => e.default_options().with("Boards", "1x1"),
+                _ => e.default_options(),
+            };
+            let g = e.start(&opts, Some(1)).unwrap();
+            let items = eval_items(e.name, g.as_ref(), 1, &limits);
+            assert_eq!(items.len(), 3, "{}", name);
+            assert!(items[0].what.contains("Eval=hand"), "{}", items[0].what);
+            assert!(items[2].what.contains("h256"), "{}", items[2].what);
+            for it in &items {
+                assert_eq!(it.nodes, items[0].nodes, "{}: {}", name, it.what);
+            }
+        }
+        let e = games::resolve(Some("threechess")).unwrap();
+        let g = e.start(&e.default_options(), Some(1)).unwrap();
+        assert!(eval_items(e.name, g.as_ref(), 1, &limits).is_empty());
+    }
 }

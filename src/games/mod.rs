@@ -87,6 +87,12 @@ pub trait AnyGame: Send + Sync {
     /// Random playout throughput: plays `games` random games of at most `max_plies` plies from
     /// this position, returning the number of moves played.
     fn random_playouts(&self, games: usize, max_plies: usize, seed: u64) -> u64;
+    /// See [`Game::feature_set`].
+    fn feature_set(&self) -> Option<String>;
+    /// See [`Game::feature_count`].
+    fn feature_count(&self) -> usize;
+    /// The position's active features ([`Game::features`]).
+    fn features(&self) -> Vec<u32>;
 }
 
 impl Clone for Box<dyn AnyGame> {
@@ -249,6 +255,17 @@ impl<G: Game> AnyGame for G {
             total += crate::game::random_playout(&mut g, &mut rng, max_plies, &mut buf) as u64;
         }
         total
+    }
+    fn feature_set(&self) -> Option<String> {
+        Game::feature_set(self)
+    }
+    fn feature_count(&self) -> usize {
+        Game::feature_count(self)
+    }
+    fn features(&self) -> Vec<u32> {
+        let mut v = Vec::new();
+        Game::features(self, &mut v);
+        v
     }
 }
 

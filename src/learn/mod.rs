@@ -1,10 +1,12 @@
 //! Learning from play (docs/learning.md): `selfplay.rs` is `quatre selfplay`, the engine
 //! playing itself to make training data; `format.rs` is that data's file format, its writer and
 //! its reader; `train.rs` the trainer and `cli.rs` `quatre train`; `net.rs` a learned
-//! evaluation's file and its integer inference.
+//! evaluation's file and its integer inference, `infer.rs` the hidden sums each thread keeps
+//! up to date from one evaluation to the next.
 
 pub mod cli;
 pub mod format;
+pub mod infer;
 pub mod net;
 pub mod selfplay;
 pub mod train;

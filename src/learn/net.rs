@@ -21,6 +21,7 @@
 
 use crate::game::{Game, Seat};
 use serde::{Deserialize, Serialize};
+use std::sync::atomic::{AtomicU64, Ordering};
 
 pub const MAGIC: &[u8; 8] = b"QUATRNET";
 pub const FORMAT_VERSION: u32 = 2;
@@ -143,6 +144,7 @@ impl FloatNet {
         };
         let q = |v: f32, s: i32| (v.clamp(-CLIP, CLIP) * s as f32).round() as i16;
         Net {
+            id: new_id(),
             header,
             w1: self.w1.iter().map(|&w| q(w, QA)).collect(),
             // A bias may exceed the clip; it only has to fit an i16 at scale QA.
@@ -162,13 +164,34 @@ impl FloatNet {
 }
 
 /// A quantized net, as loaded from a file.
-#[derive(Clone, PartialEq)]
+#[derive(Clone)]
 pub struct Net {
     pub header: Header,
     w1: Vec<i16>,
     b1: Vec<i16>,
     w2: Vec<i16>,
     b2: Vec<i32>,
+    /// Which input weights these are, for the threads' incremental hidden sums (`infer.rs`):
+    /// given when the weights are made or read, never twice (a clone shares its weights' id).
+    id: u64,
+}
+
+/// Two nets are equal when their headers and weights are (whatever their ids).
+impl PartialEq for Net {
+    fn eq(&self, o: &Net) -> bool {
+        self.header == o.header
+            && self.w1 == o.w1
+            && self.b1 == o.b1
+            && self.w2 == o.w2
+            && self.b2 == o.b2
+    }
+}
+
+static NEXT_ID: AtomicU64 = AtomicU64::new(1);
+
+/// A net id not given before (0 is none).
+fn new_id() -> u64 {
+    NEXT_ID.fetch_add(1, Ordering::Relaxed)
 }
 
 impl std::fmt::Debug for Net {
@@ -308,6 +331,7 @@ impl Net {
             return Err("checksum mismatch: the file is damaged".into());
         }
         Ok(Net {
+            id: new_id(),
             header,
             w1,
             b1,
@@ -330,18 +354,26 @@ impl Net {
         self.header.hidden as usize
     }
 
-    /// The hidden sums of a position's active features (each index below `inputs`).
+    /// This net's weights' id (see `infer.rs`).
+    pub(crate) fn id(&self) -> u64 {
+        self.id
+    }
+
+    /// Feature `f`'s input weights, one per hidden unit.
+    #[inline]
+    pub(crate) fn row(&self, f: u32) -> &[i16] {
+        let h = self.hidden();
+        &self.w1[f as usize * h..][..h]
+    }
+
+    /// The hidden sums of a position's active features (each index below `inputs`), afresh.
     #[inline]
     pub fn accumulate(&self, features: &[u32], acc: &mut [i32]) {
-        let h = self.hidden();
         for (a, &b) in acc.iter_mut().zip(&self.b1) {
             *a = b as i32;
         }
         for &f in features {
-            let row = &self.w1[f as usize * h..][..h];
-            for (a, &w) in acc.iter_mut().zip(row) {
-                *a += w as i32;
-            }
+            super::infer::add_row(acc, self.row(f), 1);
         }
     }
 
@@ -350,10 +382,17 @@ impl Net {
     pub fn output(&self, acc: &[i32], o: usize) -> f32 {
         let h = self.hidden();
         let w = &self.w2[o * h..][..h];
+        // Exact in i32 over 128 units (each product is within 255 · 2^15), then in i64: the
+        // inner sums vectorise.
         let sum: i64 = acc
-            .iter()
-            .zip(w)
-            .map(|(&a, &w)| (a.clamp(0, QA) * w as i32) as i64)
+            .chunks(128)
+            .zip(w.chunks(128))
+            .map(|(a, w)| {
+                a.iter()
+                    .zip(w)
+                    .map(|(&a, &w)| a.clamp(0, QA) * w as i32)
+                    .sum::<i32>() as i64
+            })
             .sum();
         (sum + self.b2[o] as i64) as f32 / (QA * QB) as f32
     }
@@ -401,20 +440,23 @@ impl Net {
     }
 
     /// The net's score of `g` for `seat` (two seats), in the engine's units; `fits` must hold.
+    /// The hidden sums are updated from this thread's last position for this net
+    /// (`infer::with_sums`): the same score as [`Net::evaluate_afresh`], cheaper.
     pub fn evaluate<G: Game>(&self, g: &G, seat: Seat) -> i32 {
-        thread_local! {
-            static SCRATCH: std::cell::RefCell<(Vec<u32>, Vec<i32>)> = const {
-                std::cell::RefCell::new((Vec::new(), Vec::new()))
-            };
-        }
-        let v = SCRATCH.with(|s| {
-            let (feats, acc) = &mut *s.borrow_mut();
-            feats.clear();
-            g.features(feats);
-            acc.resize(self.hidden(), 0);
-            self.accumulate(feats, acc);
-            self.output(acc, 0) * self.header.eval_scale
-        });
+        let logit = super::infer::with_sums(self, g, |acc| self.output(acc, 0));
+        self.score(g, seat, logit)
+    }
+
+    /// [`Net::evaluate`] with the hidden sums built afresh from the position's features.
+    pub fn evaluate_afresh<G: Game>(&self, g: &G, seat: Seat) -> i32 {
+        let mut feats = Vec::new();
+        g.features(&mut feats);
+        self.score(g, seat, self.logit(&feats, 0))
+    }
+
+    /// The score for `seat` of a position whose output logit is `logit`.
+    fn score<G: Game>(&self, g: &G, seat: Seat, logit: f32) -> i32 {
+        let v = logit * self.header.eval_scale;
         let v = if self.header.base == BASE_HAND {
             v + g.evaluate(0) as f32
         } else {
@@ -449,9 +491,15 @@ mod tests {
         let mut longer = bytes.clone();
         longer.push(0);
         assert!(Net::from_bytes(&longer).is_err());
-        let mut v2 = bytes;
-        v2[8] = 2;
-        assert!(Net::from_bytes(&v2).unwrap_err().contains("version 2"));
+        // A version after this build's is refused, with its number.
+        let mut newer = bytes;
+        newer[8..12].copy_from_slice(&(FORMAT_VERSION + 1).to_le_bytes());
+        let e = Net::from_bytes(&newer).unwrap_err();
+        assert!(
+            e.contains(&format!("version {}", FORMAT_VERSION + 1)),
+            "{}",
+            e
+        );
     }
 
     #[test]

@@ -1,0 +1,281 @@
+//! A net's hidden sums kept up to date from one evaluation to the next (docs/learning.md, "The
+//! net"). Each thread keeps, per net, the last position's features and their hidden sums. A
+//! search evaluates positions a few moves apart one after the other, so most features stay: the
+//! sums change by the rows of the features that came and went (the difference of the two
+//! multisets), which costs a few rows where building them afresh costs one row per active
+//! feature (about 860 on a hyperchess 3x3 position). The sums are integers, so either way gives
+//! exactly the same ones.
+
+use super::net::Net;
+use crate::game::Game;
+use std::cell::{Cell, RefCell};
+
+/// Nets whose sums a thread keeps at once (a thread that alternates between two nets keeps
+/// both; a fifth replaces the one used longest ago).
+const KEPT: usize = 4;
+
+/// One thread's last evaluated position for one net.
+#[derive(Default)]
+struct Sums {
+    /// The net's id (`Net::id`); 0 while none, or while an update is under way (so that an
+    /// update cut short by a panic is never reused).
+    net: u64,
+    /// The last position's features, as `Game::features` gave them.
+    feats: Vec<u32>,
+    /// The hidden sums of `feats`: the biases plus their rows.
+    acc: Vec<i32>,
+    /// Scratch, zero between updates: per feature, copies in the last position less copies in
+    /// the new one (a multiset: hyperchess gives a piece kind's material feature once a piece).
+    delta: Vec<i32>,
+    /// Scratch: the new position's features, the features of the last and of the new one left
+    /// unpaired (`unpaired`), then the changes (feature, copies gained).
+    next: Vec<u32>,
+    gone: Vec<u32>,
+    came: Vec<u32>,
+    changes: Vec<(u32, i32)>,
+}
+
+thread_local! {
+    static SUMS: RefCell<Vec<Sums>> = const { RefCell::new(Vec::new()) };
+    static STATS: Cell<Stats> = const { Cell::new(Stats { updates: 0, rebuilds: 0 }) };
+}
+
+/// How this thread's hidden sums were made so far: by updating the last position's (`updates`)
+/// or afresh (`rebuilds`).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Stats {
+    pub updates: u64,
+    pub rebuilds: u64,
+}
+
+/// This thread's counts of updated and rebuilt hidden sums.
+pub fn stats() -> Stats {
+    STATS.with(|s| s.get())
+}
+
+/// Adds `k` copies of `row` to `acc`.
+#[inline]
+pub(crate) fn add_row(acc: &mut [i32], row: &[i16], k: i32) {
+    match k {
+        1 => acc.iter_mut().zip(row).for_each(|(a, &w)| *a += w as i32),
+        -1 => acc.iter_mut().zip(row).for_each(|(a, &w)| *a -= w as i32),
+        _ => acc
+            .iter_mut()
+            .zip(row)
+            .for_each(|(a, &w)| *a += k * w as i32),
+    }
+}
+
+/// How many leading elements `a` and `b` share, compared eight at a time where they can be.
+fn common_prefix(a: &[u32], b: &[u32]) -> usize {
+    let n = a.len().min(b.len());
+    let mut i = 0;
+    while i + 8 <= n && a[i..i + 8] == b[i..i + 8] {
+        i += 8;
+    }
+    while i < n && a[i] == b[i] {
+        i += 1;
+    }
+    i
+}
+
+/// How many trailing elements `a` and `b` share.
+fn common_suffix(a: &[u32], b: &[u32]) -> usize {
+    let n = a.len().min(b.len());
+    let (a, b) = (&a[a.len() - n..], &b[b.len() - n..]);
+    let mut i = 0;
+    while i + 8 <= n && a[n - i - 8..n - i] == b[n - i - 8..n - i] {
+        i += 8;
+    }
+    while i < n && a[n - i - 1] == b[n - i - 1] {
+        i += 1;
+    }
+    i
+}
+
+/// How far past a difference `unpaired` looks for the lists to agree again: a few pieces'
+/// features (a hyperchess piece has three).
+const LOOK: usize = 8;
+
+/// Pairs equal elements of `a` and `b` in their order, a run at a time: after a difference it
+/// looks up to [`LOOK`] elements ahead in each for the nearest place where two elements in a row
+/// agree, and goes on from there. Appends what it left unpaired to `a_left` and `b_left`. A
+/// pair is two equal features, one in each list, so pairing them leaves the difference of the
+/// two multisets as it was, whatever was paired: only how many are left depends on it.
+fn unpaired(a: &[u32], b: &[u32], a_left: &mut Vec<u32>, b_left: &mut Vec<u32>) {
+    let (mut i, mut j) = (0, 0);
+    let agree = |i: usize, j: usize| {
+        a[i] == b[j] && (i + 1 == a.len() || j + 1 == b.len() || a[i + 1] == b[j + 1])
+    };
+    'pairing: while i < a.len() && j < b.len() {
+        if a[i] == b[j] {
+            let run = common_prefix(&a[i..], &b[j..]);
+            i += run;
+            j += run;
+            continue;
+        }
+        for skip in 1..=2 * LOOK {
+            for di in skip.saturating_sub(LOOK)..=skip.min(LOOK) {
+                let dj = skip - di;
+                if i + di < a.len() && j + dj < b.len() && agree(i + di, j + dj) {
+                    a_left.extend_from_slice(&a[i..i + di]);
+                    b_left.extend_from_slice(&b[j..j + dj]);
+                    i += di;
+                    j += dj;
+                    continue 'pairing;
+                }
+            }
+        }
+        a_left.push(a[i]);
+        b_left.push(b[j]);
+        i += 1;
+        j += 1;
+    }
+    a_left.extend_from_slice(&a[i..]);
+    b_left.extend_from_slice(&b[j..]);
+}
+
+impl Sums {
+    fn reset(&mut self, net: &Net) {
+        self.feats.clear();
+        self.delta.clear();
+        self.delta.resize(net.inputs(), 0);
+        // The sums of no feature: the biases.
+        self.acc.resize(net.hidden(), 0);
+        net.accumulate(&[], &mut self.acc);
+        self.net = net.id();
+    }
+
+    /// Makes these the sums of `g`'s features (each below the net's inputs) for `net`.
+    fn update<G: Game>(&mut self, net: &Net, g: &G) {
+        if self.net != net.id() {
+            self.reset(net);
+        }
+        self.net = 0;
+        let (next, delta, changes) = (&mut self.next, &mut self.delta, &mut self.changes);
+        let (gone, came) = (&mut self.gone, &mut self.came);
+        next.clear();
+        g.features(next);
+        // A game lists its features in an order of its own (hyperchess by square): what a few
+        // moves changed lies between a common beginning and a common end, which cancel out, and
+        // within that, between runs the two lists share.
+        let old = &self.feats[..];
+        let p = common_prefix(old, next);
+        let s = common_suffix(&old[p..], &next[p..]);
+        gone.clear();
+        came.clear();
+        unpaired(&old[p..old.len() - s], &next[p..next.len() - s], gone, came);
+        let (old, new) = (&gone[..], &came[..]);
+        for &f in old {
+            delta[f as usize] += 1;
+        }
+        for &f in new {
+            delta[f as usize] -= 1;
+        }
+        // Each feature whose count changed, taken once (its delta then back to zero).
+        changes.clear();
+        let mut changed = 0usize;
+        for &f in old.iter().chain(new) {
+            let d = &mut delta[f as usize];
+            if *d != 0 {
+                changes.push((f, -*d));
+                changed += d.unsigned_abs() as usize;
+                *d = 0;
+            }
+        }
+        // A row costs the same added or taken away: update while that is the fewer rows.
+        let rebuild = changed > next.len() / 2;
+        if rebuild {
+            net.accumulate(next, &mut self.acc);
+        } else {
+            for &(f, k) in changes.iter() {
+                add_row(&mut self.acc, net.row(f), k);
+            }
+        }
+        STATS.with(|s| {
+            let mut t = s.get();
+            if rebuild {
+                t.rebuilds += 1;
+            } else {
+                t.updates += 1;
+            }
+            s.set(t)
+        });
+        std::mem::swap(&mut self.feats, &mut self.next);
+        self.net = net.id();
+    }
+}
+
+/// Calls `f` with the hidden sums of `g`'s features for `net` (`net.fits(g)` must hold), made
+/// from this thread's last position for `net` where that is cheaper than afresh.
+pub fn with_sums<G: Game, R>(net: &Net, g: &G, f: impl FnOnce(&[i32]) -> R) -> R {
+    SUMS.with(|kept| {
+        let mut kept = kept.borrow_mut();
+        let i = match kept.iter().position(|s| s.net == net.id()) {
+            Some(i) => i,
+            None if kept.len() < KEPT => {
+                kept.push(Sums::default());
+                kept.len() - 1
+            }
+            // The last one is the one used longest ago (see below).
+            None => KEPT - 1,
+        };
+        // The most recently used first.
+        kept[..=i].rotate_right(1);
+        let s = &mut kept[0];
+        s.update(net, g);
+        f(&s.acc)
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::BTreeMap;
+
+    /// Multiset `a` less multiset `b`: feature → copies (nonzero only).
+    fn difference(a: &[u32], b: &[u32]) -> BTreeMap<u32, i32> {
+        let mut d = BTreeMap::new();
+        for &f in a {
+            *d.entry(f).or_insert(0) += 1;
+        }
+        for &f in b {
+            *d.entry(f).or_insert(0) -= 1;
+        }
+        d.retain(|_, c| *c != 0);
+        d
+    }
+
+    #[test]
+    fn unpaired_keeps_the_difference_and_pairs_shifted_runs() {
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(3);
+        for _ in 0..2000 {
+            // A list of a few values (repeats likely), and a copy with a few edits.
+            let n = rng.random_range(0..60);
+            let a: Vec<u32> = (0..n).map(|_| rng.random_range(0..12)).collect();
+            let mut b = a.clone();
+            for _ in 0..rng.random_range(0..4) {
+                let k = rng.random_range(0..=b.len());
+                match rng.random_range(0..3) {
+                    0 if k < b.len() => {
+                        b.remove(k);
+                    }
+                    1 if k < b.len() => b[k] = rng.random_range(0..12),
+                    _ => b.insert(k, rng.random_range(0..12)),
+                }
+            }
+            let (mut al, mut bl) = (Vec::new(), Vec::new());
+            unpaired(&a, &b, &mut al, &mut bl);
+            assert_eq!(difference(&al, &bl), difference(&a, &b), "{:?} {:?}", a, b);
+        }
+        // A piece (three features) moving from the front to the back of a list: the run
+        // between is paired though it moved by three places.
+        let a: Vec<u32> = (0..90).collect();
+        let mut b: Vec<u32> = (3..90).collect();
+        b.extend([100, 101, 102]);
+        let (mut al, mut bl) = (Vec::new(), Vec::new());
+        unpaired(&a, &b, &mut al, &mut bl);
+        assert_eq!((al, bl), (vec![0, 1, 2], vec![100, 101, 102]));
+    }
+}
