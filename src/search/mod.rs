@@ -498,7 +498,9 @@ impl Valuer<'_> {
         ((-self.scale * (1.0 / p - 1.0).log10()).round() as i32).clamp(-29_999, 29_999)
     }
 
-    /// Rewards per seat for a position that is not finished: see [`heuristic_rewards`].
+    /// Rewards per seat for a position that is not finished: a probability of winning per
+    /// seat from the evaluation, normalised to sum to 1 (the same scale as
+    /// [`crate::game::Outcome`]).
     pub fn rewards<G: Game>(&self, g: &G) -> [f32; MAX_SEATS] {
         let n = g.players();
         let mut r = [0.0; MAX_SEATS];
@@ -518,16 +520,6 @@ impl Valuer<'_> {
         }
         r
     }
-}
-
-/// Heuristic rewards per seat for a position that is not finished: a probability of winning per
-/// seat from `evaluate`, normalised to sum to 1 (the same scale as [`crate::game::Outcome`]).
-pub fn heuristic_rewards<G: Game>(g: &G) -> [f32; MAX_SEATS] {
-    Valuer {
-        net: None,
-        scale: G::VALUE_SCALE,
-    }
-    .rewards(g)
 }
 
 #[cfg(test)]
