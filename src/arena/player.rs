@@ -241,10 +241,8 @@ impl EngineSpec {
                         specs.iter().map(|s| s.name).collect::<Vec<_>>().join(", ")
                     )
                 })?;
-            let v = spec
-                .validate(v)
-                .map_err(|e| format!("{}: {}", self.name, e))?;
-            options::apply(&mut params, spec.name, &v);
+            // As `setoption`: checked, and a file option (`EvalFile`) loaded.
+            options::set(&mut params, spec.name, v).map_err(|e| format!("{}: {}", self.name, e))?;
             if spec.name.eq_ignore_ascii_case("Seed") {
                 seed_given = true;
             }
@@ -803,6 +801,30 @@ mod tests {
         );
         assert!(EngineSpec::parse("builtin:nothing").is_err());
         assert!(EngineSpec::parse("builtin:mcts option.Frob=1").is_err());
+        // A net file is loaded as `setoption` loads it (before, a built-in player kept
+        // `Eval=net` without its `EvalFile` and searched by hand), and a missing one refused.
+        let dir = std::env::temp_dir().join(format!("quatre-builtin-net-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("n.net");
+        let net = crate::learn::net::FloatNet::new(925, 4, 1, 30.0, 1).quantize(
+            "hyperchess",
+            "hyperchess-1x1/3",
+            100.0,
+            String::new(),
+        );
+        std::fs::write(&path, net.to_bytes()).unwrap();
+        let s = EngineSpec::parse(&format!(
+            "builtin:alphabeta option.Eval=net option.EvalFile={}",
+            path.display()
+        ))
+        .unwrap();
+        let (p, _) = s.builtin_params().unwrap();
+        assert!(p.use_net);
+        assert_eq!(p.eval_file.as_deref(), Some(&net));
+        let e =
+            EngineSpec::parse("builtin:alphabeta option.EvalFile=/nonexistent/n.net").unwrap_err();
+        assert!(e.contains("EvalFile") && e.contains("cannot read"), "{}", e);
+        std::fs::remove_dir_all(&dir).unwrap();
         assert!(EngineSpec::parse("builtin:mcts option.Threads=0").is_err());
         assert!(EngineSpec::parse("option.Threads=1").is_err());
         assert!(EngineSpec::parse("x proto=xboard").is_err());
