@@ -391,3 +391,53 @@ fn the_engine_searches_with_a_net_and_refuses_bad_ones() {
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn hyperchess_3x3_ships_a_net_that_eval_net_uses_without_a_file() {
+    // The shipped net reads (header, checksum) and is for the default rule set.
+    let g = Hyperchess::start(&RuleOptions::of::<Hyperchess>()).unwrap();
+    let set = g.feature_set().unwrap();
+    let net = quatre::learn::builtin::net("hyperchess", &set).expect("a shipped 3x3 net");
+    net.fits(&g).unwrap();
+    assert_eq!(net.header.base, BASE_HAND);
+    let session = |eval: &str| {
+        use std::io::Write;
+        let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_quatre"))
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        let script = format!(
+            "setoption name Threads value 1\nsetoption name Eval value {}\n\
+             position startpos moves AbI1AcI3 AbI8AcI6\ngo nodes 3000\n\
+             setoption name Boards value 1x1\nposition startpos\ngo nodes 100\n",
+            eval
+        );
+        child
+            .stdin
+            .take()
+            .unwrap()
+            .write_all(script.as_bytes())
+            .unwrap();
+        String::from_utf8(child.wait_with_output().unwrap().stdout).unwrap()
+    };
+    let (net, hand) = (session("net"), session("hand"));
+    let first = |s: &str| -> Vec<String> {
+        s.lines()
+            .take_while(|l| !l.starts_with("bestmove"))
+            .filter(|l| l.contains(" score "))
+            .map(|l| l.split(" nodes").next().unwrap().to_string())
+            .collect()
+    };
+    assert_ne!(first(&net), first(&hand), "net:\n{}\nhand:\n{}", net, hand);
+    // 3x3 has its net; 1x1 has none, and says so once.
+    assert_eq!(net.matches("info string error").count(), 1, "{}", net);
+    assert!(
+        net.contains(
+            "no built-in net for hyperchess (hyperchess-1x1/3; built-in nets: hyperchess-3x3/3)"
+        ),
+        "{}",
+        net
+    );
+    assert!(!hand.contains("error"), "{}", hand);
+}

@@ -2,8 +2,9 @@
 //! playing itself to make training data; `format.rs` is that data's file format, its writer and
 //! its reader; `train.rs` the trainer and `cli.rs` `quatre train`; `net.rs` a learned
 //! evaluation's file and its integer inference, `infer.rs` the hidden sums each thread keeps
-//! up to date from one evaluation to the next.
+//! up to date from one evaluation to the next; `builtin.rs` the nets that ship in the binary.
 
+pub mod builtin;
 pub mod cli;
 pub mod format;
 pub mod infer;

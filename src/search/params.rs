@@ -75,7 +75,7 @@ pub struct SearchParams {
     /// `Eval net`: the searches evaluate with a learned net (`EvalFile`'s, else the game's
     /// built-in one) instead of the hand evaluation.
     pub use_net: bool,
-    /// The net `EvalFile` loaded (None: the built-in net).
+    /// The net `EvalFile` loaded (None: the built-in net of the game and rule set, if any).
     pub eval_file: Option<std::sync::Arc<crate::learn::net::Net>>,
     /// `Ponder`: the GUI will ponder; on a clock the soft time limit grows by a quarter
     /// ([`time::budget_of`](super::time::budget_of)).
@@ -271,10 +271,18 @@ impl SearchParams {
         }
         Some(match &self.eval_file {
             Some(n) => n.fits(g).map(|()| n.as_ref()),
-            None => Err(format!(
-                "no built-in net for {} yet: set EvalFile to a net from quatre train",
-                G::NAME
-            )),
+            None => {
+                let set = g.feature_set().unwrap_or_default();
+                match crate::learn::builtin::net(G::NAME, &set) {
+                    Some(n) => n.fits(g).map(|()| n),
+                    None => Err(format!(
+                        "no built-in net for {} ({}; built-in nets: {}): set EvalFile to a net from quatre train",
+                        G::NAME,
+                        if set.is_empty() { "no input features yet" } else { &set },
+                        crate::learn::builtin::list().join(", ")
+                    )),
+                }
+            }
         })
     }
 }
