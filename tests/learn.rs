@@ -62,6 +62,34 @@ fn fixture(games: usize, seed: u64) -> Vec<GameData> {
         .collect()
 }
 
+/// The engine's standard output for `script` on its standard input (it answers every `go`
+/// before it exits at the end of input).
+fn engine_output(args: &[&str], script: &str) -> String {
+    use std::io::Write;
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_quatre"))
+        .args(args)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(script.as_bytes())
+        .unwrap();
+    String::from_utf8(child.wait_with_output().unwrap().stdout).unwrap()
+}
+
+/// The scores of the first search's `info` lines.
+fn first_scores(s: &str) -> Vec<String> {
+    s.lines()
+        .take_while(|l| !l.starts_with("bestmove"))
+        .filter_map(|l| l.split(" score ").nth(1))
+        .map(|r| r.split(" nodes").next().unwrap().to_string())
+        .collect()
+}
+
 #[test]
 fn hyperchess_features_name_every_piece_and_the_side_to_move() {
     for boards in ["1x1", "3x3"] {
@@ -324,13 +352,6 @@ fn the_engine_searches_with_a_net_and_refuses_bad_ones() {
     )
     .unwrap();
     let session = |eval: &str, algorithm: &str, go: &str| {
-        use std::io::Write;
-        let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_quatre"))
-            .args(["--game", "hyperchess"])
-            .stdin(std::process::Stdio::piped())
-            .stdout(std::process::Stdio::piped())
-            .spawn()
-            .unwrap();
         let script = format!(
             "setoption name Boards value 1x1\nsetoption name Threads value 1\n\
              setoption name Algorithm value {}\n\
@@ -344,27 +365,13 @@ fn the_engine_searches_with_a_net_and_refuses_bad_ones() {
             go,
             dir.join("missing.net").display()
         );
-        child
-            .stdin
-            .take()
-            .unwrap()
-            .write_all(script.as_bytes())
-            .unwrap();
-        let out = child.wait_with_output().unwrap();
-        String::from_utf8(out.stdout).unwrap()
+        engine_output(&["--game", "hyperchess"], &script)
     };
     // Per search: the two errors the script asks for (the missing file, the net of another
     // board) and no other; the first search's scores are the net's, not the hand
     // evaluation's: alpha-beta's, and MCTS's, which scores its leaves with the net as well
     // (one thread, a node count: the same tree every run, so only the evaluation can make the
     // scores differ).
-    let scores = |s: &str| -> Vec<String> {
-        s.lines()
-            .take_while(|l| !l.starts_with("bestmove"))
-            .filter_map(|l| l.split(" score ").nth(1))
-            .map(|r| r.split(" nodes").next().unwrap().to_string())
-            .collect()
-    };
     for (algorithm, go) in [("alphabeta", "go depth 2"), ("mcts", "go nodes 300")] {
         let net = session("net", algorithm, go);
         let hand = session("hand", algorithm, go);
@@ -379,10 +386,10 @@ fn the_engine_searches_with_a_net_and_refuses_bad_ones() {
             net
         );
         assert!(!hand.contains("Eval net"), "{}", hand);
-        assert!(!scores(&net).is_empty());
+        assert!(!first_scores(&net).is_empty());
         assert_ne!(
-            scores(&net),
-            scores(&hand),
+            first_scores(&net),
+            first_scores(&hand),
             "{}: net:\n{}\nhand:\n{}",
             algorithm,
             net,
@@ -401,35 +408,23 @@ fn hyperchess_3x3_ships_a_net_that_eval_net_uses_without_a_file() {
     net.fits(&g).unwrap();
     assert_eq!(net.header.base, BASE_HAND);
     let session = |eval: &str| {
-        use std::io::Write;
-        let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_quatre"))
-            .stdin(std::process::Stdio::piped())
-            .stdout(std::process::Stdio::piped())
-            .spawn()
-            .unwrap();
         let script = format!(
             "setoption name Threads value 1\nsetoption name Eval value {}\n\
              position startpos moves AbI1AcI3 AbI8AcI6\ngo nodes 3000\n\
              setoption name Boards value 1x1\nposition startpos\ngo nodes 100\n",
             eval
         );
-        child
-            .stdin
-            .take()
-            .unwrap()
-            .write_all(script.as_bytes())
-            .unwrap();
-        String::from_utf8(child.wait_with_output().unwrap().stdout).unwrap()
+        engine_output(&[], &script)
     };
     let (net, hand) = (session("net"), session("hand"));
-    let first = |s: &str| -> Vec<String> {
-        s.lines()
-            .take_while(|l| !l.starts_with("bestmove"))
-            .filter(|l| l.contains(" score "))
-            .map(|l| l.split(" nodes").next().unwrap().to_string())
-            .collect()
-    };
-    assert_ne!(first(&net), first(&hand), "net:\n{}\nhand:\n{}", net, hand);
+    assert!(!first_scores(&net).is_empty());
+    assert_ne!(
+        first_scores(&net),
+        first_scores(&hand),
+        "net:\n{}\nhand:\n{}",
+        net,
+        hand
+    );
     // 3x3 has its net; 1x1 has none, and says so once.
     assert_eq!(net.matches("info string error").count(), 1, "{}", net);
     assert!(
