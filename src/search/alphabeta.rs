@@ -746,28 +746,42 @@ impl<G: Game> Worker<'_, '_, G> {
             if !self.exact && gain.is_some_and(|gain| stand + gain + DELTA_MARGIN < alpha) {
                 continue;
             }
-            let c = self.states.child(ply + 1, g, m);
-            let s = self.child(&c, seat, alpha, beta, |w, a, b, s| {
-                w.quiesce(&c, a, b, ply + 1, qdepth + 1, s)
-            });
-            self.states.put(ply + 1, c);
-            if self.aborted() {
-                break;
-            }
-            if s > best {
-                best = s;
-                if s > alpha {
-                    alpha = s;
-                    self.update_pv(ply, m);
-                }
-            }
-            if alpha >= beta {
+            if self.quiesce_move(g, m, (&mut best, &mut alpha), beta, (ply, qdepth), seat) {
                 break;
             }
         }
         self.move_bufs[ply] = moves;
         self.qs_bufs[ply] = keyed;
         best
+    }
+
+    /// Searches move `m` of `g` in quiescence and folds its score into `best` and `alpha` (and
+    /// the PV): true when the node is done (a cutoff, or the search was stopped).
+    fn quiesce_move(
+        &mut self,
+        g: &G,
+        m: G::Move,
+        (best, alpha): (&mut i32, &mut i32),
+        beta: i32,
+        (ply, qdepth): (usize, usize),
+        seat: Seat,
+    ) -> bool {
+        let c = self.states.child(ply + 1, g, m);
+        let s = self.child(&c, seat, *alpha, beta, |w, a, b, s| {
+            w.quiesce(&c, a, b, ply + 1, qdepth + 1, s)
+        });
+        self.states.put(ply + 1, c);
+        if self.aborted() {
+            return true;
+        }
+        if s > *best {
+            *best = s;
+            if s > *alpha {
+                *alpha = s;
+                self.update_pv(ply, m);
+            }
+        }
+        *alpha >= beta
     }
 
     /// Quiescence in check: no standing pat, as in chess engines (the side to move may not
@@ -788,22 +802,7 @@ impl<G: Game> Worker<'_, '_, G> {
         let mut best = -INF;
         for i in order {
             let m = moves[i as usize];
-            let c = self.states.child(ply + 1, g, m);
-            let s = self.child(&c, seat, alpha, beta, |w, a, b, s| {
-                w.quiesce(&c, a, b, ply + 1, qdepth + 1, s)
-            });
-            self.states.put(ply + 1, c);
-            if self.aborted() {
-                break;
-            }
-            if s > best {
-                best = s;
-                if s > alpha {
-                    alpha = s;
-                    self.update_pv(ply, m);
-                }
-            }
-            if alpha >= beta {
+            if self.quiesce_move(g, m, (&mut best, &mut alpha), beta, (ply, qdepth), seat) {
                 break;
             }
         }
