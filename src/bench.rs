@@ -118,6 +118,7 @@ fn eval_items(game: &'static str, g: &dyn AnyGame, threads: usize, limits: &Limi
         seed: 1,
         hash_mb: 64,
         algorithm: Algorithm::AlphaBeta,
+        eval: crate::search::params::EvalChoice::Hand,
         ..Default::default()
     };
     let what = |eval: &str| {
@@ -136,7 +137,7 @@ fn eval_items(game: &'static str, g: &dyn AnyGame, threads: usize, limits: &Limi
         let net = float
             .quantize(game, &set, 400.0, "random, adds 0: for quatre bench".into())
             .with_base(BASE_HAND);
-        params.use_net = true;
+        params.eval = crate::search::params::EvalChoice::Net;
         params.eval_file = Some(Arc::new(net));
         let eval = format!("hand+net h{} adding 0 (cost only)", hidden);
         items.push(timed(game, what(&eval), || {

@@ -531,6 +531,22 @@ pub trait Game: Clone + Send + Sync + Debug + 'static {
     /// Appends the position's active features to `out`: sparse and absolute (the same whoever
     /// asks; the side to move is a feature).
     fn features(&self, _out: &mut Vec<u32>) {}
+
+    /// The learned policy's move features (docs/learning.md, "The policy"): the set's name and
+    /// version with the rule options it depends on (e.g. `hyperchess-moves-3x3/1`), or None
+    /// where the game has none yet.
+    fn move_feature_set(&self) -> Option<String> {
+        None
+    }
+
+    /// How many move features the set has.
+    fn move_feature_count(&self) -> usize {
+        0
+    }
+
+    /// Appends the active features of legal move `mv` in this state to `out` (a policy's logit
+    /// for the move is the sum of their weights).
+    fn move_features(&self, _mv: Self::Move, _out: &mut Vec<u32>) {}
 }
 
 /// Counts the leaf nodes of the legal-move tree to `depth` (bulk-counted at depth 1). As in

@@ -84,6 +84,9 @@ enum Cmd {
     Selfplay(quatre::learn::SelfplayArgs),
     /// Train a learned evaluation (a net file) on self-play data (docs/learning.md).
     Train(quatre::learn::cli::TrainArgs),
+    /// Train a move policy (MCTS's priors) on the moves the self-play searches chose
+    /// (docs/learning.md, "The policy").
+    TrainPolicy(quatre::learn::policy_train::PolicyArgs),
 }
 
 #[derive(Args)]
@@ -447,6 +450,7 @@ fn main() -> ExitCode {
             .and_then(|t| emit(&t)),
         Some(Cmd::Selfplay(a)) => quatre::learn::run(cli.game.as_deref(), a).map(|_| ()),
         Some(Cmd::Train(a)) => quatre::learn::cli::run(cli.game.as_deref(), a, &say),
+        Some(Cmd::TrainPolicy(a)) => quatre::learn::policy_train::run(cli.game.as_deref(), a, &say),
     };
     match r {
         Ok(()) => ExitCode::SUCCESS,

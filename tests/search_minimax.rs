@@ -25,6 +25,9 @@ fn searched<G: Game>(g: &G, depth: u32) -> search::Score {
         threads: 1,
         hash_mb: 4,
         exact: true,
+        // The reference is the hand evaluation's minimax (`Eval auto` would use hyperchess
+        // 3x3's net).
+        eval: quatre::search::params::EvalChoice::Hand,
         ..SearchParams::default()
     };
     let limits = Limits {

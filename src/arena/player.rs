@@ -819,7 +819,7 @@ mod tests {
         ))
         .unwrap();
         let (p, _) = s.builtin_params().unwrap();
-        assert!(p.use_net);
+        assert_eq!(p.eval, crate::search::params::EvalChoice::Net);
         assert_eq!(p.eval_file.as_deref(), Some(&net));
         let e =
             EngineSpec::parse("builtin:alphabeta option.EvalFile=/nonexistent/n.net").unwrap_err();

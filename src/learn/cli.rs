@@ -167,7 +167,7 @@ fn run_game<G: Game>(
 
 /// Writes `bytes` to a temporary file beside `path`, then renames it: a killed run leaves no
 /// half-written net.
-fn write_atomically(path: &std::path::Path, bytes: &[u8]) -> Result<(), String> {
+pub(super) fn write_atomically(path: &std::path::Path, bytes: &[u8]) -> Result<(), String> {
     let tmp = path.with_extension("partial");
     std::fs::write(&tmp, bytes).map_err(|e| format!("cannot write {}: {}", tmp.display(), e))?;
     std::fs::rename(&tmp, path).map_err(|e| format!("cannot write {}: {}", path.display(), e))

@@ -206,7 +206,7 @@ pub fn load(path: &str) -> Result<Net, String> {
     Net::from_bytes(&bytes).map_err(|e| format!("{}: {}", path, e))
 }
 
-fn fnv1a(bytes: &[u8]) -> u64 {
+pub(super) fn fnv1a(bytes: &[u8]) -> u64 {
     let mut h: u64 = 0xcbf2_9ce4_8422_2325;
     for &b in bytes {
         h ^= b as u64;
@@ -216,10 +216,10 @@ fn fnv1a(bytes: &[u8]) -> u64 {
 }
 
 /// Reads little-endian values off the front of a byte slice.
-struct Reader<'a>(&'a [u8]);
+pub(super) struct Reader<'a>(pub(super) &'a [u8]);
 
 impl<'a> Reader<'a> {
-    fn take(&mut self, n: usize, what: &str) -> Result<&'a [u8], String> {
+    pub(super) fn take(&mut self, n: usize, what: &str) -> Result<&'a [u8], String> {
         if self.0.len() < n {
             return Err(format!("the file ends inside the {} (truncated)", what));
         }
@@ -227,7 +227,7 @@ impl<'a> Reader<'a> {
         self.0 = b;
         Ok(a)
     }
-    fn u32(&mut self, what: &str) -> Result<u32, String> {
+    pub(super) fn u32(&mut self, what: &str) -> Result<u32, String> {
         Ok(u32::from_le_bytes(self.take(4, what)?.try_into().unwrap()))
     }
     fn i16s(&mut self, n: usize, what: &str) -> Result<Vec<i16>, String> {

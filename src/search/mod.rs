@@ -201,6 +201,8 @@ pub struct Context<'a> {
     /// The learned evaluation the searches use (`Eval net`), set by [`search`] once it fits
     /// the position; None: the game's hand evaluation.
     pub net: Option<&'a crate::learn::net::Net>,
+    /// The move policy MCTS uses (`Policy net`), set by [`search`] once it fits the position.
+    pub policy: Option<&'a crate::learn::policy::Policy>,
 }
 
 impl<'a> Context<'a> {
@@ -223,6 +225,7 @@ impl<'a> Context<'a> {
             best: control.best,
             memory: control.memory,
             net: None,
+            policy: None,
         }
     }
 
@@ -337,6 +340,21 @@ pub fn search<G: Game>(root: &G, ctx: &Context) -> Outcome<G::Move> {
         }
         Some(Err(e)) => {
             ctx.problem(&format!("Eval net: {}; evaluating by hand", e));
+            ctx
+        }
+        None => ctx,
+    };
+    let with_policy;
+    let ctx = match ctx.params.policy_for(root) {
+        Some(Ok(policy)) => {
+            with_policy = Context {
+                policy: Some(policy),
+                ..*ctx
+            };
+            &with_policy
+        }
+        Some(Err(e)) => {
+            ctx.problem(&format!("Policy net: {}; ordering moves by hand", e));
             ctx
         }
         None => ctx,
@@ -467,18 +485,13 @@ impl Valuer<'_> {
         scale: DEFAULT_VALUE_SCALE,
     };
 
-    /// The MCTS valuer of a search: `ValueScale` when set; else a net's own scale (its
-    /// evaluation is a logit times `eval_scale`, so `σ(eval/eval_scale)` is its learned
-    /// probability: 10-to-1 odds at `eval_scale · ln 10`); else the game's.
+    /// The MCTS valuer of a search: `ValueScale` when set, else the game's
+    /// ([`Game::VALUE_SCALE`]), whichever evaluation (a net's evaluation is in the hand one's
+    /// units; its own calibrated scale, `eval_scale · ln 10`, measured weaker: docs/results.md).
     pub fn of<'a, G: Game>(ctx: &Context<'a>) -> Valuer<'a> {
-        let scale = match (ctx.params.value_scale, ctx.net) {
-            (Some(s), _) => s as f32,
-            (None, Some(n)) => n.header.eval_scale * std::f32::consts::LN_10,
-            (None, None) => G::VALUE_SCALE,
-        };
         Valuer {
             net: ctx.net,
-            scale,
+            scale: ctx.params.value_scale.map_or(G::VALUE_SCALE, |s| s as f32),
         }
     }
 

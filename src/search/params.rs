@@ -72,11 +72,19 @@ pub struct SearchParams {
     pub value_scale: Option<u32>,
     /// `UCI_ShowWDL`: alpha-beta adds win/draw/loss estimates to its `info` lines.
     pub show_wdl: bool,
-    /// `Eval net`: the searches evaluate with a learned net (`EvalFile`'s, else the game's
-    /// built-in one) instead of the hand evaluation.
-    pub use_net: bool,
+    /// `Eval`: the hand evaluation, a learned net (`EvalFile`'s, else the game's built-in
+    /// one), or `auto`: the net where one fits, else the hand evaluation.
+    pub eval: EvalChoice,
     /// The net `EvalFile` loaded (None: the built-in net of the game and rule set, if any).
     pub eval_file: Option<std::sync::Arc<crate::learn::net::Net>>,
+    /// `Policy net`: MCTS orders and biases its moves by a learned move policy (`PolicyFile`'s)
+    /// instead of by `move_priority` alone.
+    pub use_policy: bool,
+    /// The policy `PolicyFile` loaded.
+    pub policy_file: Option<std::sync::Arc<crate::learn::policy::Policy>>,
+    /// MCTS with a policy: the weight, in hundredths, of the prior's term in selection
+    /// (`weight · prior · √N / (1 + n)`, added to UCB); 0 = the policy orders moves only.
+    pub policy_weight: u32,
     /// `Ponder`: the GUI will ponder; on a clock the soft time limit grows by a quarter
     /// ([`time::budget_of`](super::time::budget_of)).
     pub ponder: bool,
@@ -107,8 +115,11 @@ impl Default for SearchParams {
             widen_root: None,
             value_scale: None,
             show_wdl: false,
-            use_net: false,
+            eval: EvalChoice::Auto,
             eval_file: None,
+            use_policy: false,
+            policy_file: None,
+            policy_weight: 0,
             ponder: false,
             exact: false,
         };
@@ -232,8 +243,8 @@ pub fn engine_specs() -> Vec<OptionSpec> {
         OptionSpec {
             name: "Eval",
             kind: OptionKind::Combo {
-                default: "hand",
-                vars: &["hand", "net"],
+                default: "auto",
+                vars: &["auto", "hand", "net"],
             },
         },
         OptionSpec {
@@ -256,35 +267,87 @@ pub fn engine_specs() -> Vec<OptionSpec> {
                 max: 1_000_000,
             },
         },
+        OptionSpec {
+            name: "Policy",
+            kind: OptionKind::Combo {
+                default: "hand",
+                vars: &["hand", "net"],
+            },
+        },
+        OptionSpec {
+            name: "PolicyFile",
+            kind: OptionKind::String { default: "" },
+        },
+        OptionSpec {
+            name: "PolicyWeight",
+            kind: OptionKind::Spin {
+                default: 0,
+                min: 0,
+                max: 10_000,
+            },
+        },
     ]
 }
 
 impl SearchParams {
-    /// The net the searches evaluate with, if `Eval` is `net` and one is at hand for `g`;
-    /// otherwise why not (the searches then use the hand evaluation).
+    /// The move policy MCTS uses, if `Policy` is `net` and `PolicyFile`'s fits `g`; otherwise
+    /// why not (MCTS then orders moves by `move_priority`).
+    pub fn policy_for<G: crate::game::Game>(
+        &self,
+        g: &G,
+    ) -> Option<Result<&crate::learn::policy::Policy, String>> {
+        if !self.use_policy {
+            return None;
+        }
+        Some(match &self.policy_file {
+            Some(p) => p.fits(g).map(|()| p.as_ref()),
+            None => Err(format!(
+                "no built-in policy for {}: set PolicyFile to a policy from quatre train-policy",
+                G::NAME
+            )),
+        })
+    }
+
+    /// The net the searches evaluate with: with `Eval net`, the net if one is at hand for `g`,
+    /// otherwise why not (the searches then use the hand evaluation); with `Eval auto`, the net
+    /// if one fits, else None (the hand evaluation, nothing said); with `Eval hand`, None.
     pub fn net_for<G: crate::game::Game>(
         &self,
         g: &G,
     ) -> Option<Result<&crate::learn::net::Net, String>> {
-        if !self.use_net {
-            return None;
-        }
-        Some(match &self.eval_file {
-            Some(n) => n.fits(g).map(|()| n.as_ref()),
-            None => {
-                let set = g.feature_set().unwrap_or_default();
-                match crate::learn::builtin::net(G::NAME, &set) {
-                    Some(n) => n.fits(g).map(|()| n),
-                    None => Err(format!(
-                        "no built-in net for {} ({}; built-in nets: {}): set EvalFile to a net from quatre train",
-                        G::NAME,
-                        if set.is_empty() { "no input features yet" } else { &set },
-                        crate::learn::builtin::list().join(", ")
-                    )),
+        let found = match self.eval {
+            EvalChoice::Hand => return None,
+            EvalChoice::Net | EvalChoice::Auto => match &self.eval_file {
+                Some(n) => n.fits(g).map(|()| n.as_ref()),
+                None => {
+                    let set = g.feature_set().unwrap_or_default();
+                    match crate::learn::builtin::net(G::NAME, &set) {
+                        Some(n) => n.fits(g).map(|()| n),
+                        None => Err(format!(
+                            "no built-in net for {} ({}; built-in nets: {}): set EvalFile to a net from quatre train",
+                            G::NAME,
+                            if set.is_empty() { "no input features yet" } else { &set },
+                            crate::learn::builtin::list().join(", ")
+                        )),
+                    }
                 }
-            }
-        })
+            },
+        };
+        match (self.eval, found) {
+            (EvalChoice::Auto, Err(_)) => None,
+            (_, r) => Some(r),
+        }
     }
+}
+
+/// The `Eval` option.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EvalChoice {
+    /// A learned net where one fits the game and rule set (`EvalFile`'s, else a built-in
+    /// one), else the hand evaluation.
+    Auto,
+    Hand,
+    Net,
 }
 
 /// Milliseconds kept in hand for the time between the engine's answer and the client's clock
@@ -319,10 +382,20 @@ pub fn apply(params: &mut SearchParams, name: &str, value: &str) -> bool {
         "valuescale" => params.value_scale = u32::try_from(int()).ok().filter(|&s| s > 0),
         "widenroot" => params.widen_root = (int() >= 0).then_some(int() == 1),
         "uci_showwdl" => params.show_wdl = value == "true",
-        "eval" => params.use_net = value.eq_ignore_ascii_case("net"),
+        "eval" => {
+            params.eval = match value.to_ascii_lowercase().as_str() {
+                "net" => EvalChoice::Net,
+                "hand" => EvalChoice::Hand,
+                _ => EvalChoice::Auto,
+            }
+        }
         // A file is loaded (and refused) by `set`; the empty value is the built-in net.
         "evalfile" if value.is_empty() => params.eval_file = None,
         "evalfile" => {}
+        "policy" => params.use_policy = value.eq_ignore_ascii_case("net"),
+        "policyfile" if value.is_empty() => params.policy_file = None,
+        "policyfile" => {}
+        "policyweight" => params.policy_weight = int().max(0) as u32,
         "ponder" => params.ponder = value == "true",
         _ => return false,
     }
@@ -347,6 +420,10 @@ pub fn set(params: &mut SearchParams, name: &str, value: &str) -> Result<(), Str
         // A missing, damaged or foreign file leaves the net in use as it was.
         let net = crate::learn::net::load(&v).map_err(|e| format!("EvalFile: {}", e))?;
         params.eval_file = Some(std::sync::Arc::new(net));
+    }
+    if spec.name == "PolicyFile" && !v.is_empty() {
+        let policy = crate::learn::policy::load(&v).map_err(|e| format!("PolicyFile: {}", e))?;
+        params.policy_file = Some(std::sync::Arc::new(policy));
     }
     apply(params, spec.name, &v);
     Ok(())

@@ -38,3 +38,69 @@ pub fn features(g: &Hyperchess, out: &mut Vec<u32>) {
         out.push((kind_base + KINDS) as u32);
     }
 }
+
+/// The learned policy's move features (`Game::move_features`), version 1. A move is described
+/// by the mover's colour and type with its destination and its origin on their boards, the pair
+/// of boards it goes between (the grid dimensions it crosses), what it captures, what it
+/// promotes to, and whether the opponent attacks its destination and its origin (a piece put
+/// en prise, a piece saved) and the game's own flag for a capture likely to lose material.
+pub fn move_feature_set(g: &Hyperchess) -> String {
+    format!("hyperchess-moves-{}x{}/1", g.geo.cols, g.geo.rows)
+}
+
+/// The move feature blocks' offsets: kind × destination square, kind × origin square, kind ×
+/// (origin board, destination board), mover type × victim type, promotion, mover type ×
+/// (destination attacked, destination defended), mover type × origin attacked, mover type ×
+/// likely-losing capture; then the count.
+fn move_blocks(nb: usize) -> [usize; 9] {
+    let sizes = [
+        KINDS * 64,
+        KINDS * 64,
+        KINDS * nb * nb,
+        8 * 8,
+        8,
+        8 * 4,
+        8 * 2,
+        8 * 2,
+    ];
+    let mut b = [0; 9];
+    for (i, s) in sizes.iter().enumerate() {
+        b[i + 1] = b[i] + s;
+    }
+    b
+}
+
+pub fn move_feature_count(g: &Hyperchess) -> usize {
+    move_blocks(g.geo.nb)[8]
+}
+
+pub fn move_features(g: &Hyperchess, m: Move, out: &mut Vec<u32>) {
+    let b = move_blocks(g.geo.nb);
+    let (from, to) = (m.from(), m.to());
+    let pc = g.board[from];
+    let ty = (pc & 7) as usize;
+    let kind = (pc >> 3) as usize * 7 + ty - 1;
+    let victim = if g.board[to] != 0 {
+        (g.board[to] & 7) as usize
+    } else if ty == PAWN as usize && to == g.ep as usize {
+        PAWN as usize
+    } else {
+        0
+    };
+    let them = 1 - g.side;
+    let attacked = g.attacked(to, them) as usize;
+    let defended = g.attacked(to, g.side) as usize;
+    let (_, losing) = super::eval::noisy_estimate(g, m);
+    for f in [
+        b[0] + kind * 64 + to % 64,
+        b[1] + kind * 64 + from % 64,
+        b[2] + (kind * g.geo.nb + from / 64) * g.geo.nb + to / 64,
+        b[3] + ty * 8 + victim,
+        b[4] + m.promo() as usize,
+        b[5] + ty * 4 + attacked * 2 + defended,
+        b[6] + ty * 2 + g.attacked(from, them) as usize,
+        b[7] + ty * 2 + losing as usize,
+    ] {
+        out.push(f as u32);
+    }
+}

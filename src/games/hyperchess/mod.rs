@@ -819,6 +819,18 @@ impl Game for Hyperchess {
         features::features(self, out)
     }
 
+    fn move_feature_set(&self) -> Option<String> {
+        Some(features::move_feature_set(self))
+    }
+
+    fn move_feature_count(&self) -> usize {
+        features::move_feature_count(self)
+    }
+
+    fn move_features(&self, mv: Move, out: &mut Vec<u32>) {
+        features::move_features(self, mv, out)
+    }
+
     /// A pass, when not in check and the side to move has a piece other than king and pawns
     /// (with only those, zugzwang is common).
     fn null_move(&self) -> Option<Self> {

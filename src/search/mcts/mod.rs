@@ -50,7 +50,7 @@ use self::backup::{back_up_value, mark_decisive, root_decided, solve_path};
 use self::ismcts::{add_missing_children, candidates};
 use self::leaf::{quiescence_rewards, rollout, QsBuf};
 use self::report::{best_child, report};
-use self::select::select;
+use self::select::{select, Knobs};
 use self::tree::{widen, Tree, COMPLETE, FIRST_CHILDREN, LOSS, SCALE, UNPROVEN, WIN};
 use super::{Context, Event, Outcome, Valuer};
 use crate::game::{rng_from_seed, Game, GameRng, Seat, Status};
@@ -87,6 +87,11 @@ struct Shared<'a, G: Game> {
     widen_root: bool,
     /// Plies of captures-only search that score a new leaf instead of a rollout (0 = off).
     leaf_search: usize,
+    /// The learned move policy (`Policy net`, two seats with perfect information): the order
+    /// of widening and the priors.
+    policy: Option<&'a crate::learn::policy::Policy>,
+    /// Weight of the prior in selection (0 = the policy orders the moves only).
+    puct: f64,
 }
 
 /// Runs MCTS (ISMCTS for hidden-information games) on `root` within the context's limits,
@@ -137,6 +142,8 @@ pub fn search<G: Game>(root: &G, ctx: &Context, moves: &[G::Move]) -> Outcome<G:
         } else {
             0
         },
+        policy: ctx.policy.filter(|_| informed),
+        puct: ctx.params.policy_weight as f64 / 100.0,
     };
     let threads = ctx.params.threads.max(1);
     if threads == 1 {
@@ -220,6 +227,7 @@ fn worker<G: Game>(sh: &Shared<G>, index: usize) {
     let mut path: Vec<u32> = Vec::with_capacity(256);
     let mut legal: FxHashSet<G::Move> = FxHashSet::default();
     let mut qbufs: Vec<QsBuf<G::Move>> = vec![(Vec::new(), Vec::new()); sh.leaf_search + 1];
+    let mut feats: Vec<u32> = Vec::new();
     let mut last_report = Instant::now();
     let mut last_publish = Instant::now();
     let mut reported = false;
@@ -293,6 +301,7 @@ fn worker<G: Game>(sh: &Shared<G>, index: usize) {
         }
         let depth = iterate(
             sh, observer, &mut rng, &mut moves, &mut buf, &mut path, &mut legal, &mut qbufs,
+            &mut feats,
         );
         done_here += 1;
         local_iterations += 1;
@@ -316,6 +325,7 @@ fn iterate<G: Game>(
     path: &mut Vec<u32>,
     legal: &mut FxHashSet<G::Move>,
     qbufs: &mut [QsBuf<G::Move>],
+    feats: &mut Vec<u32>,
 ) -> u32 {
     let tree = &sh.tree;
     let hidden = G::hidden_information();
@@ -400,7 +410,7 @@ fn iterate<G: Game>(
                     } else {
                         usize::MAX
                     };
-                    widen(tree, node, &state, moves, first);
+                    widen(tree, node, &state, moves, first, sh.policy, feats);
                     if sh.solver {
                         mark_decisive(tree, node, &state, buf);
                     }
@@ -412,27 +422,26 @@ fn iterate<G: Game>(
                 break rollout(&mut state, sh.rollout_plies, rng, buf, sh.valuer);
             }
         }
-        let (mut pick, short) = select(
-            tree,
-            node,
-            hidden.then_some(&*legal),
-            all_available,
+        let knobs = Knobs {
             c,
-            sh.minimax,
-            if node == 0 && !sh.widen_root {
+            minimax: sh.minimax,
+            widening: if node == 0 && !sh.widen_root {
                 0.0
             } else {
                 sh.widening
             },
-        );
+            puct: if sh.policy.is_some() { sh.puct } else { 0.0 },
+        };
+        let (mut pick, short) = select(tree, node, hidden.then_some(&*legal), all_available, knobs);
         // The widening window admits more moves than have children: create the next ones.
         if short && !hidden && !nd.complete() && nd.try_lock() {
             let have = nd.widened.load(Ordering::Relaxed) & !COMPLETE;
             state.legal_moves(moves);
-            let grew = widen(tree, node, &state, moves, (have as usize / 2).max(2));
+            let more = (have as usize / 2).max(2);
+            let grew = widen(tree, node, &state, moves, more, sh.policy, feats);
             nd.unlock();
             if grew {
-                pick = select(tree, node, None, false, c, sh.minimax, sh.widening).0;
+                pick = select(tree, node, None, false, knobs).0;
             }
         }
         let Some(child) = pick else {

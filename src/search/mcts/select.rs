@@ -5,20 +5,36 @@ use super::tree::{Tree, LOSS, SCALE, WIN};
 use fxhash::FxHashSet;
 use std::sync::atomic::Ordering;
 
+/// Selection's constants: UCB's exploration `c`, the implicit minimax weight, the progressive
+/// widening factor (0 = every child) and the prior's weight (0 = none).
+#[derive(Clone, Copy, Debug, Default)]
+pub(super) struct Knobs {
+    pub c: f64,
+    pub minimax: f64,
+    pub widening: f64,
+    pub puct: f64,
+}
+
 /// UCB1 with virtual loss; with `available` (ISMCTS), only children whose move is in it, with
 /// availability counts in place of the parent's visits (`all_available`: every child is).
 /// `minimax` mixes each child's implicit minimax value into its mean; `widening` > 0 considers
 /// only the first `1 + widening · √visits` children not proven lost (they are in priority order).
 /// Also says whether that window is wider than the children there are (`widen` can add more).
+/// With `knobs.puct` > 0, a child's prior (the learned policy's) adds `puct · prior · √N / (1 +
+/// n)`, as in PUCT.
 pub(super) fn select<M: Copy + Eq + std::hash::Hash>(
     tree: &Tree<M>,
     node: u32,
     available: Option<&FxHashSet<M>>,
     all_available: bool,
-    c: f64,
-    minimax: f64,
-    widening: f64,
+    knobs: Knobs,
 ) -> (Option<u32>, bool) {
+    let Knobs {
+        c,
+        minimax,
+        widening,
+        puct,
+    } = knobs;
     let parent = &tree.node(node);
     let parent_n = (parent.visits.load(Ordering::Relaxed)
         + parent.virtual_loss.load(Ordering::Relaxed))
@@ -75,7 +91,12 @@ pub(super) fn select<M: Copy + Eq + std::hash::Hash>(
                 Some(v) if minimax > 0.0 => (1.0 - minimax) * mean + minimax * v as f64,
                 _ => mean,
             };
-            q + c * (n_total.ln() / n).sqrt()
+            let bias = if puct > 0.0 {
+                puct * cn.prior as f64 * n_total.sqrt() / (1.0 + n)
+            } else {
+                0.0
+            };
+            q + c * (n_total.ln() / n).sqrt() + bias
         };
         if v > best_v {
             best_v = v;

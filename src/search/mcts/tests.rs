@@ -3,7 +3,7 @@
 use super::backup::{back_up_value, root_decided, solve_path};
 use super::leaf::{quiescence, quiescence_rewards, QS_INF};
 use super::report::ranked;
-use super::select::select;
+use super::select::{select, Knobs};
 use super::tree::{widen, Tree, COMPLETE, FIRST_CHILDREN, LOSS, SCALE, UNPROVEN, WIN};
 use crate::game::Game;
 use fxhash::FxHashSet;
@@ -91,12 +91,12 @@ fn the_root_ranks_proven_wins_first_and_proven_losses_last_whatever_the_visits()
 #[test]
 fn selection_takes_a_proven_win_and_avoids_a_proven_loss() {
     let t = visited_tree();
-    assert_eq!(select(&t, 0, None, false, 0.5, 0.0, 0.0).0, Some(1));
+    assert_eq!(select(&t, 0, None, false, knobs(0.5, 0.0, 0.0)).0, Some(1));
     t.node(1).proven.store(LOSS, Ordering::Relaxed);
-    assert_eq!(select(&t, 0, None, false, 0.5, 0.0, 0.0).0, Some(2));
+    assert_eq!(select(&t, 0, None, false, knobs(0.5, 0.0, 0.0)).0, Some(2));
     t.node(1).proven.store(UNPROVEN, Ordering::Relaxed);
     t.node(2).proven.store(WIN, Ordering::Relaxed);
-    assert_eq!(select(&t, 0, None, false, 0.5, 0.0, 0.0).0, Some(2));
+    assert_eq!(select(&t, 0, None, false, knobs(0.5, 0.0, 0.0)).0, Some(2));
 }
 
 #[test]
@@ -123,13 +123,13 @@ fn selection_mixes_in_the_minimax_value_and_widens_in_priority_order() {
     back_up_value(&t, &[0, 1, 3], 1.0);
     back_up_value(&t, &[0, 2, 5], 0.0);
     // Means 0.8 and 0.2; minimax values 0 and 1.
-    assert_eq!(select(&t, 0, None, false, 0.5, 0.0, 0.0).0, Some(1));
-    assert_eq!(select(&t, 0, None, false, 0.5, 0.2, 0.0).0, Some(1));
-    assert_eq!(select(&t, 0, None, false, 0.5, 0.9, 0.0).0, Some(2));
+    assert_eq!(select(&t, 0, None, false, knobs(0.5, 0.0, 0.0)).0, Some(1));
+    assert_eq!(select(&t, 0, None, false, knobs(0.5, 0.2, 0.0)).0, Some(1));
+    assert_eq!(select(&t, 0, None, false, knobs(0.5, 0.9, 0.0)).0, Some(2));
     // A window of one child: the first in the list (2), unless it is proven lost.
-    assert_eq!(select(&t, 0, None, false, 0.5, 0.0, 0.01).0, Some(2));
+    assert_eq!(select(&t, 0, None, false, knobs(0.5, 0.0, 0.01)).0, Some(2));
     t.node(2).proven.store(LOSS, Ordering::Relaxed);
-    assert_eq!(select(&t, 0, None, false, 0.5, 0.0, 0.01).0, Some(1));
+    assert_eq!(select(&t, 0, None, false, knobs(0.5, 0.0, 0.01)).0, Some(1));
 }
 
 #[test]
@@ -142,7 +142,15 @@ fn widening_creates_children_in_priority_order_as_the_window_admits_them() {
     let mut moves = Vec::new();
     g.legal_moves(&mut moves);
     let t: Tree<crate::games::hyperchess::Move> = Tree::new(1);
-    assert!(widen(&t, 0, &g, &moves, FIRST_CHILDREN));
+    assert!(widen(
+        &t,
+        0,
+        &g,
+        &moves,
+        FIRST_CHILDREN,
+        None,
+        &mut Vec::new()
+    ));
     let kids = |t: &Tree<_>| -> Vec<_> { t.children(0).map(|c| t.node(c).mv().unwrap()).collect() };
     let first = kids(&t);
     assert_eq!(first.len(), 2);
@@ -151,7 +159,7 @@ fn widening_creates_children_in_priority_order_as_the_window_admits_them() {
     assert!(!t.node(0).complete());
     // Growing appends the next moves after the existing ones, never a move twice, until
     // every legal move has its child.
-    while widen(&t, 0, &g, &moves, 3) {}
+    while widen(&t, 0, &g, &moves, 3, None, &mut Vec::new()) {}
     let all = kids(&t);
     assert_eq!(&all[..2], &first[..]);
     assert_eq!(all.len(), moves.len());
@@ -159,7 +167,7 @@ fn widening_creates_children_in_priority_order_as_the_window_admits_them() {
     assert_eq!(distinct.len(), all.len());
     assert!(t.node(0).complete());
     assert!(
-        !widen(&t, 0, &g, &moves, 3),
+        !widen(&t, 0, &g, &moves, 3, None, &mut Vec::new()),
         "a complete node does not grow"
     );
 }
@@ -223,4 +231,87 @@ fn the_leaf_search_ranks_a_win_above_any_material_lead() {
     let q = quiescence(&g, -QS_INF, QS_INF, 4, 0, 0, &mut bufs, None);
     assert!(q > EVAL_LIMIT, "{q}");
     assert_eq!(q, MATE - 1);
+}
+
+fn knobs(c: f64, minimax: f64, widening: f64) -> Knobs {
+    Knobs {
+        c,
+        minimax,
+        widening,
+        puct: 0.0,
+    }
+}
+
+/// With a policy, a node widens in the order of its priors (each child keeps its prior), and
+/// selection's prior term prefers, among children of equal statistics, the likelier move.
+#[test]
+fn a_policy_orders_the_widening_and_biases_selection() {
+    use crate::games::hyperchess::Hyperchess;
+    use crate::learn::policy::{Policy, PolicyHeader};
+    let opts = crate::game::RuleOptions::of::<Hyperchess>().with("Boards", "1x1");
+    let g = Hyperchess::from_text("4k3/8/8/3q4/8/8/n2R4/4K3 w - - 0 1", &opts).unwrap();
+    let mut moves = Vec::new();
+    g.legal_moves(&mut moves);
+    // A policy that likes king moves best (the king is on e1), then rook moves (d2).
+    let mover = |m| match &g.format_move(m)[..2] {
+        "e1" => 'K',
+        "d2" => 'R',
+        _ => '?',
+    };
+    let n = g.move_feature_count();
+    let mut weights = vec![0.0; n];
+    let mut feats = Vec::new();
+    for &m in &moves {
+        feats.clear();
+        g.move_features(m, &mut feats);
+        let w = match mover(m) {
+            'K' => 3.0,
+            'R' => 1.0,
+            _ => 0.0,
+        };
+        // The first feature is the mover's kind on its destination: specific to the mover.
+        weights[feats[0] as usize] = w;
+    }
+    let policy = Policy {
+        header: PolicyHeader {
+            game: "hyperchess".into(),
+            features: g.move_feature_set().unwrap(),
+            inputs: n as u32,
+            note: String::new(),
+        },
+        weights,
+    };
+    assert!(policy.fits(&g).is_ok());
+    let t: Tree<crate::games::hyperchess::Move> = Tree::new(1);
+    assert!(widen(&t, 0, &g, &moves, 3, Some(&policy), &mut feats));
+    let kids: Vec<u32> = t.children(0).collect();
+    let priors: Vec<f32> = kids.iter().map(|&c| t.node(c).prior).collect();
+    assert!(priors.windows(2).all(|w| w[0] >= w[1]), "{priors:?}");
+    assert!(kids.iter().all(|&c| mover(t.node(c).mv().unwrap()) == 'K'));
+    while widen(&t, 0, &g, &moves, 3, Some(&policy), &mut feats) {}
+    let sum: f32 = t.children(0).map(|c| t.node(c).prior).sum();
+    assert!((sum - 1.0).abs() < 1e-4, "priors sum to {sum}");
+    // Every child visited once with the same reward: UCB alone takes the first; with the prior
+    // term, still the first (the likeliest); make the last child the likeliest and it wins.
+    let all: Vec<u32> = t.children(0).collect();
+    for &c in &all {
+        t.node(c).visits.store(1, Ordering::Relaxed);
+        t.node(c)
+            .reward_sum
+            .store((0.5 * SCALE) as u64, Ordering::Relaxed);
+    }
+    t.node(0).visits.store(all.len() as u32, Ordering::Relaxed);
+    let mut k = knobs(0.5, 0.0, 0.0);
+    assert_eq!(select(&t, 0, None, false, k).0, Some(all[0]));
+    // The last child (a rook move) has a lesser prior than the first (a king move): a slightly
+    // better reward makes UCB alone take it, but not with the prior term.
+    k.puct = 2.0;
+    assert_eq!(select(&t, 0, None, false, k).0, Some(all[0]));
+    let last = *all.last().unwrap();
+    t.node(last)
+        .reward_sum
+        .store((0.51 * SCALE) as u64, Ordering::Relaxed);
+    assert_eq!(select(&t, 0, None, false, k).0, Some(all[0]));
+    k.puct = 0.0;
+    assert_eq!(select(&t, 0, None, false, k).0, Some(last));
 }

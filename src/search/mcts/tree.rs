@@ -3,6 +3,7 @@
 //! a node's window admits them).
 
 use crate::game::Game;
+use crate::learn::policy::Policy;
 use std::cell::UnsafeCell;
 use std::mem::MaybeUninit;
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, AtomicU8, AtomicUsize, Ordering};
@@ -45,6 +46,9 @@ pub(super) struct Node<M> {
     /// have a child so far, in `move_priority` order, with [`COMPLETE`] once all of them do.
     /// Children are created as the widening window admits them, not all at expansion.
     pub(super) widened: AtomicU32,
+    /// The learned policy's probability of the move into this node among its siblings (0
+    /// without a policy).
+    pub(super) prior: f32,
 }
 
 /// The flag of [`Node::widened`] that says every legal move has its child.
@@ -57,7 +61,7 @@ pub(super) const WIN: u8 = 1;
 pub(super) const LOSS: u8 = 2;
 
 impl<M: Copy> Node<M> {
-    fn new(mv: Option<M>, mover: u8, avail_base: u32) -> Self {
+    fn new(mv: Option<M>, mover: u8, avail_base: u32, prior: f32) -> Self {
         Node {
             mv,
             mover,
@@ -74,6 +78,7 @@ impl<M: Copy> Node<M> {
             proven: AtomicU8::new(UNPROVEN),
             value: AtomicU32::new(NO_VALUE),
             widened: AtomicU32::new(0),
+            prior,
         }
     }
     pub(super) fn mv(&self) -> Option<M> {
@@ -149,8 +154,20 @@ impl<M: Copy> Tree<M> {
     /// Writes node `i`. Only for a slot nobody else can see yet (the root before the search
     /// starts, or an index just handed out by `alloc`).
     pub(super) fn init(&self, i: usize, mv: Option<M>, mover: u8, avail_base: u32) {
+        self.init_with_prior(i, mv, mover, avail_base, 0.0)
+    }
+
+    /// [`Tree::init`] with the policy's prior of the move.
+    pub(super) fn init_with_prior(
+        &self,
+        i: usize,
+        mv: Option<M>,
+        mover: u8,
+        avail_base: u32,
+        prior: f32,
+    ) {
         // SAFETY: the slot is exclusively this thread's until it is linked (Release) into a parent.
-        unsafe { (*self.nodes[i].get()).write(Node::new(mv, mover, avail_base)) };
+        unsafe { (*self.nodes[i].get()).write(Node::new(mv, mover, avail_base, prior)) };
     }
 
     /// Node `i`, which must have been initialised (the root, or reached through a link).
@@ -243,16 +260,19 @@ impl<M: Copy> Iterator for Children<'_, M> {
 pub(super) const FIRST_CHILDREN: usize = 2;
 
 /// Perfect information (caller holds the node's lock): gives children to the next `more` of
-/// the node's moves `moves` (the state's legal moves, or the root's searched ones) in
-/// `move_priority` order — stable, so the moves that have children are always the first ones —
-/// after the existing children. Marks the node complete once every move has its child.
-/// Returns whether any was added (none when the arena is full).
+/// the node's moves `moves` (the state's legal moves, or the root's searched ones) in the
+/// policy's order when there is one (each child keeps its prior), else in `move_priority` order
+/// — stable, so the moves that have children are always the first ones — after the existing
+/// children. Marks the node complete once every move has its child. Returns whether any was
+/// added (none when the arena is full). `feats` is scratch.
 pub(super) fn widen<G: Game>(
     tree: &Tree<G::Move>,
     node: u32,
     state: &G,
     moves: &[G::Move],
     more: usize,
+    policy: Option<&Policy>,
+    feats: &mut Vec<u32>,
 ) -> bool {
     let nd = tree.node(node);
     let have = nd.widened.load(Ordering::Relaxed);
@@ -260,14 +280,26 @@ pub(super) fn widen<G: Game>(
         return false;
     }
     let have = have as usize;
-    let mut keyed: Vec<(i32, G::Move)> =
-        moves.iter().map(|&m| (state.move_priority(m), m)).collect();
-    keyed.sort_by_key(|&(k, _)| std::cmp::Reverse(k));
+    let mut keyed: Vec<(f32, f32, G::Move)> = match policy {
+        Some(p) => {
+            let priors = p.priors(state, moves, feats);
+            priors
+                .into_iter()
+                .zip(moves)
+                .map(|(q, &m)| (q, q, m))
+                .collect()
+        }
+        None => moves
+            .iter()
+            .map(|&m| (state.move_priority(m) as f32, 0.0, m))
+            .collect(),
+    };
+    keyed.sort_by(|a, b| b.0.total_cmp(&a.0));
     let next = &keyed[have.min(keyed.len())..have.saturating_add(more).min(keyed.len())];
     let slots = tree.alloc_many(next.len());
     let mover = state.to_move() as u8;
-    for (ch, &(_, m)) in slots.clone().zip(next) {
-        tree.init(ch, Some(m), mover, 0);
+    for (ch, &(_, prior, m)) in slots.clone().zip(next) {
+        tree.init_with_prior(ch, Some(m), mover, 0, prior);
     }
     let added = slots.len();
     tree.append(node, slots);

@@ -1,0 +1,207 @@
+//! A learned move policy: a linear scorer over a game's move features (`Game::move_features`),
+//! whose softmax over the legal moves gives MCTS its priors (docs/learning.md, "The policy").
+//! Data with a versioned header, never code, like the nets (`net.rs`).
+//!
+//! File layout (all integers little-endian):
+//!
+//! ```text
+//! "QUATRPOL"                 8 bytes, the magic
+//! version                    u32 (this build writes and reads POLICY_VERSION)
+//! header length              u32, then the header: JSON (`PolicyHeader`)
+//! weights                    inputs × f32
+//! checksum                   u64, FNV-1a of every byte before it
+//! ```
+
+use super::net::{fnv1a, Reader};
+use crate::game::Game;
+use serde::{Deserialize, Serialize};
+
+pub const POLICY_MAGIC: &[u8; 8] = b"QUATRPOL";
+pub const POLICY_VERSION: u32 = 1;
+
+/// What a policy is for and how it was made.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct PolicyHeader {
+    /// The game's registry name.
+    pub game: String,
+    /// The move feature set (`Game::move_feature_set`).
+    pub features: String,
+    pub inputs: u32,
+    /// How it was trained, for people.
+    #[serde(default)]
+    pub note: String,
+}
+
+/// A move policy: one weight per move feature.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Policy {
+    pub header: PolicyHeader,
+    pub weights: Vec<f32>,
+}
+
+/// The most move features a policy file may have.
+const MAX_INPUTS: u32 = 16 << 20;
+
+impl Policy {
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut v = Vec::with_capacity(64 + 4 * self.weights.len());
+        v.extend_from_slice(POLICY_MAGIC);
+        v.extend_from_slice(&POLICY_VERSION.to_le_bytes());
+        let header = serde_json::to_vec(&self.header).expect("a header serialises");
+        v.extend_from_slice(&(header.len() as u32).to_le_bytes());
+        v.extend_from_slice(&header);
+        for w in &self.weights {
+            v.extend_from_slice(&w.to_le_bytes());
+        }
+        let sum = fnv1a(&v);
+        v.extend_from_slice(&sum.to_le_bytes());
+        v
+    }
+
+    /// Reads a policy file, refusing (with what is wrong) anything but a whole, intact policy
+    /// of a format this build reads.
+    pub fn from_bytes(bytes: &[u8]) -> Result<Policy, String> {
+        if bytes.len() < 8 || &bytes[..8] != POLICY_MAGIC {
+            return Err("not a quatre policy (no QUATRPOL magic)".into());
+        }
+        let mut r = Reader(&bytes[8..]);
+        let version = r.u32("version")?;
+        if version != POLICY_VERSION {
+            return Err(format!(
+                "policy format version {} (this build reads version {})",
+                version, POLICY_VERSION
+            ));
+        }
+        let hlen = r.u32("header length")? as usize;
+        let header: PolicyHeader = serde_json::from_slice(r.take(hlen, "header")?)
+            .map_err(|e| format!("bad policy header: {}", e))?;
+        if header.inputs == 0 || header.inputs > MAX_INPUTS {
+            return Err(format!(
+                "policy of {} inputs (1 to {})",
+                header.inputs, MAX_INPUTS
+            ));
+        }
+        let weights: Vec<f32> = r
+            .take(header.inputs as usize * 4, "weights")?
+            .chunks_exact(4)
+            .map(|c| f32::from_le_bytes(c.try_into().expect("four bytes")))
+            .collect();
+        if let Some(w) = weights.iter().find(|w| !w.is_finite()) {
+            return Err(format!("a weight is not a number ({})", w));
+        }
+        let body = bytes.len() - r.0.len();
+        let sum = u64::from_le_bytes(r.take(8, "checksum")?.try_into().expect("eight bytes"));
+        if !r.0.is_empty() {
+            return Err(format!(
+                "{} bytes after the checksum (not a policy of this shape)",
+                r.0.len()
+            ));
+        }
+        if sum != fnv1a(&bytes[..body]) {
+            return Err("checksum mismatch: the file is damaged".into());
+        }
+        Ok(Policy { header, weights })
+    }
+
+    /// Whether this policy was trained for positions like `g` (its game and move feature set).
+    pub fn fits<G: Game>(&self, g: &G) -> Result<(), String> {
+        let set = g.move_feature_set();
+        if self.header.game != G::NAME || set.as_deref() != Some(self.header.features.as_str()) {
+            return Err(format!(
+                "the policy is for {} ({}), not for {} ({})",
+                self.header.game,
+                self.header.features,
+                G::NAME,
+                set.as_deref().unwrap_or("no move features yet")
+            ));
+        }
+        if g.move_feature_count() != self.header.inputs as usize {
+            return Err(format!(
+                "the policy has {} inputs, the move feature set {}",
+                self.header.inputs,
+                g.move_feature_count()
+            ));
+        }
+        Ok(())
+    }
+
+    /// The logit of a move whose features are `feats`.
+    #[inline]
+    pub fn logit(&self, feats: &[u32]) -> f32 {
+        feats.iter().map(|&f| self.weights[f as usize]).sum()
+    }
+
+    /// The priors of `moves` (legal in `g`): the softmax of their logits, in their order.
+    /// `feats` is scratch.
+    pub fn priors<G: Game>(&self, g: &G, moves: &[G::Move], feats: &mut Vec<u32>) -> Vec<f32> {
+        let mut p: Vec<f32> = moves
+            .iter()
+            .map(|&m| {
+                feats.clear();
+                g.move_features(m, feats);
+                self.logit(feats)
+            })
+            .collect();
+        softmax(&mut p);
+        p
+    }
+}
+
+/// Turns logits into probabilities in place.
+pub fn softmax(x: &mut [f32]) {
+    let max = x.iter().copied().fold(f32::NEG_INFINITY, f32::max);
+    let mut sum = 0.0;
+    for v in x.iter_mut() {
+        *v = (*v - max).exp();
+        sum += *v;
+    }
+    for v in x.iter_mut() {
+        *v /= sum;
+    }
+}
+
+/// Reads a policy file.
+pub fn load(path: &str) -> Result<Policy, String> {
+    let bytes = std::fs::read(path).map_err(|e| format!("cannot read {}: {}", path, e))?;
+    Policy::from_bytes(&bytes).map_err(|e| format!("{}: {}", path, e))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn policy_file_round_trips_and_refuses_damage() {
+        let p = Policy {
+            header: PolicyHeader {
+                game: "hyperchess".into(),
+                features: "test/1".into(),
+                inputs: 5,
+                note: "n".into(),
+            },
+            weights: vec![0.5, -1.0, 2.0, 0.0, 3.25],
+        };
+        let bytes = p.to_bytes();
+        assert_eq!(Policy::from_bytes(&bytes).unwrap(), p);
+        for cut in [0, 7, 12, 20, bytes.len() - 1] {
+            assert!(Policy::from_bytes(&bytes[..cut]).is_err(), "cut at {}", cut);
+        }
+        let mut bad = bytes.clone();
+        let k = bad.len() - 12;
+        bad[k] ^= 1;
+        assert!(Policy::from_bytes(&bad).unwrap_err().contains("checksum"));
+        let mut newer = bytes;
+        newer[8..12].copy_from_slice(&(POLICY_VERSION + 1).to_le_bytes());
+        assert!(Policy::from_bytes(&newer)
+            .unwrap_err()
+            .contains(&format!("version {}", POLICY_VERSION + 1)));
+    }
+
+    #[test]
+    fn softmax_sums_to_one_and_keeps_order() {
+        let mut x = vec![1.0, 3.0, -2.0, 3.0];
+        softmax(&mut x);
+        assert!((x.iter().sum::<f32>() - 1.0).abs() < 1e-6);
+        assert!(x[1] > x[0] && x[0] > x[2] && x[1] == x[3]);
+    }
+}

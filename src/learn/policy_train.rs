@@ -1,0 +1,444 @@
+//! `quatre train-policy`: fits a move policy (`policy.rs`) to the moves the self-play searches
+//! chose (docs/learning.md, "The policy"), on every core.
+//!
+//! Each searched position gives one example: its legal moves, each described by its move
+//! features, and the move the search played. The policy's logit for a move is the sum of its
+//! features' weights; the loss is the cross-entropy of the softmax over the position's moves
+//! against the move played, minimised by Adam (the learning rate falling linearly to a tenth)
+//! with L2 decay. One game in twenty is held out; beside the policy's loss and how often its
+//! first choice is the searched move (top 1, and among its first three), the same figures are
+//! given for the order MCTS widens in without a policy (`Game::move_priority`, stable) and for
+//! choosing uniformly.
+
+use super::format::{self, GameData};
+use super::policy::{softmax, Policy, PolicyHeader};
+use crate::game::{Game, RuleOptions};
+use rand::seq::SliceRandom;
+use rand::SeedableRng;
+use rayon::prelude::*;
+use std::path::PathBuf;
+use std::time::Instant;
+
+/// `quatre train-policy` arguments (`--game` is the global flag: optional, the data names its
+/// game).
+#[derive(clap::Args, Debug, Clone)]
+pub struct PolicyArgs {
+    /// Self-play files (`quatre selfplay --out`), all of one game and rule set.
+    #[arg(long = "data", value_name = "FILE", required = true, num_args = 1..)]
+    pub data: Vec<PathBuf>,
+    /// Where to write the policy.
+    #[arg(long, value_name = "POLICY")]
+    pub out: PathBuf,
+    /// Passes over the training positions.
+    #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u64).range(1..=1000))]
+    pub epochs: u64,
+    /// Adam's learning rate at the start (it falls linearly to a tenth).
+    #[arg(long, default_value_t = 0.01)]
+    pub lr: f32,
+    /// L2 decay of the weights, per step, times the learning rate.
+    #[arg(long, default_value_t = 0.0001)]
+    pub decay: f32,
+    /// Positions per batch.
+    #[arg(long, default_value_t = 512, value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
+    pub batch: u64,
+    /// Seed of the shuffles.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+}
+
+/// Positions ready to train on: each one's moves, their features and the searched move.
+#[derive(Default)]
+pub struct PolicyData {
+    /// Every move's features, one move after the other.
+    feats: Vec<u32>,
+    /// Move `j`'s features are `feats[move_off[j]..move_off[j + 1]]`.
+    move_off: Vec<u32>,
+    /// Position `i`'s moves are `pos_off[i]..pos_off[i + 1]`.
+    pos_off: Vec<u32>,
+    /// The index (among its position's moves) of the move the search played.
+    target: Vec<u32>,
+    /// Where that move stands in `move_priority`'s stable order (0 = first).
+    priority_rank: Vec<u32>,
+    held_out: Vec<bool>,
+    pub feature_set: String,
+    pub inputs: usize,
+    /// Positions left out (game over, a move that does not parse, a single legal move).
+    pub skipped: usize,
+}
+
+/// One game's examples, built on its own thread.
+#[derive(Default)]
+struct Part {
+    feats: Vec<u32>,
+    moves_feats: Vec<u32>,
+    moves: Vec<u32>,
+    target: Vec<u32>,
+    rank: Vec<u32>,
+    held_out: Vec<bool>,
+    set: Option<(String, usize)>,
+    skipped: usize,
+}
+
+fn game_part<G: Game>(gd: &GameData) -> Result<Part, String> {
+    let mut part = Part::default();
+    if gd.game != G::NAME {
+        return Err(format!("a game of {} in data for {}", gd.game, G::NAME));
+    }
+    let mut opts = RuleOptions::of::<G>();
+    for (k, v) in &gd.options {
+        opts.set(k, v)?;
+    }
+    let held_out = (gd.seed ^ gd.index as u64).is_multiple_of(20);
+    let mut moves = Vec::new();
+    for p in &gd.positions {
+        let g = G::from_text(&p.text, &opts)
+            .map_err(|e| format!("game {} ply {}: {}", gd.index, p.ply, e))?;
+        if g.status().is_over() {
+            part.skipped += 1;
+            continue;
+        }
+        g.legal_moves(&mut moves);
+        let played = g.parse_move(&p.mv).ok();
+        let Some(t) = played.and_then(|m| moves.iter().position(|&x| x == m)) else {
+            part.skipped += 1;
+            continue;
+        };
+        if moves.len() < 2 {
+            part.skipped += 1;
+            continue;
+        }
+        let Some(set) = g.move_feature_set() else {
+            return Err(format!("{} has no move features yet", G::NAME));
+        };
+        match &part.set {
+            None => part.set = Some((set, g.move_feature_count())),
+            Some((s, _)) if *s != set => {
+                return Err(format!(
+                    "positions of two move feature sets ({} and {}): train one policy per rule set",
+                    s, set
+                ))
+            }
+            _ => {}
+        }
+        for &m in &moves {
+            g.move_features(m, &mut part.feats);
+            part.moves_feats.push(part.feats.len() as u32);
+        }
+        part.moves.push(moves.len() as u32);
+        part.target.push(t as u32);
+        // MCTS's order without a policy: move_priority, highest first, stable.
+        let key = g.move_priority(moves[t]);
+        let rank = moves
+            .iter()
+            .enumerate()
+            .filter(|&(j, &m)| {
+                let k = g.move_priority(m);
+                k > key || (k == key && j < t)
+            })
+            .count();
+        part.rank.push(rank as u32);
+        part.held_out.push(held_out);
+    }
+    Ok(part)
+}
+
+impl PolicyData {
+    pub fn len(&self) -> usize {
+        self.target.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.target.is_empty()
+    }
+
+    /// The examples of `games` (all of game `G`), built in parallel.
+    pub fn of<G: Game>(games: &[GameData]) -> Result<PolicyData, String> {
+        let parts: Vec<Part> = games
+            .par_iter()
+            .map(game_part::<G>)
+            .collect::<Result<_, _>>()?;
+        let mut d = PolicyData {
+            move_off: vec![0],
+            pos_off: vec![0],
+            ..Default::default()
+        };
+        for p in parts {
+            if let Some((set, n)) = p.set {
+                if d.feature_set.is_empty() {
+                    d.feature_set = set;
+                    d.inputs = n;
+                } else if set != d.feature_set {
+                    return Err(format!(
+                        "positions of two move feature sets ({} and {}): train one policy per rule set",
+                        d.feature_set, set
+                    ));
+                }
+            }
+            let base = d.feats.len() as u32;
+            d.feats.extend_from_slice(&p.feats);
+            d.move_off.extend(p.moves_feats.iter().map(|&o| base + o));
+            for &n in &p.moves {
+                let last = *d.pos_off.last().expect("starts with 0");
+                d.pos_off.push(last + n);
+            }
+            d.target.extend(p.target);
+            d.priority_rank.extend(p.rank);
+            d.held_out.extend(p.held_out);
+            d.skipped += p.skipped;
+        }
+        Ok(d)
+    }
+
+    fn moves(&self, i: usize) -> std::ops::Range<usize> {
+        self.pos_off[i] as usize..self.pos_off[i + 1] as usize
+    }
+
+    fn move_feats(&self, j: usize) -> &[u32] {
+        &self.feats[self.move_off[j] as usize..self.move_off[j + 1] as usize]
+    }
+
+    /// Position `i`'s move logits under `w`, into `out`.
+    fn logits(&self, w: &[f32], i: usize, out: &mut Vec<f32>) {
+        out.clear();
+        out.extend(self.moves(i).map(|j| {
+            self.move_feats(j)
+                .iter()
+                .map(|&f| w[f as usize])
+                .sum::<f32>()
+        }));
+    }
+}
+
+/// Held-out figures of one way of choosing moves.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Scores {
+    /// Mean cross-entropy (nats).
+    pub loss: f64,
+    /// How often the first choice is the searched move.
+    pub top1: f64,
+    /// How often the searched move is among the first three.
+    pub top3: f64,
+}
+
+/// The policy `w`'s figures over the positions `which` keeps.
+fn evaluate(d: &PolicyData, w: &[f32], which: impl Fn(usize) -> bool + Sync) -> Scores {
+    let (n, loss, t1, t3) = (0..d.len())
+        .into_par_iter()
+        .filter(|&i| which(i))
+        .map_init(Vec::new, |buf, i| {
+            d.logits(w, i, buf);
+            let t = d.target[i] as usize;
+            let lt = buf[t];
+            let above = buf.iter().filter(|&&l| l > lt).count();
+            softmax(buf);
+            (
+                1usize,
+                -(buf[t].max(1e-12) as f64).ln(),
+                (above == 0) as usize,
+                (above < 3) as usize,
+            )
+        })
+        .reduce(
+            || (0, 0.0, 0, 0),
+            |a, b| (a.0 + b.0, a.1 + b.1, a.2 + b.2, a.3 + b.3),
+        );
+    let n = n.max(1) as f64;
+    Scores {
+        loss: loss / n,
+        top1: t1 as f64 / n,
+        top3: t3 as f64 / n,
+    }
+}
+
+/// What training gave.
+pub struct Trained {
+    pub weights: Vec<f32>,
+    pub policy: Scores,
+    pub priority: Scores,
+    pub uniform_loss: f64,
+    pub train_positions: usize,
+    pub val_positions: usize,
+}
+
+/// Trains a policy on `d`, calling `each_epoch(epoch, training loss, held-out scores)`.
+pub fn train(
+    d: &PolicyData,
+    a: &PolicyArgs,
+    mut each_epoch: impl FnMut(usize, f64, Scores),
+) -> Trained {
+    let n = d.inputs;
+    let mut w = vec![0.0f32; n];
+    let (mut m1, mut m2) = (vec![0.0f32; n], vec![0.0f32; n]);
+    let (b1, b2, eps) = (0.9f32, 0.999f32, 1e-8f32);
+    let mut train_idx: Vec<usize> = (0..d.len()).filter(|&i| !d.held_out[i]).collect();
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(a.seed);
+    let batch = a.batch as usize;
+    let steps_total = (a.epochs as usize * train_idx.len().div_ceil(batch)).max(1);
+    let mut step = 0usize;
+    for epoch in 1..=a.epochs as usize {
+        train_idx.shuffle(&mut rng);
+        let mut loss_sum = 0.0f64;
+        for chunk in train_idx.chunks(batch) {
+            let (grad, loss) = chunk
+                .par_iter()
+                .fold(
+                    || (vec![0.0f32; n], 0.0f64, Vec::new()),
+                    |(mut g, mut l, mut buf), &i| {
+                        d.logits(&w, i, &mut buf);
+                        softmax(&mut buf);
+                        let t = d.target[i] as usize;
+                        l -= (buf[t].max(1e-12) as f64).ln();
+                        for (k, j) in d.moves(i).enumerate() {
+                            let e = buf[k] - (k == t) as u32 as f32;
+                            if e.abs() > 1e-7 {
+                                for &f in d.move_feats(j) {
+                                    g[f as usize] += e;
+                                }
+                            }
+                        }
+                        (g, l, buf)
+                    },
+                )
+                .map(|(g, l, _)| (g, l))
+                .reduce(
+                    || (vec![0.0f32; n], 0.0),
+                    |(mut a, la), (b, lb)| {
+                        a.iter_mut().zip(&b).for_each(|(x, y)| *x += y);
+                        (a, la + lb)
+                    },
+                );
+            loss_sum += loss;
+            step += 1;
+            let lr = a.lr * (1.0 - 0.9 * step as f32 / steps_total as f32);
+            let scale = 1.0 / chunk.len() as f32;
+            let (c1, c2) = (1.0 - b1.powi(step as i32), 1.0 - b2.powi(step as i32));
+            for k in 0..n {
+                let g = grad[k] * scale;
+                m1[k] = b1 * m1[k] + (1.0 - b1) * g;
+                m2[k] = b2 * m2[k] + (1.0 - b2) * g * g;
+                w[k] -= lr * ((m1[k] / c1) / ((m2[k] / c2).sqrt() + eps) + a.decay * w[k]);
+            }
+        }
+        let val = evaluate(d, &w, |i| d.held_out[i]);
+        each_epoch(epoch, loss_sum / train_idx.len().max(1) as f64, val);
+    }
+    let held: Vec<usize> = (0..d.len()).filter(|&i| d.held_out[i]).collect();
+    let hn = held.len().max(1) as f64;
+    let priority = Scores {
+        loss: f64::NAN,
+        top1: held.iter().filter(|&&i| d.priority_rank[i] == 0).count() as f64 / hn,
+        top3: held.iter().filter(|&&i| d.priority_rank[i] < 3).count() as f64 / hn,
+    };
+    let uniform_loss = held
+        .iter()
+        .map(|&i| (d.moves(i).len() as f64).ln())
+        .sum::<f64>()
+        / hn;
+    Trained {
+        policy: evaluate(d, &w, |i| d.held_out[i]),
+        weights: w,
+        priority,
+        uniform_loss,
+        train_positions: train_idx.len(),
+        val_positions: held.len(),
+    }
+}
+
+/// Runs `quatre train-policy`, printing progress with `say`.
+pub fn run(game: Option<&str>, a: &PolicyArgs, say: &dyn Fn(&str)) -> Result<(), String> {
+    if !(a.lr > 0.0 && a.lr < 10.0) {
+        return Err(format!("--lr must be above 0 and below 10, not {}", a.lr));
+    }
+    if !(a.decay >= 0.0 && a.decay < 1.0) {
+        return Err(format!(
+            "--decay must be at least 0 and below 1, not {}",
+            a.decay
+        ));
+    }
+    let t0 = Instant::now();
+    let mut games: Vec<GameData> = Vec::new();
+    for f in &a.data {
+        let g = format::read_file(f).map_err(|e| format!("{}: {}", f.display(), e))?;
+        games.extend(g);
+    }
+    let name = match (game, games.first()) {
+        (_, None) => return Err("the data holds no game".into()),
+        (Some(want), Some(g)) if want != g.game => {
+            return Err(format!("--game {} but the data is of {}", want, g.game))
+        }
+        (_, Some(g)) => g.game.clone(),
+    };
+    match name.as_str() {
+        "hyperchess" => run_game::<crate::games::hyperchess::Hyperchess>(&games, a, t0, say),
+        other => Err(format!(
+            "no move features for {} yet (games with them: hyperchess)",
+            other
+        )),
+    }
+}
+
+fn run_game<G: Game>(
+    games: &[GameData],
+    a: &PolicyArgs,
+    t0: Instant,
+    say: &dyn Fn(&str),
+) -> Result<(), String> {
+    let d = PolicyData::of::<G>(games)?;
+    if d.is_empty() {
+        return Err("no position to train on (every one was left out)".into());
+    }
+    say(&format!(
+        "{} games, {} positions ({} moves; {} left out), move feature set {} ({} inputs), read in {:.1} s",
+        games.len(),
+        d.len(),
+        d.pos_off.last().copied().unwrap_or(0),
+        d.skipped,
+        d.feature_set,
+        d.inputs,
+        t0.elapsed().as_secs_f64()
+    ));
+    let t1 = Instant::now();
+    let tr = train(&d, a, |e, l, v| {
+        say(&format!(
+            "epoch {:>3}  training loss {:.4}  held-out loss {:.4}  top 1 {:.1}%  top 3 {:.1}%  ({:.1} s)",
+            e,
+            l,
+            v.loss,
+            100.0 * v.top1,
+            100.0 * v.top3,
+            t1.elapsed().as_secs_f64()
+        ))
+    });
+    say(&format!(
+        "held-out positions {}: policy loss {:.4}, top 1 {:.1}%, top 3 {:.1}%; move_priority's order top 1 {:.1}%, top 3 {:.1}%; uniform loss {:.4}",
+        tr.val_positions,
+        tr.policy.loss,
+        100.0 * tr.policy.top1,
+        100.0 * tr.policy.top3,
+        100.0 * tr.priority.top1,
+        100.0 * tr.priority.top3,
+        tr.uniform_loss
+    ));
+    let policy = Policy {
+        header: PolicyHeader {
+            game: G::NAME.to_string(),
+            features: d.feature_set.clone(),
+            inputs: d.inputs as u32,
+            note: format!(
+                "{} positions of {} games, {} epochs, lr {}, decay {}, batch {}, seed {}; held-out loss {:.4} (uniform {:.4}), top 1 {:.1}%",
+                tr.train_positions, games.len(), a.epochs, a.lr, a.decay, a.batch, a.seed,
+                tr.policy.loss, tr.uniform_loss, 100.0 * tr.policy.top1
+            ),
+        },
+        weights: tr.weights,
+    };
+    let bytes = policy.to_bytes();
+    super::cli::write_atomically(&a.out, &bytes)?;
+    say(&format!(
+        "wrote {} ({} bytes) in {:.1} s",
+        a.out.display(),
+        bytes.len(),
+        t0.elapsed().as_secs_f64()
+    ));
+    Ok(())
+}

@@ -1,0 +1,221 @@
+//! The learned move policy: its move features, training on a fixture whose moves follow a
+//! rule, `quatre train-policy` and MCTS with `Policy net` through the binary.
+
+use quatre::game::{rng_from_seed, Game, RuleOptions};
+use quatre::games::hyperchess::Hyperchess;
+use quatre::learn::format::{GameData, Position, Score};
+use quatre::learn::policy::Policy;
+use quatre::learn::policy_train::{train, PolicyArgs, PolicyData};
+use rand::Rng;
+
+/// Random games on one board in which the mover plays a king move whenever it has one (a
+/// random one of them), else a random move: a rule the policy can learn from move features.
+fn fixture(games: usize, seed: u64) -> Vec<GameData> {
+    let opts = RuleOptions::of::<Hyperchess>().with("Boards", "1x1");
+    let mut rng = rng_from_seed(seed);
+    let mut moves = Vec::new();
+    (0..games)
+        .map(|index| {
+            let mut g = Hyperchess::start(&opts).unwrap();
+            let mut positions = Vec::new();
+            for ply in 0..rng.random_range(20..60) {
+                if g.status().is_over() {
+                    break;
+                }
+                g.legal_moves(&mut moves);
+                let kings: Vec<_> = moves
+                    .iter()
+                    .copied()
+                    .filter(|m| g.piece_at(m.from()) & 7 == quatre::games::hyperchess::KING)
+                    .collect();
+                let pool = if kings.is_empty() { &moves } else { &kings };
+                let m = pool[rng.random_range(0..pool.len())];
+                positions.push(Position {
+                    ply,
+                    seat: g.to_move(),
+                    score: Score::Cp(0),
+                    mv: g.format_move(m),
+                    text: g.to_text(),
+                });
+                g.play(m);
+            }
+            GameData {
+                game: "hyperchess".into(),
+                options: opts
+                    .iter()
+                    .map(|(k, v)| (k.to_string(), v.to_string()))
+                    .collect(),
+                seed,
+                index,
+                nodes: 1,
+                start: "random:0".into(),
+                result: vec![0.5, 0.5],
+                plies: positions.len(),
+                reason: "fixture".into(),
+                positions,
+            }
+        })
+        .collect()
+}
+
+fn args(epochs: u64) -> PolicyArgs {
+    PolicyArgs {
+        data: Vec::new(),
+        out: "unused".into(),
+        epochs,
+        lr: 0.05,
+        decay: 0.0,
+        batch: 64,
+        seed: 1,
+    }
+}
+
+#[test]
+fn move_features_are_in_range_and_tell_moves_apart() {
+    for boards in ["1x1", "3x3"] {
+        let opts = RuleOptions::of::<Hyperchess>().with("Boards", boards);
+        let mut g = Hyperchess::start(&opts).unwrap();
+        assert_eq!(
+            g.move_feature_set(),
+            Some(format!("hyperchess-moves-{}/1", boards))
+        );
+        let mut rng = rng_from_seed(9);
+        let mut moves = Vec::new();
+        for _ in 0..80 {
+            if g.status().is_over() {
+                break;
+            }
+            g.legal_moves(&mut moves);
+            let mut seen = std::collections::HashSet::new();
+            for &m in &moves {
+                let mut f = Vec::new();
+                g.move_features(m, &mut f);
+                assert_eq!(f.len(), 8, "eight features a move");
+                assert!(f.iter().all(|&x| (x as usize) < g.move_feature_count()));
+                // The origin and destination features name the move on a board of the grid.
+                seen.insert((f[0], f[1], f[2]));
+            }
+            assert_eq!(seen.len(), moves.len(), "{}", g.to_text());
+            let m = moves[rng.random_range(0..moves.len())];
+            g.play(m);
+        }
+    }
+}
+
+#[test]
+fn a_policy_learns_which_moves_are_played() {
+    let data = fixture(200, 3);
+    let d = PolicyData::of::<Hyperchess>(&data).unwrap();
+    assert!(d.len() > 3000, "{} positions", d.len());
+    let tr = train(&d, &args(4), |_, _, _| {});
+    // Held out: far below choosing uniformly, and far more often right than move_priority's
+    // order (which knows nothing of kings).
+    assert!(
+        tr.policy.loss < 0.75 * tr.uniform_loss,
+        "policy {} uniform {}",
+        tr.policy.loss,
+        tr.uniform_loss
+    );
+    assert!(
+        tr.policy.top1 > tr.priority.top1 + 0.15,
+        "policy {:?} priority {:?}",
+        tr.policy,
+        tr.priority
+    );
+}
+
+fn engine_output(script: &str) -> String {
+    use std::io::Write;
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_quatre"))
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(script.as_bytes())
+        .unwrap();
+    String::from_utf8(child.wait_with_output().unwrap().stdout).unwrap()
+}
+
+/// `quatre train-policy` writes a policy that MCTS loads with `Policy net` and `PolicyFile`;
+/// a missing file, no file at all and data of a game without move features are refused with
+/// one line each, and every `go` still answers.
+#[test]
+fn quatre_train_policy_writes_a_policy_that_mcts_uses() {
+    let dir = std::env::temp_dir().join(format!("quatre-policy-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let data = dir.join("d.txt");
+    let mut text = String::new();
+    for g in fixture(30, 4) {
+        g.write(&mut text);
+    }
+    std::fs::write(&data, &text).unwrap();
+    let pol = dir.join("p.pol");
+    let run = |args: &[&str]| {
+        std::process::Command::new(env!("CARGO_BIN_EXE_quatre"))
+            .args(args)
+            .output()
+            .unwrap()
+    };
+    let out = run(&[
+        "train-policy",
+        "--data",
+        data.to_str().unwrap(),
+        "--out",
+        pol.to_str().unwrap(),
+        "--epochs",
+        "2",
+    ]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{}", err);
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert!(said.contains("move_priority's order top 1"), "{}", said);
+    let p = Policy::from_bytes(&std::fs::read(&pol).unwrap()).unwrap();
+    assert_eq!(p.header.features, "hyperchess-moves-1x1/1");
+    let out = run(&[
+        "train-policy",
+        "--game",
+        "tesseract",
+        "--data",
+        data.to_str().unwrap(),
+        "--out",
+        dir.join("x.pol").to_str().unwrap(),
+    ]);
+    assert!(!out.status.success());
+    assert!(!dir.join("x.pol").exists());
+
+    let search = "position startpos\ngo nodes 300\n";
+    let head = "setoption name Boards value 1x1\nsetoption name Algorithm value mcts\nsetoption name Threads value 1\n";
+    let script = format!(
+        "{head}setoption name Policy value net\n{search}setoption name PolicyFile value {}\n{search}setoption name PolicyFile value {}\n{search}",
+        pol.display(),
+        dir.join("missing.pol").display()
+    );
+    let s = engine_output(&script);
+    let lines: Vec<&str> = s.lines().collect();
+    assert_eq!(
+        lines.iter().filter(|l| l.starts_with("bestmove")).count(),
+        3,
+        "{}",
+        s
+    );
+    let errors: Vec<&&str> = lines
+        .iter()
+        .filter(|l| l.starts_with("info string error"))
+        .collect();
+    assert_eq!(errors.len(), 2, "{}", s);
+    // Before a file: the search orders moves by hand and says why.
+    assert!(
+        errors[0].contains("Policy net: no built-in policy"),
+        "{}",
+        s
+    );
+    // A missing file is refused at once, and the loaded policy stays (no error at the `go`).
+    assert!(errors[1].contains("PolicyFile") && errors[1].contains("missing.pol"));
+    let after_missing = s.rsplit("bestmove").nth(1).unwrap();
+    assert!(!after_missing.contains("Policy net:"), "{}", s);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
