@@ -592,12 +592,15 @@ fn three_seat_training_has_an_output_per_seat() {
             best,
             tr.hand_val
         );
-        let (_, hand) = tr.mover_val.expect("three seats: the mover's loss alone");
-        mover.push((hand, tr.hand_val));
+        let v = tr
+            .seats_val
+            .expect("three seats: the mover's and the others' losses");
+        mover.push((v.mover_hand, tr.hand_val, v.others_hand));
     }
     // The mover's target is the same (up to the order of rayon's sums in the scales' fits),
     // the others' differ.
     assert!((mover[0].0 - mover[1].0).abs() < 1e-6, "{:?}", mover);
+    assert!((mover[0].2 - mover[1].2).abs() < 1e-6, "{:?}", mover);
     assert_ne!(mover[0].1, mover[1].1);
     // Two-seat data: one output, no separate mover's figure.
     let mut two = Dataset::default();
@@ -612,7 +615,7 @@ fn three_seat_training_has_an_output_per_seat() {
         },
         |_| {},
     );
-    assert!(tr.mover_val.is_none());
+    assert!(tr.seats_val.is_none());
 }
 
 /// The engine searches chess for three with a three-output net: Best-Reply Search and MCTS

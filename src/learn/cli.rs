@@ -151,10 +151,10 @@ fn run_game<G: Game>(
         "held-out positions {}: net {:.5} (epoch {}, the best), hand evaluation {:.5}, a constant {:.5}; score scale K {:.1} (hand {:.1})",
         tr.val_positions, last, tr.best_epoch, tr.hand_val, tr.constant_val, tr.scale, tr.hand_scale
     ));
-    if let Some((net, hand)) = tr.mover_val {
+    if let Some(v) = tr.seats_val {
         say(&format!(
-            "the mover's output alone (its target the same whatever --others): net {:.5}, hand evaluation {:.5}",
-            net, hand
+            "held out, the same whatever --others: the mover's output on its target: net {:.5}, hand evaluation {:.5}; the other seats' outputs on their results: net {:.5}, hand evaluation {:.5}",
+            v.mover, v.mover_hand, v.others, v.others_hand
         ));
     }
     let net: Net = tr.net.quantize(G::NAME, &ds.feature_set, tr.scale, format!(

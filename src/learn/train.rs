@@ -256,12 +256,23 @@ pub struct Trained {
     pub hand_val: f64,
     /// The loss of always answering the mean target (what knowing nothing scores).
     pub constant_val: f64,
-    /// With more than two seats, the held-out loss of the mover's output alone (its target the
-    /// same whatever `Others`): the net's (best epoch) and the hand evaluation's.
-    pub mover_val: Option<(f64, f64)>,
+    /// With more than two seats, held-out figures the same whatever `Others`.
+    pub seats_val: Option<SeatsVal>,
     pub curve: Vec<Epoch>,
     pub train_positions: usize,
     pub val_positions: usize,
+}
+
+/// Held-out losses of a net with an output per seat (more than two seats), each beside the
+/// hand evaluation's (`σ(hand/K_hand)`), on targets that do not depend on `Others`.
+#[derive(Clone, Copy, Debug)]
+pub struct SeatsVal {
+    /// The mover's output against its target.
+    pub mover: f64,
+    pub mover_hand: f64,
+    /// The other seats' outputs against their results alone.
+    pub others: f64,
+    pub others_hand: f64,
 }
 
 /// Gradients of one share of a batch.
@@ -445,7 +456,7 @@ pub fn train(ds: &Dataset, cfg: &TrainConfig, mut progress: impl FnMut(&Epoch)) 
             };
         }
     }
-    let mse = |pred: &dyn Fn(usize) -> f32, weight: &[f32]| -> f64 {
+    let mse = |pred: &dyn Fn(usize) -> f32, target: &[f32], weight: &[f32]| -> f64 {
         let (mut s, mut total) = (0.0f64, 0.0f64);
         for &i in &val_idx {
             for j in i * k..(i + 1) * k {
@@ -459,7 +470,8 @@ pub fn train(ds: &Dataset, cfg: &TrainConfig, mut progress: impl FnMut(&Epoch)) 
             0.0
         }
     };
-    let hand_val = mse(&|j| sigmoid(ds.hand[j] / hand_scale), &weight);
+    let hand_pred = |j: usize| sigmoid(ds.hand[j] / hand_scale);
+    let hand_val = mse(&hand_pred, &target, &weight);
     // The mean target of each output over the training positions.
     let mean: Vec<f32> = (0..k)
         .map(|o| {
@@ -475,7 +487,7 @@ pub fn train(ds: &Dataset, cfg: &TrainConfig, mut progress: impl FnMut(&Epoch)) 
             }
         })
         .collect();
-    let constant_val = mse(&|j| mean[j % k], &weight);
+    let constant_val = mse(&|j| mean[j % k], &target, &weight);
     // A residual net's output adds to the hand evaluation's logit; it starts at zero (output
     // weights zero) so that training starts from the hand evaluation's loss.
     let base: Vec<f32> = if cfg.residual {
@@ -587,19 +599,28 @@ pub fn train(ds: &Dataset, cfg: &TrainConfig, mut progress: impl FnMut(&Epoch)) 
         Some((_, epoch, n)) if !val_idx.is_empty() => (epoch, n),
         _ => (cfg.epochs, net),
     };
-    // The mover's output alone, its target the same whatever `cfg.others`.
-    let mover_val = (k > 1).then(|| {
-        let only: Vec<f32> = (0..n * k)
+    // The mover's output alone, and the others' against their results alone: targets the
+    // same whatever `cfg.others`.
+    let seats_val = (k > 1).then(|| {
+        let mover: Vec<f32> = (0..n * k)
             .map(|j| if j == scored(j / k) { 1.0 } else { 0.0 })
             .collect();
+        let others: Vec<f32> = mover.iter().map(|w| 1.0 - w).collect();
         let t = Targets {
-            weight: &only,
+            weight: &mover,
             ..targets
         };
-        (
-            loss_of(&net, ds, &val_idx, &t),
-            mse(&|j| sigmoid(ds.hand[j] / hand_scale), &only),
-        )
+        let r = Targets {
+            target: &ds.result,
+            weight: &others,
+            ..targets
+        };
+        SeatsVal {
+            mover: loss_of(&net, ds, &val_idx, &t),
+            mover_hand: mse(&hand_pred, &target, &mover),
+            others: loss_of(&net, ds, &val_idx, &r),
+            others_hand: mse(&hand_pred, &ds.result, &others),
+        }
     });
     Trained {
         net,
@@ -609,7 +630,7 @@ pub fn train(ds: &Dataset, cfg: &TrainConfig, mut progress: impl FnMut(&Epoch)) 
         hand_scale,
         hand_val,
         constant_val,
-        mover_val,
+        seats_val,
         curve,
         train_positions: train_idx.len(),
         val_positions: val_idx.len(),
