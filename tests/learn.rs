@@ -535,7 +535,8 @@ fn three_seat_nets_score_each_seat_with_its_own_output() {
             g.features(&mut f);
             let scores: Vec<i32> = (0..3).map(|s| net.evaluate(&g, s)).collect();
             for (s, &score) in scores.iter().enumerate() {
-                let want = (net.logit(&f, s) * 300.0).round() as i32;
+                // An even position's logit is logit(1/3): the score is the logit less it.
+                let want = ((net.logit(&f, s) + 2f32.ln()) * 300.0).round() as i32;
                 assert_eq!(score, want, "seat {} of {}", s, g.to_text());
                 assert_eq!(net.evaluate_afresh(&g, s), score);
                 assert_eq!(zero.evaluate(&g, s), g.evaluate(s), "{}", g.to_text());

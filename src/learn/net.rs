@@ -451,6 +451,18 @@ impl Net {
         }
     }
 
+    /// The logit of an even position for a net of `outputs` outputs: `logit(1/N)` = −ln(N − 1)
+    /// for one output per seat of N, 0 for two seats (one output). The trainer maps scores to
+    /// probabilities as `σ(score/K + offset)`, so that an even position is worth 1/N to each
+    /// seat as the results say; the engine's score is the logit less it, times K.
+    pub fn logit_offset(outputs: usize) -> f32 {
+        if outputs > 1 {
+            -((outputs - 1) as f32).ln()
+        } else {
+            0.0
+        }
+    }
+
     /// Which output scores `seat`, and whether it is negated (seat 1 of two).
     fn output_of(&self, seat: Seat) -> (usize, bool) {
         if self.header.outputs == 1 {
@@ -481,11 +493,13 @@ impl Net {
     /// The score of a position whose output `o` (seat `o`'s value) has logit `logit`,
     /// negated for the other seat of two.
     fn score<G: Game>(&self, g: &G, o: usize, negate: bool, logit: f32) -> i32 {
-        let v = logit * self.header.eval_scale;
         let v = if self.header.base == BASE_HAND {
-            v + g.evaluate(o) as f32
+            // A correction of the hand evaluation's logit, which holds the offset.
+            logit * self.header.eval_scale + g.evaluate(o) as f32
+        } else if self.header.outputs > 1 {
+            (logit - Net::logit_offset(self.header.outputs as usize)) * self.header.eval_scale
         } else {
-            v
+            logit * self.header.eval_scale
         };
         let v = v.clamp(-EVAL_LIMIT, EVAL_LIMIT).round() as i32;
         if negate {

@@ -158,15 +158,30 @@ pub fn sigmoid(x: f32) -> f32 {
     1.0 / (1.0 + (-x).exp())
 }
 
-/// The scale `K` at which `σ(x/K)` best predicts `result` (least squares), over the positions
-/// `use_it` keeps; golden-section search on `ln K`.
-pub fn fit_scale(x: &[f32], result: &[f32], use_it: impl Fn(usize) -> bool + Sync) -> f32 {
+/// `x/k + offset`: a score as a logit (`offset`: `Net::logit_offset`, 0 for two seats).
+#[inline]
+fn as_logit(x: f32, k: f32, offset: f32) -> f32 {
+    if offset == 0.0 {
+        x / k
+    } else {
+        x / k + offset
+    }
+}
+
+/// The scale `K` at which `σ(x/K + offset)` best predicts `result` (least squares), over the
+/// positions `use_it` keeps; golden-section search on `ln K`.
+pub fn fit_scale(
+    x: &[f32],
+    result: &[f32],
+    offset: f32,
+    use_it: impl Fn(usize) -> bool + Sync,
+) -> f32 {
     let err = |k: f32| -> f64 {
         (0..x.len())
             .into_par_iter()
             .filter(|&i| use_it(i))
             .map(|i| {
-                let d = (sigmoid(x[i] / k) - result[i]) as f64;
+                let d = (sigmoid(as_logit(x[i], k, offset)) - result[i]) as f64;
                 d * d
             })
             .sum()
@@ -432,10 +447,14 @@ pub fn train(ds: &Dataset, cfg: &TrainConfig, mut progress: impl FnMut(&Epoch)) 
     let val_idx: Vec<usize> = (0..n).filter(|&i| ds.held_out[i]).collect();
     let scored = |i: usize| i * k + ds.scored[i] as usize;
     let scored_result: Vec<f32> = (0..n).map(|i| ds.result[scored(i)]).collect();
-    let scale = fit_scale(&ds.score, &scored_result, |i| !ds.held_out[i]);
-    let hand_scale = fit_scale(&ds.hand, &ds.result, |j| !ds.held_out[j / k]);
+    // An even position is worth 1/N to each of N seats: scores become logits around
+    // logit(1/N) (0 with two seats).
+    let offset = Net::logit_offset(k);
+    let scale = fit_scale(&ds.score, &scored_result, offset, |i| !ds.held_out[i]);
+    let hand_scale = fit_scale(&ds.hand, &ds.result, offset, |j| !ds.held_out[j / k]);
     let lambda = cfg.lambda;
-    let blend = |x: f32, k: f32, r: f32| lambda * r + (1.0 - lambda) * sigmoid(x / k);
+    let blend =
+        |x: f32, k: f32, r: f32| lambda * r + (1.0 - lambda) * sigmoid(as_logit(x, k, offset));
     // The scored output's target blends the search's score and the result; the others' (more
     // than two seats) follow `cfg.others`.
     let mut target = vec![0.0; n * k];
@@ -470,7 +489,7 @@ pub fn train(ds: &Dataset, cfg: &TrainConfig, mut progress: impl FnMut(&Epoch)) 
             0.0
         }
     };
-    let hand_pred = |j: usize| sigmoid(ds.hand[j] / hand_scale);
+    let hand_pred = |j: usize| sigmoid(as_logit(ds.hand[j], hand_scale, offset));
     let hand_val = mse(&hand_pred, &target, &weight);
     // The mean target of each output over the training positions.
     let mean: Vec<f32> = (0..k)
@@ -491,7 +510,10 @@ pub fn train(ds: &Dataset, cfg: &TrainConfig, mut progress: impl FnMut(&Epoch)) 
     // A residual net's output adds to the hand evaluation's logit; it starts at zero (output
     // weights zero) so that training starts from the hand evaluation's loss.
     let base: Vec<f32> = if cfg.residual {
-        ds.hand.iter().map(|&h| h / hand_scale).collect()
+        ds.hand
+            .iter()
+            .map(|&h| as_logit(h, hand_scale, offset))
+            .collect()
     } else {
         vec![0.0; n * k]
     };
@@ -739,4 +761,31 @@ pub fn curve_svg(tr: &Trained, title: &str) -> String {
     }
     s.push_str("</svg>\n");
     s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Three seats: an even position is worth a third, so scores are fitted as logits around
+    /// logit(1/3); the scale of results made that way is found again (without the offset the
+    /// fit could not reach them: σ(0) is a half).
+    #[test]
+    fn three_seat_scores_are_logits_around_a_third() {
+        let offset = Net::logit_offset(3);
+        assert!((sigmoid(offset) - 1.0 / 3.0).abs() < 1e-6);
+        assert_eq!(Net::logit_offset(1), 0.0);
+        let x: Vec<f32> = (-200..=200).map(|i| i as f32 * 10.0).collect();
+        let r: Vec<f32> = x.iter().map(|&x| sigmoid(x / 500.0 + offset)).collect();
+        let k = fit_scale(&x, &r, offset, |_| true);
+        assert!((k - 500.0).abs() < 1.0, "{}", k);
+        let err = |off: f32, k: f32| -> f32 {
+            x.iter()
+                .zip(&r)
+                .map(|(&x, &r)| (sigmoid(as_logit(x, k, off)) - r).powi(2))
+                .sum()
+        };
+        let k0 = fit_scale(&x, &r, 0.0, |_| true);
+        assert!(err(0.0, k0) > 100.0 * err(offset, k).max(1e-9), "{}", err(0.0, k0));
+    }
 }
