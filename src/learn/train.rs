@@ -786,6 +786,10 @@ mod tests {
                 .sum()
         };
         let k0 = fit_scale(&x, &r, 0.0, |_| true);
-        assert!(err(0.0, k0) > 100.0 * err(offset, k).max(1e-9), "{}", err(0.0, k0));
+        assert!(
+            err(0.0, k0) > 100.0 * err(offset, k).max(1e-9),
+            "{}",
+            err(0.0, k0)
+        );
     }
 }
