@@ -2,7 +2,7 @@
 //! With one thread every node count is deterministic (a signature to compare builds with).
 
 use crate::games::{self, AnyGame, Entry};
-use crate::learn::net::{FloatNet, BASE_HAND};
+use crate::learn::net::{FloatNet, Net, BASE_HAND};
 use crate::search::{Algorithm, Limits, SearchParams};
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
@@ -132,7 +132,8 @@ fn eval_items(game: &'static str, g: &dyn AnyGame, threads: usize, limits: &Limi
     })];
     let active = g.features().len() as f32;
     for hidden in [32, 256] {
-        let mut float = FloatNet::new(g.feature_count(), hidden, 1, active, 1);
+        let outputs = Net::outputs_for(g.players());
+        let mut float = FloatNet::new(g.feature_count(), hidden, outputs, active, 1);
         float.w2.fill(0.0);
         let net = float
             .quantize(game, &set, 400.0, "random, adds 0: for quatre bench".into())
@@ -322,7 +323,7 @@ mod tests {
             depth: Some(3),
             ..Default::default()
         };
-        for name in ["hyperchess", "rithmomachia", "tesseract"] {
+        for name in ["hyperchess", "rithmomachia", "tesseract", "threechess"] {
             let e = games::resolve(Some(name)).unwrap();
             let opts = match name {
                 "hyperchess" => e.default_options().with("Boards", "1x1"),
@@ -337,7 +338,7 @@ mod tests {
                 assert_eq!(it.nodes, items[0].nodes, "{}: {}", name, it.what);
             }
         }
-        let e = games::resolve(Some("threechess")).unwrap();
+        let e = games::resolve(Some("tesseris")).unwrap();
         let g = e.start(&e.default_options(), Some(1)).unwrap();
         assert!(eval_items(e.name, g.as_ref(), 1, &limits).is_empty());
     }

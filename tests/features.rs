@@ -1,10 +1,11 @@
-//! The learned evaluation's input features of rithmomachia and tesseract (hyperchess's are in
-//! `tests/learn.rs`): checked over the positions of random games, then through the binary from
-//! self-play to a net the engine searches with.
+//! The learned evaluation's input features of rithmomachia, tesseract and threechess
+//! (hyperchess's are in `tests/learn.rs`): checked over the positions of random games, then
+//! through the binary from self-play to a net the engine searches with.
 
 use quatre::game::{playout, rng_from_seed, Game, RuleOptions};
 use quatre::games::rithmomachia::{Rithmomachia, PYRAMID};
 use quatre::games::tesseract::Tesseract;
+use quatre::games::threechess::Threechess;
 use std::cell::RefCell;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
@@ -272,6 +273,112 @@ fn tesseract_features_tell_pieces_apart() {
     }
 }
 
+fn three_opts() -> RuleOptions {
+    RuleOptions::of::<Threechess>()
+}
+
+/// Where `threechess/1`'s features of a colour's king attacked begin (its doc comment's order:
+/// men 3·6·64, material 3·5·8, states 3·2).
+const THREE_ATTACKED: u32 = 3 * 6 * 64 + 3 * 5 * 8 + 3 * 2;
+
+/// What the threechess encoding gives, counted from the text: a feature per man, a material
+/// thermometer min(count, 8) per colour and type but the king, one per seat that is a ghost or
+/// dead, the seat to move; plus one per king attacked (not in the text: checked against
+/// `in_check` for the side to move, and counted from the features).
+fn three_expected(g: &Threechess, text: &str) -> usize {
+    let fields: Vec<&str> = text.split_whitespace().collect();
+    let mut counts: BTreeMap<&str, usize> = BTreeMap::new();
+    let mut men = 0;
+    for tok in fields[0].split(['/', ',']) {
+        if tok.starts_with(['w', 'b', 'r']) {
+            men += 1;
+            *counts.entry(tok).or_default() += 1;
+        }
+    }
+    let material: usize = counts
+        .iter()
+        .filter(|(m, _)| !m.ends_with('K'))
+        .map(|(_, &n)| n.min(8))
+        .sum();
+    let states = fields[2].chars().filter(|&c| c != 'a').count();
+    let mut f = Vec::new();
+    g.features(&mut f);
+    let attacked: Vec<u32> = f
+        .iter()
+        .filter(|&&x| (THREE_ATTACKED..THREE_ATTACKED + 3).contains(&x))
+        .map(|&x| x - THREE_ATTACKED)
+        .collect();
+    if !g.status().is_over() {
+        assert_eq!(
+            attacked.contains(&(g.to_move() as u32)),
+            g.in_check(),
+            "{}",
+            text
+        );
+    }
+    men + material + states + 1 + attacked.len()
+}
+
+/// The men, the seat to move and the states: all but the 150-ply counter and the move number.
+fn three_placement(text: &str) -> String {
+    text.split_whitespace()
+        .take(3)
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+#[test]
+fn threechess_features_over_random_games() {
+    let g = Threechess::start(&three_opts()).unwrap();
+    let (n, distinct) = check_random_positions(&g, 30, 300, 1, three_expected, three_placement);
+    assert!(n >= 3000, "{} positions", n);
+    assert!(
+        distinct > n / 2,
+        "{} feature lists for {} positions",
+        distinct,
+        n
+    );
+    assert_eq!(g.feature_set().as_deref(), Some("threechess/1"));
+    assert_eq!(g.feature_count(), 1284);
+}
+
+/// The encoding on hand-made positions: a man's colour, type and square, the material, each
+/// seat's state, a king attacked, the seat to move.
+#[test]
+fn threechess_features_tell_men_apart() {
+    let feats = |text: &str| {
+        let g = Threechess::from_text(text, &three_opts()).unwrap();
+        let mut f = Vec::new();
+        g.features(&mut f);
+        f.sort_unstable();
+        f
+    };
+    // White Ke1 Qd1 Pa2, Black Ka8 Pb5, Red Kh8 Pg5; White to move, nobody attacked.
+    let base = feats("bK,6,rK/8/8/1,bP,4,rP,1/8/8/wP,7/3,wQ,wK,3 w aaa 0 1");
+    // 7 men; material: White pawn and queen, Black and Red pawn; White to move.
+    assert_eq!(base.len(), 7 + 4 + 1);
+    for other in [
+        // Another square, another type, another colour.
+        "bK,6,rK/8/8/1,bP,4,rP,1/8/8/1,wP,6/3,wQ,wK,3 w aaa 0 1",
+        "bK,6,rK/8/8/1,bP,4,rP,1/8/8/wP,7/3,wR,wK,3 w aaa 0 1",
+        "bK,6,rK/8/8/1,bP,4,rP,1/8/8/wP,7/3,bQ,wK,3 w aaa 0 1",
+        // Another seat to move.
+        "bK,6,rK/8/8/1,bP,4,rP,1/8/8/wP,7/3,wQ,wK,3 b aaa 0 1",
+        // Red a ghost (its king gone).
+        "bK,7/8/8/1,bP,4,rP,1/8/8/wP,7/3,wQ,wK,3 w aag 0 1",
+    ] {
+        assert_ne!(feats(other), base, "{}", other);
+    }
+    // Two white pawns: one more man and one more step of the thermometer.
+    let two = feats("bK,6,rK/8/8/1,bP,4,rP,1/8/8/wP,wP,6/3,wQ,wK,3 w aaa 0 1");
+    assert_eq!(two.len(), base.len() + 2);
+    // Black's queen on the e-file attacks White's king (Black not to move): one more feature,
+    // the king attacked, beside the man and its material.
+    let check = feats("bK,6,rK/4,bQ,3/8/1,bP,4,rP,1/8/8/wP,7/3,wQ,wK,3 b aaa 0 1");
+    assert!(check.contains(&THREE_ATTACKED), "{:?}", check);
+    assert!(!base.contains(&THREE_ATTACKED));
+}
+
 /// `quatre selfplay` then `quatre train` on its file, then the engine with that net
 /// (`EvalFile`, `Eval net`) searching a recorded position: a legal `bestmove`, no error line,
 /// and scores other than the hand evaluation's.
@@ -291,7 +398,7 @@ fn selfplay_train_and_search_with_a_net() {
             String::from_utf8_lossy(&out.stderr)
         );
     };
-    for game in ["rithmomachia", "tesseract"] {
+    for game in ["rithmomachia", "tesseract", "threechess"] {
         let data = dir.join(format!("{}.txt", game));
         let net = dir.join(format!("{}.net", game));
         let data_s = data.to_str().unwrap();
@@ -319,6 +426,9 @@ fn selfplay_train_and_search_with_a_net() {
         ]);
         let n = quatre::learn::net::Net::from_bytes(&std::fs::read(&net).unwrap()).unwrap();
         assert_eq!(n.header.game, game);
+        // One output per seat for three seats, one for two.
+        let outputs = if game == "threechess" { 3 } else { 1 };
+        assert_eq!(n.header.outputs, outputs);
         // A recorded position from the middle of the first game.
         let games = quatre::learn::format::read_file(&data).unwrap();
         let positions = &games[0].positions;
@@ -349,13 +459,10 @@ fn selfplay_train_and_search_with_a_net() {
             .find_map(|l| l.strip_prefix("bestmove "))
             .unwrap_or_else(|| panic!("no bestmove: {}", with_net));
         let mv = best.split_whitespace().next().unwrap();
-        let opts = match game {
-            "rithmomachia" => rithmo_opts(),
-            _ => tess_opts(),
-        };
         let legal = match game {
-            "rithmomachia" => is_legal::<Rithmomachia>(&text, &opts, mv),
-            _ => is_legal::<Tesseract>(&text, &opts, mv),
+            "rithmomachia" => is_legal::<Rithmomachia>(&text, &rithmo_opts(), mv),
+            "tesseract" => is_legal::<Tesseract>(&text, &tess_opts(), mv),
+            _ => is_legal::<Threechess>(&text, &three_opts(), mv),
         };
         assert!(legal, "{} {} in {}", game, mv, text);
         let scores = |s: &str| -> Vec<String> {
@@ -422,7 +529,7 @@ fn quatre_train_names_the_games_with_features() {
     assert!(!out.status.success());
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(
-        err.contains("no input features for tesseris yet (games with them: hyperchess, rithmomachia, tesseract)"),
+        err.contains("no input features for tesseris yet (games with them: hyperchess, rithmomachia, tesseract, threechess)"),
         "{}",
         err
     );

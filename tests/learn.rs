@@ -436,3 +436,255 @@ fn hyperchess_3x3_ships_a_net_that_eval_net_uses_without_a_file() {
     );
     assert!(!hand.contains("error"), "{}", hand);
 }
+
+/// Random games of chess for three, each position scored by the mover's hand evaluation, each
+/// game won by the seat the hand evaluation favours at its end.
+fn three_fixture(games: usize, seed: u64) -> Vec<GameData> {
+    use quatre::games::threechess::Threechess;
+    let opts = RuleOptions::of::<Threechess>();
+    let mut rng = rng_from_seed(seed);
+    let mut buf = Vec::new();
+    (0..games)
+        .map(|index| {
+            let mut g = Threechess::start(&opts).unwrap();
+            let mut positions = Vec::new();
+            for ply in 0..rng.random_range(20..120) {
+                let Some(m) = g.random_move(&mut rng, &mut buf) else {
+                    break;
+                };
+                positions.push(Position {
+                    ply,
+                    seat: g.to_move(),
+                    score: Score::Cp(g.evaluate(g.to_move())),
+                    mv: g.format_move(m),
+                    text: g.to_text(),
+                });
+                g.play(m);
+            }
+            let best = (0..3).max_by_key(|&s| g.evaluate(s)).unwrap();
+            let mut result = vec![0.0; 3];
+            result[best] = 1.0;
+            GameData {
+                game: "threechess".into(),
+                options: opts
+                    .iter()
+                    .map(|(k, v)| (k.to_string(), v.to_string()))
+                    .collect(),
+                seed,
+                index,
+                nodes: 1,
+                start: "random:0".into(),
+                result,
+                plies: positions.len(),
+                reason: "fixture".into(),
+                positions,
+            }
+        })
+        .collect()
+}
+
+/// A net for three seats has an output per seat: its file round-trips, it fits chess for three
+/// and nothing else, seat s's score is output s's, and with nothing learned on top of the hand
+/// evaluation it is the hand evaluation of every seat exactly; the incremental sums give the
+/// scores built afresh.
+#[test]
+fn three_seat_nets_score_each_seat_with_its_own_output() {
+    use quatre::games::threechess::Threechess;
+    use quatre::learn::net::FloatNet;
+    let opts = RuleOptions::of::<Threechess>();
+    let start = Threechess::start(&opts).unwrap();
+    let inputs = start.feature_count();
+    let float = FloatNet::new(inputs, 16, 3, 30.0, 3);
+    let net = float.quantize("threechess", "threechess/1", 300.0, String::new());
+    assert_eq!(net.header.outputs, 3);
+    let back = Net::from_bytes(&net.to_bytes()).unwrap();
+    assert_eq!(back, net);
+    net.fits(&start).unwrap();
+    // One output for three seats, three for two: refused, with the counts.
+    let one = FloatNet::new(inputs, 4, 1, 30.0, 3).quantize(
+        "threechess",
+        "threechess/1",
+        1.0,
+        String::new(),
+    );
+    let e = one.fits(&start).unwrap_err();
+    assert!(e.contains("1 outputs for 3 seats"), "{}", e);
+    let hc = Hyperchess::start(&RuleOptions::of::<Hyperchess>().with("Boards", "1x1")).unwrap();
+    let three_for_two = FloatNet::new(hc.feature_count(), 4, 3, 30.0, 3).quantize(
+        "hyperchess",
+        &hc.feature_set().unwrap(),
+        1.0,
+        String::new(),
+    );
+    let e = three_for_two.fits(&hc).unwrap_err();
+    assert!(e.contains("3 outputs for 2 seats"), "{}", e);
+
+    let mut zero = float.clone();
+    zero.w2.iter_mut().for_each(|w| *w = 0.0);
+    zero.b2.iter_mut().for_each(|b| *b = 0.0);
+    let zero = zero
+        .quantize("threechess", "threechess/1", 300.0, String::new())
+        .with_base(BASE_HAND);
+    let mut rng = rng_from_seed(9);
+    let mut buf = Vec::new();
+    let (mut positions, mut seats_differ) = (0, 0);
+    for _ in 0..20 {
+        let mut g = start.clone();
+        loop {
+            let mut f = Vec::new();
+            g.features(&mut f);
+            let scores: Vec<i32> = (0..3).map(|s| net.evaluate(&g, s)).collect();
+            for (s, &score) in scores.iter().enumerate() {
+                // An even position's logit is logit(1/3): the score is the logit less it.
+                let want = ((net.logit(&f, s) + 2f32.ln()) * 300.0).round() as i32;
+                assert_eq!(score, want, "seat {} of {}", s, g.to_text());
+                assert_eq!(net.evaluate_afresh(&g, s), score);
+                assert_eq!(zero.evaluate(&g, s), g.evaluate(s), "{}", g.to_text());
+            }
+            seats_differ += (scores[0] != scores[1] || scores[1] != scores[2]) as usize;
+            positions += 1;
+            match g.random_move(&mut rng, &mut buf) {
+                Some(m) if positions % 200 != 199 => g.play(m),
+                _ => break,
+            }
+        }
+    }
+    assert!(positions > 500, "{} positions", positions);
+    assert!(
+        seats_differ > positions / 2,
+        "{} of {}",
+        seats_differ,
+        positions
+    );
+}
+
+/// Training on three-seat data: an output per seat, the results of every seat kept, the
+/// mover's output measured alone; a residual net starts at the hand evaluation's loss and its
+/// best epoch keeps it; the two choices of the others' targets give different targets, the
+/// mover's the same.
+#[test]
+fn three_seat_training_has_an_output_per_seat() {
+    use quatre::games::threechess::Threechess;
+    use quatre::learn::train::Others;
+    let data = three_fixture(200, 5);
+    let mut ds = Dataset::default();
+    ds.add::<Threechess>(&data, true).unwrap();
+    assert_eq!(ds.outputs, 3);
+    assert!(ds.len() > 2000, "{} positions", ds.len());
+    assert_eq!(ds.result.len(), 3 * ds.len());
+    assert_eq!(ds.hand.len(), 3 * ds.len());
+    let mut mover = Vec::new();
+    for others in [Others::Result, Others::Hand] {
+        let cfg = TrainConfig {
+            hidden: 8,
+            epochs: 2,
+            lr: 0.001,
+            lambda: 0.5,
+            residual: true,
+            others,
+            ..TrainConfig::default()
+        };
+        let tr = train(&ds, &cfg, |_| {});
+        assert_eq!(tr.net.outputs, 3);
+        let best = tr.curve[tr.best_epoch - 1].val;
+        assert!(
+            best <= tr.hand_val * 1.02,
+            "{} against {}",
+            best,
+            tr.hand_val
+        );
+        let v = tr
+            .seats_val
+            .expect("three seats: the mover's and the others' losses");
+        mover.push((v.mover_hand, tr.hand_val, v.others_hand));
+    }
+    // The mover's target is the same (up to the order of rayon's sums in the scales' fits),
+    // the others' differ.
+    assert!((mover[0].0 - mover[1].0).abs() < 1e-6, "{:?}", mover);
+    assert!((mover[0].2 - mover[1].2).abs() < 1e-6, "{:?}", mover);
+    assert_ne!(mover[0].1, mover[1].1);
+    // Two-seat data: one output, no separate mover's figure.
+    let mut two = Dataset::default();
+    two.add::<Hyperchess>(&fixture(20, 3), true).unwrap();
+    assert_eq!(two.outputs, 1);
+    let tr = train(
+        &two,
+        &TrainConfig {
+            hidden: 4,
+            epochs: 1,
+            ..TrainConfig::default()
+        },
+        |_| {},
+    );
+    assert!(tr.seats_val.is_none());
+}
+
+/// The engine searches chess for three with a three-output net: Best-Reply Search and MCTS
+/// (whose rewards take every seat's score) give the net's scores, not the hand evaluation's,
+/// with no error; a net of one output (two seats) is refused with why, and the search
+/// evaluates by hand.
+#[test]
+fn the_engine_searches_chess_for_three_with_a_net() {
+    use quatre::games::threechess::Threechess;
+    let dir = std::env::temp_dir().join(format!("quatre-threenet-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut ds = Dataset::default();
+    ds.add::<Threechess>(&three_fixture(40, 7), true).unwrap();
+    let tr = train(
+        &ds,
+        &TrainConfig {
+            hidden: 8,
+            epochs: 2,
+            ..TrainConfig::default()
+        },
+        |_| {},
+    );
+    let path = dir.join("t.net");
+    let net = tr
+        .net
+        .quantize("threechess", &ds.feature_set, tr.scale, String::new());
+    std::fs::write(&path, net.to_bytes()).unwrap();
+    let session = |eval: &str, algorithm: &str, go: &str| {
+        let script = format!(
+            "setoption name Threads value 1\nsetoption name Algorithm value {}\n\
+             setoption name EvalFile value {}\nsetoption name Eval value {}\n\
+             position startpos moves g2h2 c4d4\n{}\n",
+            algorithm,
+            path.display(),
+            eval,
+            go
+        );
+        engine_output(&["--game", "threechess"], &script)
+    };
+    for (algorithm, go) in [("alphabeta", "go depth 2"), ("mcts", "go nodes 300")] {
+        let with_net = session("net", algorithm, go);
+        let hand = session("hand", algorithm, go);
+        assert_eq!(with_net.matches("bestmove ").count(), 1, "{}", with_net);
+        assert!(!with_net.contains("error"), "{}", with_net);
+        assert!(!first_scores(&with_net).is_empty(), "{}", with_net);
+        assert_ne!(
+            first_scores(&with_net),
+            first_scores(&hand),
+            "{}: net:\n{}\nhand:\n{}",
+            algorithm,
+            with_net,
+            hand
+        );
+    }
+    // A net with one output for chess for three.
+    let one = quatre::learn::net::FloatNet::new(ds.inputs, 4, 1, 30.0, 1).quantize(
+        "threechess",
+        &ds.feature_set,
+        100.0,
+        String::new(),
+    );
+    std::fs::write(&path, one.to_bytes()).unwrap();
+    let out = session("net", "alphabeta", "go depth 1");
+    assert!(
+        out.contains("info string error: Eval net: a net of 1 outputs for 3 seats"),
+        "{}",
+        out
+    );
+    assert_eq!(out.matches("bestmove ").count(), 1, "{}", out);
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -2,12 +2,14 @@
 //! the last position it evaluated equal the sums built afresh, exactly, over thousands of
 //! positions of random games per game visited in a random walk (mostly a ply forward or back,
 //! sometimes a jump to another position or another game), for random nets of a few widths,
-//! residual and not; and nets used by turns on one thread each get their own sums.
+//! residual and not (an output per seat for chess for three); and nets used by turns on one
+//! thread each get their own sums.
 
 use quatre::game::{playout, rng_from_seed, Game, GameRng, RuleOptions};
 use quatre::games::hyperchess::Hyperchess;
 use quatre::games::rithmomachia::Rithmomachia;
 use quatre::games::tesseract::Tesseract;
+use quatre::games::threechess::Threechess;
 use quatre::learn::infer;
 use quatre::learn::net::{FloatNet, Net, BASE_HAND};
 use rand::Rng;
@@ -32,11 +34,12 @@ fn random_games<G: Game>(start: &G, games: usize, plies: usize, seed: u64) -> Ve
         .collect()
 }
 
-/// A random net for `G`'s features; `base` as `Net::with_base`.
+/// A random net for `G`'s features and seats; `base` as `Net::with_base`.
 fn random_net<G: Game>(g: &G, hidden: usize, seed: u64, base: &str) -> Net {
     let mut f = Vec::new();
     g.features(&mut f);
-    FloatNet::new(g.feature_count(), hidden, 1, f.len() as f32, seed)
+    let outputs = Net::outputs_for(g.players());
+    FloatNet::new(g.feature_count(), hidden, outputs, f.len() as f32, seed)
         .quantize(
             G::NAME,
             &g.feature_set().expect("the game has features"),
@@ -90,7 +93,8 @@ fn walk<G: Game>(games: &[Vec<G>], widths: &[usize], steps: usize, seed: u64) {
             let mut at = (0, 0);
             for _ in 0..steps {
                 at = step(games, at, &mut rng);
-                check_at(&net, &games[at.0][at.1], rng.random_range(0..2));
+                let g = &games[at.0][at.1];
+                check_at(&net, g, rng.random_range(0..g.players()));
             }
             let after = infer::stats();
             let (updates, rebuilds) = (
@@ -138,6 +142,14 @@ fn incremental_sums_equal_afresh_on_tesseract() {
     let start = Tesseract::start(&RuleOptions::of::<Tesseract>()).unwrap();
     let games = random_games(&start, 20, 200, 4);
     walk(&games, &[1, 32, 100], 3000, 14);
+}
+
+/// Three seats: a net of an output per seat, each seat scored with its own.
+#[test]
+fn incremental_sums_equal_afresh_on_threechess() {
+    let start = Threechess::start(&RuleOptions::of::<Threechess>()).unwrap();
+    let games = random_games(&start, 20, 200, 5);
+    walk(&games, &[1, 32, 100], 3000, 15);
 }
 
 /// Nets used by turns on one thread: two of one game and shape, one of another game, and more

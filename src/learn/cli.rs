@@ -2,7 +2,7 @@
 
 use super::format::{self, GameData};
 use super::net::{Net, BASE_HAND};
-use super::train::{curve_svg, train, Dataset, TrainConfig};
+use super::train::{curve_svg, train, Dataset, Others, TrainConfig};
 use crate::game::Game;
 use std::path::PathBuf;
 use std::time::Instant;
@@ -45,6 +45,11 @@ pub struct TrainArgs {
     /// Decoupled weight decay of the input weights (0: none; try 0.1 to 10 on small data).
     #[arg(long, default_value_t = 0.0)]
     pub weight_decay: f32,
+    /// More than two seats: what the outputs of the seats not to move learn (the data holds
+    /// only the mover's search score): `result`, their game result alone at weight λ; `hand`,
+    /// λ·result + (1 − λ)·σ(hand evaluation / K_hand).
+    #[arg(long, default_value = "result", value_parser = ["result", "hand"])]
+    pub others: String,
     /// Draw the loss curve into this SVG file.
     #[arg(long, value_name = "SVG")]
     pub curve: Option<PathBuf>,
@@ -80,13 +85,17 @@ pub fn run(game: Option<&str>, a: &TrainArgs, say: &dyn Fn(&str)) -> Result<(), 
         }
         (_, Some(g)) => g.game.clone(),
     };
-    use crate::games::{hyperchess::Hyperchess, rithmomachia::Rithmomachia, tesseract::Tesseract};
+    use crate::games::{
+        hyperchess::Hyperchess, rithmomachia::Rithmomachia, tesseract::Tesseract,
+        threechess::Threechess,
+    };
     match name.as_str() {
         "hyperchess" => run_game::<Hyperchess>(&games, a, t0, say),
         "rithmomachia" => run_game::<Rithmomachia>(&games, a, t0, say),
         "tesseract" => run_game::<Tesseract>(&games, a, t0, say),
+        "threechess" => run_game::<Threechess>(&games, a, t0, say),
         other => Err(format!(
-            "no input features for {} yet (games with them: hyperchess, rithmomachia, tesseract)",
+            "no input features for {} yet (games with them: hyperchess, rithmomachia, tesseract, threechess)",
             other
         )),
     }
@@ -121,6 +130,11 @@ fn run_game<G: Game>(
         seed: a.seed,
         residual: a.residual,
         weight_decay: a.weight_decay,
+        others: if a.others == "hand" {
+            Others::Hand
+        } else {
+            Others::Result
+        },
     };
     let t1 = Instant::now();
     let tr = train(&ds, &cfg, |e| {
@@ -137,11 +151,17 @@ fn run_game<G: Game>(
         "held-out positions {}: net {:.5} (epoch {}, the best), hand evaluation {:.5}, a constant {:.5}; score scale K {:.1} (hand {:.1})",
         tr.val_positions, last, tr.best_epoch, tr.hand_val, tr.constant_val, tr.scale, tr.hand_scale
     ));
+    if let Some(v) = tr.seats_val {
+        say(&format!(
+            "held out, the same whatever --others: the mover's output on its target: net {:.5}, hand evaluation {:.5}; the other seats' outputs on their results: net {:.5}, hand evaluation {:.5}",
+            v.mover, v.mover_hand, v.others, v.others_hand
+        ));
+    }
     let net: Net = tr.net.quantize(G::NAME, &ds.feature_set, tr.scale, format!(
             "{} positions of {} games, epoch {} of {}, hidden {}, lambda {}, lr {}, batch {}, weight decay {}, seed {}{}; held-out loss {:.5} (hand {:.5})",
             tr.train_positions, games.len(), tr.best_epoch, a.epochs, a.hidden, a.lambda, a.lr, a.batch, a.weight_decay, a.seed,
             if tr.residual { ", residual on the hand evaluation" } else { "" }, last, tr.hand_val
-        ));
+        ) + &if ds.outputs > 1 { format!("; an output per seat, the others' targets: {}", a.others) } else { String::new() });
     let net = if tr.residual {
         net.with_base(BASE_HAND)
     } else {

@@ -5,6 +5,8 @@
 //! (clipped ReLU) → `outputs` logits. With two seats there is one output, seat 0's expected
 //! reward as a logit; the engine's score for seat 0 is that logit times `eval_scale` (the scale
 //! `K` at which `σ(score/K)` predicts results, fitted on the training data), negated for seat 1.
+//! With more seats there is one output per seat, seat `s`'s expected reward as a logit, and
+//! seat `s`'s score is output `s`'s logit times `eval_scale`.
 //!
 //! File layout (all integers little-endian):
 //!
@@ -422,9 +424,9 @@ impl Net {
                 set.as_deref().unwrap_or("no input features yet")
             ));
         }
-        if self.header.outputs != 1 || g.players() != 2 {
+        if self.header.outputs as usize != Net::outputs_for(g.players()) {
             return Err(format!(
-                "a net of {} outputs for {} seats: nets are for two seats so far",
+                "a net of {} outputs for {} seats (a net has one output for two seats, one per seat for more)",
                 self.header.outputs,
                 g.players()
             ));
@@ -439,34 +441,71 @@ impl Net {
         Ok(())
     }
 
-    /// The net's score of `g` for `seat` (two seats), in the engine's units; `fits` must hold.
+    /// The outputs of a net for a game of `players` seats: one (seat 0's value) for two seats,
+    /// one per seat (seat `s`'s value) for more.
+    pub fn outputs_for(players: usize) -> usize {
+        if players == 2 {
+            1
+        } else {
+            players
+        }
+    }
+
+    /// The logit of an even position for a net of `outputs` outputs: `logit(1/N)` = −ln(N − 1)
+    /// for one output per seat of N, 0 for two seats (one output). The trainer maps scores to
+    /// probabilities as `σ(score/K + offset)`, so that an even position is worth 1/N to each
+    /// seat as the results say; the engine's score is the logit less it, times K.
+    pub fn logit_offset(outputs: usize) -> f32 {
+        if outputs > 1 {
+            -((outputs - 1) as f32).ln()
+        } else {
+            0.0
+        }
+    }
+
+    /// Which output scores `seat`, and whether it is negated (seat 1 of two).
+    fn output_of(&self, seat: Seat) -> (usize, bool) {
+        if self.header.outputs == 1 {
+            (0, seat != 0)
+        } else {
+            (seat, false)
+        }
+    }
+
+    /// The net's score of `g` for `seat`, in the engine's units; `fits` must hold. Two seats:
+    /// the one output is seat 0's, negated for seat 1; more seats: output `seat`.
     /// The hidden sums are updated from this thread's last position for this net
     /// (`infer::with_sums`): the same score as [`Net::evaluate_afresh`], cheaper.
     pub fn evaluate<G: Game>(&self, g: &G, seat: Seat) -> i32 {
-        let logit = super::infer::with_sums(self, g, |acc| self.output(acc, 0));
-        self.score(g, seat, logit)
+        let (o, negate) = self.output_of(seat);
+        let logit = super::infer::with_sums(self, g, |acc| self.output(acc, o));
+        self.score(g, o, negate, logit)
     }
 
     /// [`Net::evaluate`] with the hidden sums built afresh from the position's features.
     pub fn evaluate_afresh<G: Game>(&self, g: &G, seat: Seat) -> i32 {
         let mut feats = Vec::new();
         g.features(&mut feats);
-        self.score(g, seat, self.logit(&feats, 0))
+        let (o, negate) = self.output_of(seat);
+        self.score(g, o, negate, self.logit(&feats, o))
     }
 
-    /// The score for `seat` of a position whose output logit is `logit`.
-    fn score<G: Game>(&self, g: &G, seat: Seat, logit: f32) -> i32 {
-        let v = logit * self.header.eval_scale;
+    /// The score of a position whose output `o` (seat `o`'s value) has logit `logit`,
+    /// negated for the other seat of two.
+    fn score<G: Game>(&self, g: &G, o: usize, negate: bool, logit: f32) -> i32 {
         let v = if self.header.base == BASE_HAND {
-            v + g.evaluate(0) as f32
+            // A correction of the hand evaluation's logit, which holds the offset.
+            logit * self.header.eval_scale + g.evaluate(o) as f32
+        } else if self.header.outputs > 1 {
+            (logit - Net::logit_offset(self.header.outputs as usize)) * self.header.eval_scale
         } else {
-            v
+            logit * self.header.eval_scale
         };
         let v = v.clamp(-EVAL_LIMIT, EVAL_LIMIT).round() as i32;
-        if seat == 0 {
-            v
-        } else {
+        if negate {
             -v
+        } else {
+            v
         }
     }
 }

@@ -8,9 +8,15 @@
 //! learning rate falling linearly to a tenth over the epochs. One game in twenty is held out to
 //! measure the loss on games the net never saw, beside the same loss of the hand evaluation
 //! (`σ(evaluate/K_hand)`, its own scale fitted the same way).
+//!
+//! With more than two seats the net has an output per seat (`Net::outputs_for`) and each
+//! output its own target. The data holds only the mover's search score, so the mover's output
+//! has the target above (from the mover's view) and the others follow [`Others`]: their
+//! result alone at weight λ, or the blend with their hand evaluation in place of a score.
+//! The loss is the weighted mean over the outputs.
 
 use super::format::GameData;
-use super::net::{FloatNet, CLIP};
+use super::net::{FloatNet, Net, CLIP};
 use crate::game::{Game, RuleOptions};
 use rayon::prelude::*;
 
@@ -21,11 +27,17 @@ pub struct Dataset {
     pub feats: Vec<u32>,
     /// Position `i`'s features are `feats[offsets[i]..offsets[i + 1]]`.
     pub offsets: Vec<u32>,
-    /// Seat 0's final reward in the position's game.
+    /// The net's outputs (`Net::outputs_for` the games' seats): 1 for two seats (seat 0's
+    /// value), one per seat for more; 0 before any game is added.
+    pub outputs: usize,
+    /// The final reward in the position's game of each output's seat: `outputs` a position
+    /// (entry `i · outputs + o`).
     pub result: Vec<f32>,
-    /// The search's score for seat 0, in the engine's units.
+    /// The search's score for the seat of output `scored[i]`, in the engine's units: seat 0's
+    /// with two seats (the mover's score turned), the mover's with more.
     pub score: Vec<f32>,
-    /// The hand evaluation for seat 0.
+    pub scored: Vec<u8>,
+    /// The hand evaluation of each output's seat: `outputs` a position, as `result`.
     pub hand: Vec<f32>,
     /// Whether the position's game is held out for validation.
     pub held_out: Vec<bool>,
@@ -38,11 +50,11 @@ pub struct Dataset {
 
 impl Dataset {
     pub fn len(&self) -> usize {
-        self.result.len()
+        self.score.len()
     }
 
     pub fn is_empty(&self) -> bool {
-        self.result.is_empty()
+        self.score.is_empty()
     }
 
     fn features(&self, i: usize) -> &[u32] {
@@ -70,11 +82,15 @@ impl Dataset {
             for (k, v) in &gd.options {
                 opts.set(k, v)?;
             }
-            if gd.result.len() != 2 {
+            let outputs = Net::outputs_for(gd.result.len());
+            if self.outputs == 0 {
+                self.outputs = outputs;
+            } else if outputs != self.outputs {
                 return Err(format!(
-                    "{} has {} seats: training is for two-seat games so far",
-                    G::NAME,
-                    gd.result.len()
+                    "games of {} seats among others (game {} of seed {}): train one net per seat count",
+                    gd.result.len(),
+                    gd.index,
+                    gd.seed
                 ));
             }
             // Held out by game, not by position: the positions of one game are alike.
@@ -86,6 +102,14 @@ impl Dataset {
                 };
                 let g = G::from_text(&p.text, &opts)
                     .map_err(|e| format!("game {} ply {}: {}", gd.index, p.ply, e))?;
+                if g.players() != gd.result.len() {
+                    return Err(format!(
+                        "game {} has {} results for {} seats",
+                        gd.index,
+                        gd.result.len(),
+                        g.players()
+                    ));
+                }
                 let noisy = quiet
                     && ((G::HAS_CHECK && g.in_check())
                         || g.parse_move(&p.mv).is_ok_and(|m| g.is_noisy(m)));
@@ -111,10 +135,18 @@ impl Dataset {
                     .iter()
                     .all(|&f| (f as usize) < self.inputs));
                 self.offsets.push(self.feats.len() as u32);
-                let sign = if p.seat == 0 { 1.0 } else { -1.0 };
-                self.score.push(sign * cp as f32);
-                self.hand.push(g.evaluate(0) as f32);
-                self.result.push(gd.result[0]);
+                if outputs == 1 {
+                    let sign = if p.seat == 0 { 1.0 } else { -1.0 };
+                    self.score.push(sign * cp as f32);
+                    self.scored.push(0);
+                } else {
+                    self.score.push(cp as f32);
+                    self.scored.push(p.seat as u8);
+                }
+                for o in 0..outputs {
+                    self.hand.push(g.evaluate(o) as f32);
+                    self.result.push(gd.result[o]);
+                }
                 self.held_out.push(held_out);
             }
         }
@@ -126,15 +158,30 @@ pub fn sigmoid(x: f32) -> f32 {
     1.0 / (1.0 + (-x).exp())
 }
 
-/// The scale `K` at which `σ(x/K)` best predicts `result` (least squares), over the positions
-/// `use_it` keeps; golden-section search on `ln K`.
-pub fn fit_scale(x: &[f32], result: &[f32], use_it: impl Fn(usize) -> bool + Sync) -> f32 {
+/// `x/k + offset`: a score as a logit (`offset`: `Net::logit_offset`, 0 for two seats).
+#[inline]
+fn as_logit(x: f32, k: f32, offset: f32) -> f32 {
+    if offset == 0.0 {
+        x / k
+    } else {
+        x / k + offset
+    }
+}
+
+/// The scale `K` at which `σ(x/K + offset)` best predicts `result` (least squares), over the
+/// positions `use_it` keeps; golden-section search on `ln K`.
+pub fn fit_scale(
+    x: &[f32],
+    result: &[f32],
+    offset: f32,
+    use_it: impl Fn(usize) -> bool + Sync,
+) -> f32 {
     let err = |k: f32| -> f64 {
         (0..x.len())
             .into_par_iter()
             .filter(|&i| use_it(i))
             .map(|i| {
-                let d = (sigmoid(x[i] / k) - result[i]) as f64;
+                let d = (sigmoid(as_logit(x[i], k, offset)) - result[i]) as f64;
                 d * d
             })
             .sum()
@@ -167,6 +214,19 @@ pub struct TrainConfig {
     pub residual: bool,
     /// Decoupled weight decay of the input weights, per step, times the learning rate.
     pub weight_decay: f32,
+    /// With more than two seats: the targets of the outputs of the seats not to move.
+    pub others: Others,
+}
+
+/// What the outputs of the seats not to move learn, with more than two seats (the data holds
+/// only the mover's search score).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Others {
+    /// Their game result alone, at weight λ: the result term of the mover's target, without
+    /// a score term.
+    Result,
+    /// `λ·result + (1−λ)·σ(hand/K_hand)`: their hand evaluation in place of a search score.
+    Hand,
 }
 
 impl Default for TrainConfig {
@@ -180,6 +240,7 @@ impl Default for TrainConfig {
             seed: 1,
             residual: false,
             weight_decay: 0.0,
+            others: Others::Result,
         }
     }
 }
@@ -210,9 +271,23 @@ pub struct Trained {
     pub hand_val: f64,
     /// The loss of always answering the mean target (what knowing nothing scores).
     pub constant_val: f64,
+    /// With more than two seats, held-out figures the same whatever `Others`.
+    pub seats_val: Option<SeatsVal>,
     pub curve: Vec<Epoch>,
     pub train_positions: usize,
     pub val_positions: usize,
+}
+
+/// Held-out losses of a net with an output per seat (more than two seats), each beside the
+/// hand evaluation's (`σ(hand/K_hand)`), on targets that do not depend on `Others`.
+#[derive(Clone, Copy, Debug)]
+pub struct SeatsVal {
+    /// The mover's output against its target.
+    pub mover: f64,
+    pub mover_hand: f64,
+    /// The other seats' outputs against their results alone.
+    pub others: f64,
+    pub others_hand: f64,
 }
 
 /// Gradients of one share of a batch.
@@ -220,7 +295,7 @@ struct Grad {
     w1: Vec<f32>,
     b1: Vec<f32>,
     w2: Vec<f32>,
-    b2: f32,
+    b2: Vec<f32>,
     loss: f64,
 }
 
@@ -229,8 +304,8 @@ impl Grad {
         Grad {
             w1: vec![0.0; net.w1.len()],
             b1: vec![0.0; net.hidden],
-            w2: vec![0.0; net.hidden],
-            b2: 0.0,
+            w2: vec![0.0; net.w2.len()],
+            b2: vec![0.0; net.outputs],
             loss: 0.0,
         }
     }
@@ -238,7 +313,7 @@ impl Grad {
         self.w1.fill(0.0);
         self.b1.fill(0.0);
         self.w2.fill(0.0);
-        self.b2 = 0.0;
+        self.b2.fill(0.0);
         self.loss = 0.0;
     }
 }
@@ -273,51 +348,92 @@ impl Adam {
     }
 }
 
-/// Adds one position's loss and gradients to `g`.
-fn backprop(net: &FloatNet, feats: &[u32], base: f32, target: f32, acc: &mut [f32], g: &mut Grad) {
+/// What one position's outputs are trained towards: per output (entry `i · outputs + o`) the
+/// logit its output is added to (`base`), the target and the weight of its squared error.
+struct Targets<'a> {
+    base: &'a [f32],
+    target: &'a [f32],
+    weight: &'a [f32],
+}
+
+impl Targets<'_> {
+    /// The total weight of the entries of positions `idx`.
+    fn weight_of(&self, idx: &[usize], outputs: usize) -> f64 {
+        idx.iter()
+            .flat_map(|&i| &self.weight[i * outputs..][..outputs])
+            .map(|&w| w as f64)
+            .sum()
+    }
+}
+
+/// Adds position `i`'s weighted loss and gradients to `g`; `acc` and `da` are scratch of one
+/// value per hidden unit.
+fn backprop(
+    net: &FloatNet,
+    feats: &[u32],
+    i: usize,
+    t: &Targets,
+    acc: &mut [f32],
+    da: &mut [f32],
+    g: &mut Grad,
+) {
     let h = net.hidden;
     net.accumulate(feats, acc);
-    let mut o = base + net.b2[0];
-    for (a, w) in acc.iter().zip(&net.w2) {
-        o += a.clamp(0.0, 1.0) * w;
+    for o in 0..net.outputs {
+        let j = i * net.outputs + o;
+        let (target, weight) = (t.target[j], t.weight[j]);
+        let w2 = &net.w2[o * h..][..h];
+        let mut x = t.base[j] + net.b2[o];
+        for (a, w) in acc.iter().zip(w2) {
+            x += a.clamp(0.0, 1.0) * w;
+        }
+        let p = sigmoid(x);
+        g.loss += (weight * (p - target) * (p - target)) as f64;
+        let d = weight * 2.0 * (p - target) * p * (1.0 - p);
+        g.b2[o] += d;
+        let gw2 = &mut g.w2[o * h..][..h];
+        for (((a, gw), w), da) in acc.iter().zip(gw2).zip(w2).zip(da.iter_mut()) {
+            *gw += d * a.clamp(0.0, 1.0);
+            // The clipped ReLU passes a gradient only between its bounds.
+            let back = if *a > 0.0 && *a < 1.0 { d * w } else { 0.0 };
+            *da = if o == 0 { back } else { *da + back };
+        }
     }
-    let p = sigmoid(o);
-    g.loss += ((p - target) * (p - target)) as f64;
-    let d = 2.0 * (p - target) * p * (1.0 - p);
-    g.b2 += d;
-    for ((a, gw), w) in acc.iter_mut().zip(g.w2.iter_mut()).zip(&net.w2) {
-        *gw += d * a.clamp(0.0, 1.0);
-        // The clipped ReLU passes a gradient only between its bounds.
-        *a = if *a > 0.0 && *a < 1.0 { d * w } else { 0.0 };
-    }
-    for (gb, da) in g.b1.iter_mut().zip(acc.iter()) {
+    for (gb, da) in g.b1.iter_mut().zip(da.iter()) {
         *gb += da;
     }
     for &f in feats {
         let row = &mut g.w1[f as usize * h..][..h];
-        for (gw, da) in row.iter_mut().zip(acc.iter()) {
+        for (gw, da) in row.iter_mut().zip(da.iter()) {
             *gw += da;
         }
     }
 }
 
-/// The mean loss of `net` over positions `idx`, each output added to `base`.
-fn loss_of(net: &FloatNet, ds: &Dataset, idx: &[usize], base: &[f32], target: &[f32]) -> f64 {
-    if idx.is_empty() {
+/// The weighted mean loss of `net` over positions `idx` (each output added to its base).
+fn loss_of(net: &FloatNet, ds: &Dataset, idx: &[usize], t: &Targets) -> f64 {
+    let k = net.outputs;
+    let total = t.weight_of(idx, k);
+    if total <= 0.0 {
         return 0.0;
     }
     let sum: f64 = idx
         .par_iter()
         .map_init(
-            || [0.0f32],
+            || vec![0.0f32; k],
             |out, &i| {
                 net.forward(ds.features(i), out);
-                let d = (sigmoid(base[i] + out[0]) - target[i]) as f64;
-                d * d
+                let mut s = 0.0;
+                for (o, &y) in out.iter().enumerate() {
+                    let j = i * k + o;
+                    let d = (sigmoid(t.base[j] + y) - t.target[j]) as f64;
+                    s += t.weight[j] as f64 * d * d;
+                }
+                s
             },
         )
         .sum();
-    sum / idx.len() as f64
+    sum / total
 }
 
 /// Trains a net on `ds`, calling `progress` after each epoch.
@@ -325,36 +441,90 @@ pub fn train(ds: &Dataset, cfg: &TrainConfig, mut progress: impl FnMut(&Epoch)) 
     use rand::seq::SliceRandom;
     use rand::SeedableRng;
     let n = ds.len();
+    // Outputs per position; entry `i · k + o` of `result`, `hand` and the targets is output o's.
+    let k = ds.outputs.max(1);
     let train_idx: Vec<usize> = (0..n).filter(|&i| !ds.held_out[i]).collect();
     let val_idx: Vec<usize> = (0..n).filter(|&i| ds.held_out[i]).collect();
-    let scale = fit_scale(&ds.score, &ds.result, |i| !ds.held_out[i]);
-    let hand_scale = fit_scale(&ds.hand, &ds.result, |i| !ds.held_out[i]);
+    let scored = |i: usize| i * k + ds.scored[i] as usize;
+    let scored_result: Vec<f32> = (0..n).map(|i| ds.result[scored(i)]).collect();
+    // An even position is worth 1/N to each of N seats: scores become logits around
+    // logit(1/N) (0 with two seats).
+    let offset = Net::logit_offset(k);
+    let scale = fit_scale(&ds.score, &scored_result, offset, |i| !ds.held_out[i]);
+    let hand_scale = fit_scale(&ds.hand, &ds.result, offset, |j| !ds.held_out[j / k]);
     let lambda = cfg.lambda;
-    let blend = |x: f32, k: f32, r: f32| lambda * r + (1.0 - lambda) * sigmoid(x / k);
-    let target: Vec<f32> = (0..n)
-        .map(|i| blend(ds.score[i], scale, ds.result[i]))
-        .collect();
-    let mse = |pred: &dyn Fn(usize) -> f32| -> f64 {
-        let s: f64 = val_idx
-            .iter()
-            .map(|&i| ((pred(i) - target[i]) as f64).powi(2))
-            .sum();
-        s / val_idx.len().max(1) as f64
+    let blend =
+        |x: f32, k: f32, r: f32| lambda * r + (1.0 - lambda) * sigmoid(as_logit(x, k, offset));
+    // The scored output's target blends the search's score and the result; the others' (more
+    // than two seats) follow `cfg.others`.
+    let mut target = vec![0.0; n * k];
+    let mut weight = vec![1.0; n * k];
+    for i in 0..n {
+        for o in 0..k {
+            let j = i * k + o;
+            target[j] = if j == scored(i) {
+                blend(ds.score[i], scale, ds.result[j])
+            } else {
+                match cfg.others {
+                    Others::Result => {
+                        weight[j] = lambda;
+                        ds.result[j]
+                    }
+                    Others::Hand => blend(ds.hand[j], hand_scale, ds.result[j]),
+                }
+            };
+        }
+    }
+    let mse = |pred: &dyn Fn(usize) -> f32, target: &[f32], weight: &[f32]| -> f64 {
+        let (mut s, mut total) = (0.0f64, 0.0f64);
+        for &i in &val_idx {
+            for j in i * k..(i + 1) * k {
+                s += weight[j] as f64 * ((pred(j) - target[j]) as f64).powi(2);
+                total += weight[j] as f64;
+            }
+        }
+        if total > 0.0 {
+            s / total
+        } else {
+            0.0
+        }
     };
-    let hand_val = mse(&|i| sigmoid(ds.hand[i] / hand_scale));
-    let mean =
-        train_idx.iter().map(|&i| target[i] as f64).sum::<f64>() / train_idx.len().max(1) as f64;
-    let constant_val = mse(&|_| mean as f32);
+    let hand_pred = |j: usize| sigmoid(as_logit(ds.hand[j], hand_scale, offset));
+    let hand_val = mse(&hand_pred, &target, &weight);
+    // The mean target of each output over the training positions.
+    let mean: Vec<f32> = (0..k)
+        .map(|o| {
+            let (mut s, mut total) = (0.0f64, 0.0f64);
+            for &i in &train_idx {
+                s += weight[i * k + o] as f64 * target[i * k + o] as f64;
+                total += weight[i * k + o] as f64;
+            }
+            if total > 0.0 {
+                (s / total) as f32
+            } else {
+                0.0
+            }
+        })
+        .collect();
+    let constant_val = mse(&|j| mean[j % k], &target, &weight);
     // A residual net's output adds to the hand evaluation's logit; it starts at zero (output
     // weights zero) so that training starts from the hand evaluation's loss.
     let base: Vec<f32> = if cfg.residual {
-        ds.hand.iter().map(|&h| h / hand_scale).collect()
+        ds.hand
+            .iter()
+            .map(|&h| as_logit(h, hand_scale, offset))
+            .collect()
     } else {
-        vec![0.0; n]
+        vec![0.0; n * k]
+    };
+    let targets = Targets {
+        base: &base,
+        target: &target,
+        weight: &weight,
     };
 
     let active = ds.feats.len() as f32 / n.max(1) as f32;
-    let mut net = FloatNet::new(ds.inputs, cfg.hidden, 1, active, cfg.seed);
+    let mut net = FloatNet::new(ds.inputs, cfg.hidden, k, active, cfg.seed);
     if cfg.residual {
         net.w2.iter_mut().for_each(|w| *w = 0.0);
     }
@@ -364,9 +534,10 @@ pub fn train(ds: &Dataset, cfg: &TrainConfig, mut progress: impl FnMut(&Epoch)) 
     let (mut a_w1, mut a_b1, mut a_w2, mut a_b2) = (
         Adam::new(net.w1.len()),
         Adam::new(net.hidden),
-        Adam::new(net.hidden),
-        Adam::new(1),
+        Adam::new(net.w2.len()),
+        Adam::new(k),
     );
+    let train_weight = targets.weight_of(&train_idx, k);
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(cfg.seed);
     let mut order = train_idx.clone();
     let mut curve = Vec::new();
@@ -386,8 +557,9 @@ pub fn train(ds: &Dataset, cfg: &TrainConfig, mut progress: impl FnMut(&Epoch)) 
                 .for_each(|(g, part)| {
                     g.clear();
                     let mut acc = vec![0.0; net.hidden];
+                    let mut da = vec![0.0; net.hidden];
                     for &i in part {
-                        backprop(&net, ds.features(i), base[i], target[i], &mut acc, g);
+                        backprop(&net, ds.features(i), i, &targets, &mut acc, &mut da, g);
                     }
                 });
             total.clear();
@@ -404,7 +576,9 @@ pub fn train(ds: &Dataset, cfg: &TrainConfig, mut progress: impl FnMut(&Epoch)) 
                 for (a, b) in total.w2.iter_mut().zip(&g.w2) {
                     *a += b;
                 }
-                total.b2 += g.b2;
+                for (a, b) in total.b2.iter_mut().zip(&g.b2) {
+                    *a += b;
+                }
                 total.loss += g.loss;
             }
             let m = 1.0 / batch.len() as f32;
@@ -413,8 +587,8 @@ pub fn train(ds: &Dataset, cfg: &TrainConfig, mut progress: impl FnMut(&Epoch)) 
                 .b1
                 .iter_mut()
                 .chain(total.w2.iter_mut())
+                .chain(total.b2.iter_mut())
                 .for_each(|x| *x *= m);
-            total.b2 *= m;
             train_loss += total.loss;
             t += 1;
             if cfg.weight_decay > 0.0 {
@@ -424,12 +598,16 @@ pub fn train(ds: &Dataset, cfg: &TrainConfig, mut progress: impl FnMut(&Epoch)) 
             a_w1.step(&mut net.w1, &total.w1, lr, t, Some(CLIP));
             a_b1.step(&mut net.b1, &total.b1, lr, t, None);
             a_w2.step(&mut net.w2, &total.w2, lr, t, Some(CLIP));
-            a_b2.step(&mut net.b2, &[total.b2], lr, t, None);
+            a_b2.step(&mut net.b2, &total.b2, lr, t, None);
         }
         let e = Epoch {
             epoch,
-            train: train_loss / order.len().max(1) as f64,
-            val: loss_of(&net, ds, &val_idx, &base, &target),
+            train: if train_weight > 0.0 {
+                train_loss / train_weight
+            } else {
+                0.0
+            },
+            val: loss_of(&net, ds, &val_idx, &targets),
         };
         progress(&e);
         if best.as_ref().is_none_or(|(v, _, _)| e.val < *v) {
@@ -443,6 +621,29 @@ pub fn train(ds: &Dataset, cfg: &TrainConfig, mut progress: impl FnMut(&Epoch)) 
         Some((_, epoch, n)) if !val_idx.is_empty() => (epoch, n),
         _ => (cfg.epochs, net),
     };
+    // The mover's output alone, and the others' against their results alone: targets the
+    // same whatever `cfg.others`.
+    let seats_val = (k > 1).then(|| {
+        let mover: Vec<f32> = (0..n * k)
+            .map(|j| if j == scored(j / k) { 1.0 } else { 0.0 })
+            .collect();
+        let others: Vec<f32> = mover.iter().map(|w| 1.0 - w).collect();
+        let t = Targets {
+            weight: &mover,
+            ..targets
+        };
+        let r = Targets {
+            target: &ds.result,
+            weight: &others,
+            ..targets
+        };
+        SeatsVal {
+            mover: loss_of(&net, ds, &val_idx, &t),
+            mover_hand: mse(&hand_pred, &target, &mover),
+            others: loss_of(&net, ds, &val_idx, &r),
+            others_hand: mse(&hand_pred, &ds.result, &others),
+        }
+    });
     Trained {
         net,
         best_epoch,
@@ -451,6 +652,7 @@ pub fn train(ds: &Dataset, cfg: &TrainConfig, mut progress: impl FnMut(&Epoch)) 
         hand_scale,
         hand_val,
         constant_val,
+        seats_val,
         curve,
         train_positions: train_idx.len(),
         val_positions: val_idx.len(),
@@ -559,4 +761,35 @@ pub fn curve_svg(tr: &Trained, title: &str) -> String {
     }
     s.push_str("</svg>\n");
     s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Three seats: an even position is worth a third, so scores are fitted as logits around
+    /// logit(1/3); the scale of results made that way is found again (without the offset the
+    /// fit could not reach them: σ(0) is a half).
+    #[test]
+    fn three_seat_scores_are_logits_around_a_third() {
+        let offset = Net::logit_offset(3);
+        assert!((sigmoid(offset) - 1.0 / 3.0).abs() < 1e-6);
+        assert_eq!(Net::logit_offset(1), 0.0);
+        let x: Vec<f32> = (-200..=200).map(|i| i as f32 * 10.0).collect();
+        let r: Vec<f32> = x.iter().map(|&x| sigmoid(x / 500.0 + offset)).collect();
+        let k = fit_scale(&x, &r, offset, |_| true);
+        assert!((k - 500.0).abs() < 1.0, "{}", k);
+        let err = |off: f32, k: f32| -> f32 {
+            x.iter()
+                .zip(&r)
+                .map(|(&x, &r)| (sigmoid(as_logit(x, k, off)) - r).powi(2))
+                .sum()
+        };
+        let k0 = fit_scale(&x, &r, 0.0, |_| true);
+        assert!(
+            err(0.0, k0) > 100.0 * err(offset, k).max(1e-9),
+            "{}",
+            err(0.0, k0)
+        );
+    }
 }

@@ -10,6 +10,7 @@
 
 mod draw;
 mod eval;
+mod features;
 mod movegen;
 mod text;
 
@@ -619,6 +620,18 @@ impl Game for Threechess {
 
     fn move_priority(&self, mv: Move) -> i32 {
         eval::move_priority(self, mv)
+    }
+
+    fn feature_set(&self) -> Option<String> {
+        Some(features::feature_set())
+    }
+
+    fn feature_count(&self) -> usize {
+        features::feature_count()
+    }
+
+    fn features(&self, out: &mut Vec<u32>) {
+        features::features(self, out)
     }
 
     fn random_move(&self, rng: &mut crate::game::GameRng, buf: &mut Vec<Move>) -> Option<Move> {
