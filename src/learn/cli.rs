@@ -73,18 +73,7 @@ pub fn run(game: Option<&str>, a: &TrainArgs, say: &dyn Fn(&str)) -> Result<(), 
         return Err(format!("--lr must be above 0 and below 1, not {}", a.lr));
     }
     let t0 = Instant::now();
-    let mut games: Vec<GameData> = Vec::new();
-    for f in &a.data {
-        let g = format::read_file(f).map_err(|e| format!("{}: {}", f.display(), e))?;
-        games.extend(g);
-    }
-    let name = match (game, games.first()) {
-        (_, None) => return Err("the data holds no game".into()),
-        (Some(want), Some(g)) if want != g.game => {
-            return Err(format!("--game {} but the data is of {}", want, g.game))
-        }
-        (_, Some(g)) => g.game.clone(),
-    };
+    let (games, name) = read_games(&a.data, game)?;
     use crate::games::{
         hyperchess::Hyperchess, rithmomachia::Rithmomachia, tesseract::Tesseract,
         threechess::Threechess,
@@ -99,6 +88,27 @@ pub fn run(game: Option<&str>, a: &TrainArgs, say: &dyn Fn(&str)) -> Result<(), 
             other
         )),
     }
+}
+
+/// Every game of the self-play files `data` and the name of their game (which `game`, when
+/// given, must be).
+pub(super) fn read_games(
+    data: &[PathBuf],
+    game: Option<&str>,
+) -> Result<(Vec<GameData>, String), String> {
+    let mut games: Vec<GameData> = Vec::new();
+    for f in data {
+        let g = format::read_file(f).map_err(|e| format!("{}: {}", f.display(), e))?;
+        games.extend(g);
+    }
+    let name = match (game, games.first()) {
+        (_, None) => return Err("the data holds no game".into()),
+        (Some(want), Some(g)) if want != g.game => {
+            return Err(format!("--game {} but the data is of {}", want, g.game))
+        }
+        (_, Some(g)) => g.game.clone(),
+    };
+    Ok((games, name))
 }
 
 fn run_game<G: Game>(

@@ -10,7 +10,7 @@
 //! given for the order MCTS widens in without a policy (`Game::move_priority`, stable) and for
 //! choosing uniformly.
 
-use super::format::{self, GameData};
+use super::format::GameData;
 use super::policy::{softmax, Policy, PolicyHeader};
 use crate::game::{Game, RuleOptions};
 use rand::seq::SliceRandom;
@@ -356,18 +356,7 @@ pub fn run(game: Option<&str>, a: &PolicyArgs, say: &dyn Fn(&str)) -> Result<(),
         ));
     }
     let t0 = Instant::now();
-    let mut games: Vec<GameData> = Vec::new();
-    for f in &a.data {
-        let g = format::read_file(f).map_err(|e| format!("{}: {}", f.display(), e))?;
-        games.extend(g);
-    }
-    let name = match (game, games.first()) {
-        (_, None) => return Err("the data holds no game".into()),
-        (Some(want), Some(g)) if want != g.game => {
-            return Err(format!("--game {} but the data is of {}", want, g.game))
-        }
-        (_, Some(g)) => g.game.clone(),
-    };
+    let (games, name) = super::cli::read_games(&a.data, game)?;
     match name.as_str() {
         "hyperchess" => run_game::<crate::games::hyperchess::Hyperchess>(&games, a, t0, say),
         other => Err(format!(
