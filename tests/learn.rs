@@ -400,7 +400,7 @@ fn the_engine_searches_with_a_net_and_refuses_bad_ones() {
 }
 
 #[test]
-fn hyperchess_3x3_ships_a_net_that_eval_net_uses_without_a_file() {
+fn hyperchess_3x3_ships_a_net_that_eval_net_and_auto_use_without_a_file() {
     // The shipped net reads (header, checksum) and is for the default rule set.
     let g = Hyperchess::start(&RuleOptions::of::<Hyperchess>()).unwrap();
     let set = g.feature_set().unwrap();
@@ -435,6 +435,16 @@ fn hyperchess_3x3_ships_a_net_that_eval_net_uses_without_a_file() {
         net
     );
     assert!(!hand.contains("error"), "{}", hand);
+    // `Eval auto`, the default: the net on 3x3, the hand evaluation on 1x1, without a word;
+    // a session that never sets Eval is the same.
+    let auto = session("auto");
+    assert_eq!(first_scores(&auto), first_scores(&net), "{}", auto);
+    assert!(!auto.contains("error"), "{}", auto);
+    let default = engine_output(
+        &[],
+        "setoption name Threads value 1\nposition startpos moves AbI1AcI3 AbI8AcI6\ngo nodes 3000\n",
+    );
+    assert_eq!(first_scores(&default), first_scores(&net), "{}", default);
 }
 
 /// Random games of chess for three, each position scored by the mover's hand evaluation, each
