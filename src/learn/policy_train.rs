@@ -229,7 +229,13 @@ fn evaluate(d: &PolicyData, w: &[f32], which: impl Fn(usize) -> bool + Sync) -> 
             d.logits(w, i, buf);
             let t = d.target[i] as usize;
             let lt = buf[t];
-            let above = buf.iter().filter(|&&l| l > lt).count();
+            // The target's place in MCTS's widening order: higher logits first, ties in the
+            // order of the legal moves (a stable sort).
+            let above = buf
+                .iter()
+                .enumerate()
+                .filter(|&(j, &l)| l > lt || (l == lt && j < t))
+                .count();
             softmax(buf);
             (
                 1usize,
