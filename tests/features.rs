@@ -9,6 +9,8 @@ use quatre::games::threechess::Threechess;
 use std::cell::RefCell;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
+mod common;
+
 /// Checks the features of every position of `games` random games from `start` (each at most
 /// `plies` plies): every index below `feature_count`, none twice, as many as `expected` says
 /// (computed from the position's text), the same after the text's round trip, and two positions
@@ -492,12 +494,7 @@ fn quatre_train_names_the_games_with_features() {
     std::fs::create_dir_all(&dir).unwrap();
     let data = dir.join("tesseris.txt");
     let net = dir.join("tesseris.net");
-    let run = |args: &[&str]| {
-        std::process::Command::new(env!("CARGO_BIN_EXE_quatre"))
-            .args(args)
-            .output()
-            .unwrap()
-    };
+    let run = common::run_cli;
     let out = run(&[
         "selfplay",
         "--game",

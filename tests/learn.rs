@@ -8,6 +8,8 @@ use quatre::learn::net::{Net, BASE_HAND};
 use quatre::learn::train::{train, Dataset, TrainConfig};
 use rand::Rng;
 
+mod common;
+
 /// Random games on one board, scored by the hand evaluation, each game's result decided by the
 /// material on the board at its end: a fixture where the evaluation predicts the result.
 fn fixture(games: usize, seed: u64) -> Vec<GameData> {
@@ -62,24 +64,7 @@ fn fixture(games: usize, seed: u64) -> Vec<GameData> {
         .collect()
 }
 
-/// The engine's standard output for `script` on its standard input (it answers every `go`
-/// before it exits at the end of input).
-fn engine_output(args: &[&str], script: &str) -> String {
-    use std::io::Write;
-    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_quatre"))
-        .args(args)
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(script.as_bytes())
-        .unwrap();
-    String::from_utf8(child.wait_with_output().unwrap().stdout).unwrap()
-}
+use common::script_output as engine_output;
 
 /// The scores of the first search's `info` lines.
 fn first_scores(s: &str) -> Vec<String> {
@@ -274,12 +259,7 @@ fn quatre_train_writes_a_net_and_refuses_bad_data() {
     }
     std::fs::write(&data, &text).unwrap();
     let net = dir.join("n.net");
-    let run = |args: &[&str]| {
-        std::process::Command::new(env!("CARGO_BIN_EXE_quatre"))
-            .args(args)
-            .output()
-            .unwrap()
-    };
+    let run = common::run_cli;
     let out = run(&[
         "train",
         "--data",

@@ -8,6 +8,8 @@ use quatre::learn::policy::Policy;
 use quatre::learn::policy_train::{train, PolicyArgs, PolicyData};
 use rand::Rng;
 
+mod common;
+
 /// Random games on one board in which the mover plays a king move whenever it has one (a
 /// random one of them), else a random move: a rule the policy can learn from move features.
 fn fixture(games: usize, seed: u64) -> Vec<GameData> {
@@ -124,22 +126,6 @@ fn a_policy_learns_which_moves_are_played() {
     );
 }
 
-fn engine_output(script: &str) -> String {
-    use std::io::Write;
-    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_quatre"))
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(script.as_bytes())
-        .unwrap();
-    String::from_utf8(child.wait_with_output().unwrap().stdout).unwrap()
-}
-
 /// `quatre train-policy` writes a policy that MCTS loads with `Policy net` and `PolicyFile`;
 /// a missing file, no file at all and data of a game without move features are refused with
 /// one line each, and every `go` still answers.
@@ -154,12 +140,7 @@ fn quatre_train_policy_writes_a_policy_that_mcts_uses() {
     }
     std::fs::write(&data, &text).unwrap();
     let pol = dir.join("p.pol");
-    let run = |args: &[&str]| {
-        std::process::Command::new(env!("CARGO_BIN_EXE_quatre"))
-            .args(args)
-            .output()
-            .unwrap()
-    };
+    let run = common::run_cli;
     let out = run(&[
         "train-policy",
         "--data",
@@ -194,7 +175,7 @@ fn quatre_train_policy_writes_a_policy_that_mcts_uses() {
         pol.display(),
         dir.join("missing.pol").display()
     );
-    let s = engine_output(&script);
+    let s = common::script_output(&[], &script);
     let lines: Vec<&str> = s.lines().collect();
     assert_eq!(
         lines.iter().filter(|l| l.starts_with("bestmove")).count(),

@@ -116,3 +116,29 @@ pub fn go(e: &mut Engine, cmd: &str, secs: u64) -> Vec<String> {
     e.send(cmd);
     e.until(Duration::from_secs(secs), |l| l.starts_with("bestmove"))
 }
+
+/// The engine's standard output for `script` on its standard input, started with `args` (it
+/// answers every `go` before it exits at the end of input).
+pub fn script_output(args: &[&str], script: &str) -> String {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_quatre"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("spawn quatre");
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(script.as_bytes())
+        .unwrap();
+    String::from_utf8(child.wait_with_output().unwrap().stdout).unwrap()
+}
+
+/// Runs `quatre ARGS…` (a subcommand) to its end.
+pub fn run_cli(args: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_quatre"))
+        .args(args)
+        .output()
+        .expect("run quatre")
+}
