@@ -280,25 +280,24 @@ pub(super) fn widen<G: Game>(
         return false;
     }
     let have = have as usize;
-    let mut keyed: Vec<(f32, f32, G::Move)> = match policy {
-        Some(p) => {
-            let priors = p.priors(state, moves, feats);
-            priors
-                .into_iter()
-                .zip(moves)
-                .map(|(q, &m)| (q, q, m))
-                .collect()
-        }
+    // (key, move): the policy's prior, else `move_priority`.
+    let mut keyed: Vec<(f32, G::Move)> = match policy {
+        Some(p) => p
+            .priors(state, moves, feats)
+            .into_iter()
+            .zip(moves.iter().copied())
+            .collect(),
         None => moves
             .iter()
-            .map(|&m| (state.move_priority(m) as f32, 0.0, m))
+            .map(|&m| (state.move_priority(m) as f32, m))
             .collect(),
     };
     keyed.sort_by(|a, b| b.0.total_cmp(&a.0));
     let next = &keyed[have.min(keyed.len())..have.saturating_add(more).min(keyed.len())];
     let slots = tree.alloc_many(next.len());
     let mover = state.to_move() as u8;
-    for (ch, &(_, prior, m)) in slots.clone().zip(next) {
+    for (ch, &(key, m)) in slots.clone().zip(next) {
+        let prior = if policy.is_some() { key } else { 0.0 };
         tree.init_with_prior(ch, Some(m), mover, 0, prior);
     }
     let added = slots.len();
