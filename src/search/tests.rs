@@ -442,7 +442,7 @@ fn value_scale_turns_evaluations_into_rewards_and_back() {
             cp
         );
     }
-    // The option: −1 and 0 leave the choice to the net or the game, a positive value sets it.
+    // The option: −1 and 0 leave the choice to the game, a positive value sets it.
     let mut p = SearchParams::default();
     assert_eq!(p.value_scale, None);
     params::set(&mut p, "ValueScale", "2673").unwrap();
@@ -451,4 +451,23 @@ fn value_scale_turns_evaluations_into_rewards_and_back() {
     assert_eq!(p.value_scale, Some(2673));
     params::set(&mut p, "ValueScale", "0").unwrap();
     assert_eq!(p.value_scale, None);
+    // MCTS's scale: the game's whichever evaluation (a net's scores are in the hand
+    // evaluation's units), `ValueScale` when set.
+    use crate::games::hyperchess::Hyperchess;
+    let g = Hyperchess::start(&RuleOptions::of::<Hyperchess>()).unwrap();
+    let set = g.feature_set().unwrap();
+    let net = crate::learn::builtin::net("hyperchess", &set).unwrap();
+    let limits = Limits::default();
+    let stop = AtomicBool::new(false);
+    let sink = |_: Event| {};
+    let scale = |p: &SearchParams| {
+        let ctx = Context {
+            net: Some(net),
+            ..Context::new(p, &limits, Control::new(&stop), &sink, 0)
+        };
+        Valuer::of::<Hyperchess>(&ctx).scale
+    };
+    assert_eq!(scale(&p), Hyperchess::VALUE_SCALE);
+    params::set(&mut p, "ValueScale", "1000").unwrap();
+    assert_eq!(scale(&p), 1000.0);
 }
