@@ -27,8 +27,15 @@ impl Drop for Proc {
 }
 
 fn http(addr: &str, method: &str, path: &str, body: Option<&Value>) -> Value {
-    let mut s = TcpStream::connect(addr).expect("connect");
-    s.set_read_timeout(Some(Duration::from_secs(120))).unwrap();
+    try_http(addr, method, path, body)
+        .unwrap_or_else(|e| panic!("WebDriver {} {} on {}: {}", method, path, addr, e))
+}
+
+/// One HTTP exchange with chromedriver; an error when the connection cannot be made or is
+/// reset while the request is written (chromedriver, just started, may accept and drop one).
+fn try_http(addr: &str, method: &str, path: &str, body: Option<&Value>) -> std::io::Result<Value> {
+    let mut s = TcpStream::connect(addr)?;
+    s.set_read_timeout(Some(Duration::from_secs(120)))?;
     let b = body.map(|b| b.to_string()).unwrap_or_default();
     write!(
         s,
@@ -38,14 +45,13 @@ fn http(addr: &str, method: &str, path: &str, body: Option<&Value>) -> Value {
         addr,
         b.len(),
         b
-    )
-    .unwrap();
+    )?;
     // chromedriver keeps the connection open: read the head, then Content-Length bytes.
     let mut out = Vec::new();
     let mut buf = [0u8; 8192];
     let (head_end, length) = loop {
         let n = match s.read(&mut buf) {
-            Ok(0) | Err(_) => return Value::Null,
+            Ok(0) | Err(_) => return Ok(Value::Null),
             Ok(n) => n,
         };
         out.extend_from_slice(&buf[..n]);
@@ -71,7 +77,7 @@ fn http(addr: &str, method: &str, path: &str, body: Option<&Value>) -> Value {
             let _ = s.read_to_end(&mut out);
         }
     }
-    serde_json::from_slice(&out[head_end..]).unwrap_or(Value::Null)
+    Ok(serde_json::from_slice(&out[head_end..]).unwrap_or(Value::Null))
 }
 
 struct Browser {
@@ -108,8 +114,8 @@ impl Browser {
             .expect("start chromedriver");
         let driver = format!("127.0.0.1:{}", port);
         let t0 = Instant::now();
-        while TcpStream::connect(&driver).is_err()
-            || http(&driver, "GET", "/status", None)["value"]["ready"] != json!(true)
+        while try_http(&driver, "GET", "/status", None)
+            .map_or(true, |r| r["value"]["ready"] != json!(true))
         {
             assert!(
                 t0.elapsed() < Duration::from_secs(30),
@@ -218,7 +224,7 @@ impl Browser {
 
 impl Drop for Browser {
     fn drop(&mut self) {
-        let _ = http(
+        let _ = try_http(
             &self.driver,
             "DELETE",
             &format!("/session/{}", self.session),
