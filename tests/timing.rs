@@ -40,6 +40,10 @@ impl Engine {
         let stdout = child.stdout.take().unwrap();
         let (tx, rx) = channel();
         std::thread::spawn(move || {
+            // The harness measures the engine: its reader, which stamps each line, asks to wake
+            // promptly so as not to add its own wait for a CPU (with eight busy processes a
+            // reader with the default slice added up to 15 ms: docs/results.md).
+            quatre::search::time::prompt_wakeups(true);
             for l in BufReader::new(stdout).lines().map_while(Result::ok) {
                 if tx.send((Instant::now(), l)).is_err() {
                     break;
@@ -319,10 +323,11 @@ fn threechess_keeps_its_hard_limit_under_load() {
         ms.push(t);
     }
     let over = ms.iter().filter(|&&t| t > hard + 10.0).count();
+    let past = ms.iter().filter(|&&t| t > hard).count();
     let (p50, p95, _, max) = percentiles(&mut ms);
     println!(
-        "threechess, clock 1 s, 8 busy processes: hard limit {:.0} ms; go -> bestmove p50 {:.1}, p95 {:.1}, max {:.1} ms; {} of 30 past the limit + 10 ms",
-        hard, p50, p95, max, over
+        "threechess, clock 1 s, 8 busy processes: hard limit {:.0} ms; go -> bestmove p50 {:.1}, p95 {:.1}, max {:.1} ms; {} of 30 past the limit, {} past the limit + 10 ms",
+        hard, p50, p95, max, past, over
     );
     assert_eq!(over, 0);
 }

@@ -374,7 +374,7 @@ impl Builtin {
     }
 
     /// Searches on a thread of its own, watched as the protocol's engine watches its searches:
-    /// 2 ms past the hard limit (or at the referee's wait, when no clock bounds the search)
+    /// 2 ms before the hard limit (or at the referee's wait, when no clock bounds the search)
     /// the best move so far is the answer, and the search, told to stop, ends on its own.
     /// Times count from `t0`, when the referee asked, as an external engine's do.
     fn search(&mut self, req: &Request, t0: Instant) -> Result<Found, Fault> {
@@ -382,10 +382,11 @@ impl Builtin {
         let best = Arc::new(BestSoFar::default());
         let (tx, rx) = mpsc::channel();
         let state = req.state.clone_box();
-        // The search's own hard limit (Context::new computes the same budget).
+        // The search's own hard limit (Context::new computes the same budget), less the lead
+        // the watchdog keeps for delivering the answer.
         let hard = time::budget_of(&self.params, &req.limits, state.to_move(), 0)
             .hard
-            .map(|h| h + time::WATCHDOG_GRACE);
+            .map(time::watchdog_at);
         let deadline = t0 + hard.map_or(req.wait, |h| h.min(req.wait));
         let (params, limits) = (self.params.clone(), req.limits.clone());
         let (memory, stop2, best2) = (self.memory.clone(), stop.clone(), best.clone());

@@ -357,7 +357,7 @@ type Outcome = std::thread::Result<SearchSummary>;
 
 impl GoJob {
     /// Searches and answers on the search thread, watched: if the search has not answered
-    /// [`time::WATCHDOG_GRACE`] past its hard limit, the watchdog (this thread) plays the best
+    /// by its hard limit ([`time::HARD_STOP_LEAD`]), the watchdog (this thread) plays the best
     /// move so far. Returns an empty line: the answer is out.
     fn run(self, stop: &AtomicBool, out: &Output, answer: &Answer) -> String {
         let saw_info = &self.fallback.saw_info;
@@ -366,9 +366,13 @@ impl GoJob {
             if matches!(e, search::Event::Report(_) | search::Event::Unscored { .. }) {
                 saw_info.store(true, Ordering::Relaxed);
             }
-            for l in info::lines(&e) {
-                answer.line(&l);
-            }
+            // The search thread computes with the default slice, but prints as the watchdog
+            // does: promptly (see `prompt_while`).
+            time::prompt_while(|| {
+                for l in info::lines(&e) {
+                    answer.line(&l);
+                }
+            });
         };
         let control = Control {
             stop,
@@ -429,19 +433,18 @@ impl GoJob {
         self.budget().hard
     }
 
-    /// When the watchdog answers: the hard limit past the clock's start, plus a grace; None while
-    /// pondering or with no limit.
+    /// When the watchdog answers: just before the hard limit past the clock's start
+    /// ([`time::watchdog_at`]); None while pondering or with no limit.
     fn deadline(&self) -> Option<Instant> {
         let origin = match &self.ponder {
             Some(p) => p.origin(self.received),
             None => Some(self.received),
         };
-        Some(origin? + self.hard()? + time::WATCHDOG_GRACE)
+        Some(origin? + time::watchdog_at(self.hard()?))
     }
 
     /// The watchdog: waits for the search thread to answer; a search that a busy machine keeps
-    /// from answering by its hard limit (and [`time::WATCHDOG_GRACE`]) is not waited for: the
-    /// best move so far is played.
+    /// from answering by its hard limit is not waited for: the best move so far is played.
     fn watch(&self, rx: &std::sync::mpsc::Receiver<()>, stop: &AtomicBool, answer: &Answer) {
         let hard = self.hard();
         match time::watch(rx, || self.deadline(), hard.is_some(), stop) {

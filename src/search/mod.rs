@@ -280,9 +280,10 @@ impl<'a> Context<'a> {
         }
     }
 
-    /// The hard limit has passed: stop at once.
+    /// The hard limit, less the little the search keeps for answering
+    /// ([`time::own_stop`]), has passed: stop at once.
     pub fn past_hard(&self) -> bool {
-        self.past(self.budget.hard)
+        self.past(self.budget.hard.map(time::own_stop))
     }
 
     /// The soft limit has passed: start no more work.

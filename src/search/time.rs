@@ -16,10 +16,25 @@ use std::time::{Duration, Instant};
 /// well within it; one a busy machine keeps waiting for a CPU is not waited for.
 pub const STOP_GRACE: Duration = Duration::from_millis(2);
 
-/// How long past its hard limit a search may take to answer before its watchdog answers for it:
-/// the same wait as after `stop`, for the same reason. (With 10 ms, every answer the watchdog
-/// gave came at least 10 ms past the hard limit before a busy machine had even delivered it.)
-pub const WATCHDOG_GRACE: Duration = STOP_GRACE;
+/// The hard limit is when the client has the answer. The watchdog answers this long before it
+/// for a search that has not answered (the time to deliver a line to a client on a busy
+/// machine: p95 about 3 ms with eight busy loops), and the search stops by itself twice this
+/// long before it, so that its own answer, with its ponder move and last `info`, normally comes
+/// first. (A watchdog 10 ms past the hard limit, then 2 ms past it, added that much to every
+/// answer it gave on a busy machine: docs/results.md.)
+pub const HARD_STOP_LEAD: Duration = STOP_GRACE;
+
+/// When a search with hard limit `hard` stops by itself: 2 × [`HARD_STOP_LEAD`] before it (at
+/// most half the limit).
+pub fn own_stop(hard: Duration) -> Duration {
+    hard - (HARD_STOP_LEAD * 2).min(hard / 2)
+}
+
+/// When the watchdog answers for a search with hard limit `hard`: [`HARD_STOP_LEAD`] before it
+/// (at most a quarter of the limit).
+pub fn watchdog_at(hard: Duration) -> Duration {
+    hard - HARD_STOP_LEAD.min(hard / 4)
+}
 
 /// Asks the scheduler to run the calling thread as soon as it wakes (`prompt`), or in the
 /// default slices of CPU time (threads it starts take its choice). The threads that must act on
@@ -31,9 +46,31 @@ pub const WATCHDOG_GRACE: Duration = STOP_GRACE;
 /// other systems have none, and the thread's policy and nice value are kept.
 pub fn prompt_wakeups(prompt: bool) {
     #[cfg(target_os = "linux")]
-    sched::set_slice(if prompt { sched::SHORTEST_SLICE_NS } else { 0 });
+    let _ = sched::set_slice(if prompt { sched::SHORTEST_SLICE_NS } else { 0 });
     #[cfg(not(target_os = "linux"))]
     let _ = prompt;
+}
+
+/// Runs `f` with the calling thread asking for prompt wakeups, then restores its slice. For a
+/// computing thread's prints: a write to the client's pipe wakes the client's reader, which may
+/// take the CPU from the writer while it still holds the output's lock; with the default slice
+/// the writer then waits behind every busy process for the CPU (10–15 ms with eight on two
+/// cores), and so does a watchdog that needs the same lock to answer at the hard limit. With
+/// the shortest slice it gets the CPU back at once (docs/results.md, chess for three's clock).
+pub fn prompt_while<R>(f: impl FnOnce() -> R) -> R {
+    #[cfg(target_os = "linux")]
+    {
+        // The engine's threads have either the shortest slice or the default one (which the
+        // kernel reports by its length: 0 asks for it back).
+        let old = sched::set_slice(sched::SHORTEST_SLICE_NS);
+        let r = f();
+        if old.is_some_and(|ns| ns != sched::SHORTEST_SLICE_NS) {
+            let _ = sched::set_slice(0);
+        }
+        r
+    }
+    #[cfg(not(target_os = "linux"))]
+    f()
 }
 
 #[cfg(target_os = "linux")]
@@ -59,8 +96,9 @@ mod sched {
     }
 
     /// Sets the calling thread's slice (0: the default), keeping its policy, nice value and
-    /// flags; does nothing under another policy (real-time, idle) or where the call fails.
-    pub fn set_slice(ns: u64) {
+    /// flags, and returns the slice it had asked for before (0: the default); does nothing
+    /// under another policy (real-time, idle) or where the call fails (None).
+    pub fn set_slice(ns: u64) -> Option<u64> {
         let size = std::mem::size_of::<SchedAttr>() as u32;
         let mut attr = SchedAttr::default();
         // SAFETY: both calls read or write one `sched_attr` of `size` bytes, which `attr` is.
@@ -73,11 +111,13 @@ mod sched {
                 0,
             );
             if got != 0 || !matches!(attr.policy, SCHED_OTHER | SCHED_BATCH) {
-                return;
+                return None;
             }
+            let old = attr.runtime;
             attr.size = size;
             attr.runtime = ns;
-            libc::syscall(libc::SYS_sched_setattr, 0, &attr as *const SchedAttr, 0);
+            let set = libc::syscall(libc::SYS_sched_setattr, 0, &attr as *const SchedAttr, 0);
+            (set == 0).then_some(old)
         }
     }
 
@@ -382,6 +422,27 @@ mod tests {
                 prompt_wakeups(false);
                 assert_eq!(sched::slice_and_nice().unwrap(), (default, 5));
             }
+        })
+        .join()
+        .unwrap();
+    }
+
+    /// `prompt_while` runs its closure with the shortest slice and gives the default one back,
+    /// and leaves a prompt thread prompt.
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn prompt_while_restores_the_slice() {
+        std::thread::spawn(|| {
+            let (default, _) = sched::slice_and_nice().expect("sched_getattr");
+            if default == 0 {
+                return; // a kernel without slices: nothing to see
+            }
+            let inside = prompt_while(|| sched::slice_and_nice().unwrap().0);
+            assert_eq!(inside, sched::SHORTEST_SLICE_NS);
+            assert_eq!(sched::slice_and_nice().unwrap().0, default);
+            prompt_wakeups(true);
+            prompt_while(|| ());
+            assert_eq!(sched::slice_and_nice().unwrap().0, sched::SHORTEST_SLICE_NS);
         })
         .join()
         .unwrap();
