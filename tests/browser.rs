@@ -357,6 +357,17 @@ fn games_are_played_by_clicking_in_chromium() {
             game,
             analysis
         );
+        // Chess for three, three seats: each one's learned share below the score.
+        assert_eq!(
+            analysis
+                .as_str()
+                .unwrap()
+                .contains("expected shares: White "),
+            game == "threechess",
+            "{}: {}",
+            game,
+            analysis
+        );
         b.screenshot(&shots.join(format!("{}.png", game)));
     }
     // An illegal click gets a message on the page.

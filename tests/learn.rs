@@ -409,7 +409,7 @@ fn hyperchess_3x3_ships_a_net_that_eval_net_and_auto_use_without_a_file() {
     assert_eq!(net.matches("info string error").count(), 1, "{}", net);
     assert!(
         net.contains(
-            "no built-in net for hyperchess (hyperchess-1x1/3; built-in nets: hyperchess-3x3/3)"
+            "no built-in net for hyperchess (hyperchess-1x1/3; built-in nets: hyperchess-3x3/3, "
         ),
         "{}",
         net
@@ -425,6 +425,96 @@ fn hyperchess_3x3_ships_a_net_that_eval_net_and_auto_use_without_a_file() {
         "setoption name Threads value 1\nposition startpos moves AbI1AcI3 AbI8AcI6\ngo nodes 3000\n",
     );
     assert_eq!(first_scores(&default), first_scores(&net), "{}", default);
+}
+
+#[test]
+fn rithmomachia_ships_a_net_for_its_default_rules_that_eval_auto_uses() {
+    use quatre::games::rithmomachia::Rithmomachia;
+    let g = Rithmomachia::start(&RuleOptions::of::<Rithmomachia>()).unwrap();
+    let set = g.feature_set().unwrap();
+    let net = quatre::learn::builtin::net("rithmomachia", &set).expect("a shipped net");
+    net.fits(&g).unwrap();
+    assert_eq!(net.header.base, BASE_HAND);
+    let session = |eval: &str| {
+        engine_output(
+            &[],
+            &format!(
+                "setoption name Game value rithmomachia\nsetoption name Threads value 1\n\
+                 setoption name Eval value {}\nposition startpos\ngo nodes 3000\n",
+                eval
+            ),
+        )
+    };
+    let (auto, hand) = (session("auto"), session("hand"));
+    assert!(!auto.contains("error"), "{}", auto);
+    assert_eq!(first_scores(&auto), first_scores(&session("net")));
+    assert_ne!(
+        first_scores(&auto),
+        first_scores(&hand),
+        "{}\n{}",
+        auto,
+        hand
+    );
+    // Another rule set has no net: auto evaluates by hand without a word.
+    let other = engine_output(
+        &[],
+        "setoption name Game value rithmomachia\nsetoption name Threads value 1\n\
+         setoption name Captures value convert\nposition startpos\ngo nodes 300\n",
+    );
+    assert!(
+        !other.contains("error") && other.contains("bestmove"),
+        "{}",
+        other
+    );
+}
+
+/// Chess for three ships a net for its readable shares: `Eval net` searches with it without a
+/// file, `Eval auto` (the default) does not (no proven gain in the arena), and every report is
+/// followed by `info string shares`, three shares summing to 1. Two seats get none.
+#[test]
+fn threechess_ships_a_net_for_its_shares_that_eval_auto_does_not_search_with() {
+    use quatre::games::threechess::Threechess;
+    let g = Threechess::start(&RuleOptions::of::<Threechess>()).unwrap();
+    let net = quatre::learn::builtin::net("threechess", &g.feature_set().unwrap())
+        .expect("a shipped net");
+    net.fits(&g).unwrap();
+    assert!(quatre::learn::builtin::auto_net("threechess", &g.feature_set().unwrap()).is_none());
+    let session = |eval: &str| {
+        engine_output(
+            &[],
+            &format!(
+                "setoption name Game value threechess\nsetoption name Threads value 1\n\
+                 setoption name Eval value {}\nposition startpos\ngo depth 3\n",
+                eval
+            ),
+        )
+    };
+    let (auto, hand, with_net) = (session("auto"), session("hand"), session("net"));
+    assert!(!with_net.contains("error"), "{}", with_net);
+    assert_eq!(first_scores(&auto), first_scores(&hand), "{}", auto);
+    assert_ne!(first_scores(&with_net), first_scores(&hand), "{}", with_net);
+    let reports = auto.lines().filter(|l| l.starts_with("info depth")).count();
+    let shares: Vec<Vec<f64>> = auto
+        .lines()
+        .filter_map(|l| l.strip_prefix("info string shares "))
+        .map(|r| {
+            let w: Vec<&str> = r.split(' ').collect();
+            assert_eq!((w[0], w[2], w[4]), ("p1", "p2", "p3"), "{}", r);
+            [w[1], w[3], w[5]]
+                .iter()
+                .map(|v| v.parse().unwrap())
+                .collect()
+        })
+        .collect();
+    assert_eq!(shares.len(), reports, "{}", auto);
+    for s in &shares {
+        assert!((s.iter().sum::<f64>() - 1.0).abs() < 0.002, "{:?}", s);
+    }
+    let two = engine_output(
+        &[],
+        "setoption name Threads value 1\nposition startpos\ngo depth 2\n",
+    );
+    assert!(!two.contains("shares"), "{}", two);
 }
 
 /// Random games of chess for three, each position scored by the mover's hand evaluation, each

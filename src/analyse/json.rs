@@ -68,6 +68,10 @@ pub struct RootInfo {
     pub winrate: Option<f64>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub reward_share: Option<f64>,
+    /// More than two seats: each seat's learned share of the points at the end of the best
+    /// line, seat 1 first (the shipped net's prediction; absent where none fits).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub shares: Option<Vec<f64>>,
 }
 
 /// An object printed while the search runs: after each alpha-beta iteration, about once a second
@@ -173,8 +177,8 @@ pub fn move_infos(seen: &Seen, players: usize) -> Vec<MoveInfo> {
     }
 }
 
-/// The totals of a report, with the best line's score.
-pub fn root_info(seen: Option<&Seen>, s: &Setting) -> RootInfo {
+/// The totals of a report, with the best line's score (and, in `g`, its shares).
+pub fn root_info(seen: Option<&Seen>, s: &Setting, g: &dyn crate::games::AnyGame) -> RootInfo {
     let empty = Report {
         depth: 0,
         seldepth: 0,
@@ -206,6 +210,9 @@ pub fn root_info(seen: Option<&Seen>, s: &Setting) -> RootInfo {
         score: best.map(|l| l.score.into()),
         winrate,
         reward_share,
+        shares: seen
+            .and_then(|x| x.shares(g))
+            .map(|v| v.into_iter().map(round4).collect()),
     }
 }
 
@@ -233,6 +240,12 @@ mod tests {
     use super::*;
     use crate::search::Chosen;
     use std::time::Duration;
+
+    /// A position for the fields that need one (two seats: no shares).
+    fn game() -> Box<dyn crate::games::AnyGame> {
+        let e = crate::games::find("hyperchess").unwrap();
+        e.start(&e.default_options(), None).unwrap()
+    }
 
     fn setting(players: usize, algorithm: Chosen) -> Setting {
         Setting {
@@ -275,7 +288,7 @@ mod tests {
         let u = Update {
             is_during_search: true,
             move_infos: move_infos(&seen, 2),
-            root_info: root_info(Some(&seen), &s),
+            root_info: root_info(Some(&seen), &s, &*game()),
         };
         assert_eq!(
             to_line(&u),
@@ -298,13 +311,49 @@ mod tests {
         let seen = Seen::Unscored(report(Vec::new()), "x1".into());
         let infos = move_infos(&seen, 2);
         assert_eq!(to_line(&infos), r#"[{"move":"x1","order":0,"pv":["x1"]}]"#);
-        let root = root_info(Some(&seen), &setting(2, Chosen::AlphaBeta));
+        let root = root_info(Some(&seen), &setting(2, Chosen::AlphaBeta), &*game());
         assert_eq!(root.score, None);
         assert_eq!(root.nodes, 1500);
         // Before any report: zeros.
-        let root = root_info(None, &setting(3, Chosen::Brs));
+        let root = root_info(None, &setting(3, Chosen::Brs), &*game());
         assert_eq!((root.nodes, root.depth, root.players), (0, 0, 3));
         assert_eq!(to_line(&Remark::Note("hi")), r#"{"note":"hi"}"#);
         assert_eq!(to_line(&Remark::Warning("oh")), r#"{"warning":"oh"}"#);
+    }
+
+    /// Chess for three's root info has each seat's learned share at the end of the best line,
+    /// summing to 1; a finished line's shares are the game's rewards.
+    #[test]
+    fn three_seats_have_learned_shares() {
+        let e = crate::games::find("threechess").unwrap();
+        let g = e.start(&e.default_options(), None).unwrap();
+        let s = Setting {
+            seat: 0,
+            players: 3,
+            algorithm: Chosen::Brs,
+            threads: 1,
+        };
+        let seen = Seen::Scored(report(vec![line(
+            &["c2c3", "b4c3"],
+            Score::Cp(-30),
+            None,
+            None,
+        )]));
+        let shares = root_info(Some(&seen), &s, &*g).shares.expect("shares");
+        assert_eq!(shares.len(), 3);
+        assert!(
+            (shares.iter().sum::<f64>() - 1.0).abs() < 1e-3,
+            "{:?}",
+            shares
+        );
+        assert!(shares.iter().all(|&x| x > 0.0 && x < 1.0), "{:?}", shares);
+        // The line is played: its end is what the net scores (not the root).
+        let root_only = Seen::Scored(report(vec![line(&[], Score::Cp(0), None, None)]));
+        assert_ne!(root_info(Some(&root_only), &s, &*g).shares, Some(shares));
+        // Two seats: none.
+        assert_eq!(
+            root_info(Some(&seen), &setting(2, Chosen::AlphaBeta), &*game()).shares,
+            None
+        );
     }
 }

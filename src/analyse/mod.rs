@@ -61,6 +61,15 @@ impl Seen {
             Seen::Scored(r) | Seen::Unscored(r, _) => r,
         }
     }
+
+    /// Each seat's learned share of the points at the end of the best line (more than two
+    /// seats, where a shipped net fits: [`AnyGame::shares`]).
+    pub fn shares(&self, g: &dyn AnyGame) -> Option<Vec<f64>> {
+        match self {
+            Seen::Scored(r) => g.shares(&r.lines.first()?.pv),
+            Seen::Unscored(..) => None,
+        }
+    }
 }
 
 /// An ISMCTS root move as the search reported it.
@@ -96,12 +105,12 @@ pub fn run(req: &Request, out: &(dyn Fn(&str) + Sync)) -> Result<(), String> {
     }
     if let Status::Over(o) = g.status() {
         let note = format!("game over ({})", o.reason);
-        out(&event_text(&Event::Note(&note), req.format, &setting).join("\n"));
+        out(&event_text(&Event::Note(&note), req.format, &setting, g).join("\n"));
     }
     let last: Mutex<Option<Seen>> = Mutex::new(None);
     let candidates: Mutex<Vec<Candidate>> = Mutex::new(Vec::new());
     let events = |e: Event| {
-        for l in event_text(&e, req.format, &setting) {
+        for l in event_text(&e, req.format, &setting, g) {
             out(&l);
         }
         let mut last = last.lock().unwrap_or_else(|e| e.into_inner());
@@ -176,7 +185,7 @@ pub fn run(req: &Request, out: &(dyn Fn(&str) + Sync)) -> Result<(), String> {
                 .as_ref()
                 .map(|s| json::move_infos(s, setting.players))
                 .unwrap_or_default(),
-            root_info: json::root_info(seen.as_ref(), &setting),
+            root_info: json::root_info(seen.as_ref(), &setting, g),
             candidates: json::candidates(&candidates),
             svg: req.svg.clone(),
         };
@@ -187,15 +196,20 @@ pub fn run(req: &Request, out: &(dyn Fn(&str) + Sync)) -> Result<(), String> {
 
 /// The output lines of one search event: the protocol's `info` lines for a person, a JSON object
 /// for a program (ISMCTS candidates are gathered into the final object instead).
-fn event_text(e: &Event, format: Format, s: &Setting) -> Vec<String> {
+fn event_text(e: &Event, format: Format, s: &Setting, g: &dyn AnyGame) -> Vec<String> {
     if format == Format::Human {
-        return protocol::info::lines(e);
+        let mut lines = protocol::info::lines(e);
+        if let Event::Report(r) = e {
+            let shares = Seen::Scored((*r).clone()).shares(g);
+            lines.extend(shares.map(|s| protocol::info::shares_line(&s)));
+        }
+        return lines;
     }
     let update = |seen: Seen| {
         json::to_line(&json::Update {
             is_during_search: true,
             move_infos: json::move_infos(&seen, s.players),
-            root_info: json::root_info(Some(&seen), s),
+            root_info: json::root_info(Some(&seen), s, g),
         })
     };
     match *e {

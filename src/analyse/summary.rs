@@ -97,6 +97,20 @@ pub fn lines(
             None => "not scored (the search stopped before it scored this move)".into(),
         },
     ));
+    if let Some(shares) = seen.and_then(|x| x.shares(g)) {
+        let each: Vec<String> = shares
+            .iter()
+            .enumerate()
+            .map(|(i, v)| format!("p{} {:.1}%", i + 1, v * 100.0))
+            .collect();
+        out.push(row(
+            "shares",
+            format!(
+                "{} (learned: each seat's expected share of the points at the end of the line)",
+                each.join(", ")
+            ),
+        ));
+    }
     if let Some(r) = report {
         let (depth, seldepth) = (r.depth.max(1), r.seldepth.max(r.depth).max(1));
         let depth = if mcts {

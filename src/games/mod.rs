@@ -93,6 +93,11 @@ pub trait AnyGame: Send + Sync {
     fn feature_count(&self) -> usize;
     /// The position's active features ([`Game::features`]).
     fn features(&self) -> Vec<u32>;
+    /// Each seat's expected share of the points, learned: the shipped net's prediction
+    /// ([`Net::shares`](crate::learn::net::Net::shares)) at the end of `line` (moves as text,
+    /// played from here as far as they are legal). None for two seats (a score says it) and
+    /// where no shipped net fits the game and rule set.
+    fn shares(&self, line: &[String]) -> Option<Vec<f64>>;
 }
 
 impl Clone for Box<dyn AnyGame> {
@@ -266,6 +271,20 @@ impl<G: Game> AnyGame for G {
         let mut v = Vec::new();
         Game::features(self, &mut v);
         v
+    }
+    fn shares(&self, line: &[String]) -> Option<Vec<f64>> {
+        if Game::players(self) <= 2 {
+            return None;
+        }
+        let net = crate::learn::builtin::net(G::NAME, &Game::feature_set(self)?)?;
+        net.fits(self).ok()?;
+        let mut end = self.clone();
+        for mv in line {
+            if AnyGame::play_text(&mut end, mv).is_err() {
+                break;
+            }
+        }
+        Some(net.shares(&end))
     }
 }
 

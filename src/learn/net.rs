@@ -490,6 +490,27 @@ impl Net {
         self.score(g, o, negate, self.logit(&feats, o))
     }
 
+    /// Each seat's expected share of the points in `g` as the net predicts it (`fits` must
+    /// hold; more than two seats): seat `s`'s score `v` read back as the trainer mapped it,
+    /// `σ(v/K + logit(1/N))`, the N values scaled to sum to 1. A finished game's shares are
+    /// its rewards.
+    pub fn shares<G: Game>(&self, g: &G) -> Vec<f64> {
+        let n = g.players();
+        if let crate::game::Status::Over(o) = g.status() {
+            return o.rewards[..n].iter().map(|&r| r as f64).collect();
+        }
+        let k = self.header.eval_scale as f64;
+        let offset = Net::logit_offset(self.header.outputs as usize) as f64;
+        let p: Vec<f64> = (0..n)
+            .map(|s| {
+                let v = self.evaluate_afresh(g, s) as f64;
+                1.0 / (1.0 + (-(v / k + offset)).exp())
+            })
+            .collect();
+        let sum: f64 = p.iter().sum();
+        p.iter().map(|x| x / sum.max(f64::MIN_POSITIVE)).collect()
+    }
+
     /// The score of a position whose output `o` (seat `o`'s value) has logit `logit`,
     /// negated for the other seat of two.
     fn score<G: Game>(&self, g: &G, o: usize, negate: bool, logit: f32) -> i32 {

@@ -366,11 +366,17 @@ impl GoJob {
             if matches!(e, search::Event::Report(_) | search::Event::Unscored { .. }) {
                 saw_info.store(true, Ordering::Relaxed);
             }
+            let mut lines = info::lines(&e);
+            // More than two seats: each one's learned share at the end of the best line.
+            if let search::Event::Report(r) = e {
+                let shares = r.lines.first().and_then(|l| self.position.shares(&l.pv));
+                lines.extend(shares.map(|s| info::shares_line(&s)));
+            }
             // The search thread computes with the default slice, but prints as the watchdog
             // does: promptly (see `prompt_while`).
             time::prompt_while(|| {
-                for l in info::lines(&e) {
-                    answer.line(&l);
+                for l in &lines {
+                    answer.line(l);
                 }
             });
         };

@@ -22,6 +22,17 @@ pub fn lines(e: &Event) -> Vec<String> {
     }
 }
 
+/// Each seat's expected share of the points (more than two seats):
+/// `info string shares p1 0.412 p2 0.305 p3 0.283`.
+pub fn shares_line(shares: &[f64]) -> String {
+    let each: Vec<String> = shares
+        .iter()
+        .enumerate()
+        .map(|(s, v)| format!("p{} {:.3}", s + 1, v))
+        .collect();
+    format!("info string shares {}", each.join(" "))
+}
+
 /// The report's elapsed milliseconds and nodes per second.
 pub fn time_and_nps(r: &Report) -> (u64, u64) {
     let ms = r.elapsed.as_millis() as u64;

@@ -321,7 +321,12 @@ impl SearchParams {
                 Some(n) => n.fits(g).map(|()| n.as_ref()),
                 None => {
                     let set = g.feature_set().unwrap_or_default();
-                    match crate::learn::builtin::net(G::NAME, &set) {
+                    let shipped = if self.eval == EvalChoice::Auto {
+                        crate::learn::builtin::auto_net(G::NAME, &set)
+                    } else {
+                        crate::learn::builtin::net(G::NAME, &set)
+                    };
+                    match shipped {
                         Some(n) => n.fits(g).map(|()| n),
                         None => Err(format!(
                             "no built-in net for {} ({}; built-in nets: {}): set EvalFile to a net from quatre train",
@@ -344,7 +349,7 @@ impl SearchParams {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum EvalChoice {
     /// A learned net where one fits the game and rule set (`EvalFile`'s, else a built-in
-    /// one), else the hand evaluation.
+    /// one that beat the hand evaluation in the arena), else the hand evaluation.
     Auto,
     Hand,
     Net,

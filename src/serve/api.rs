@@ -475,16 +475,22 @@ fn engine_move(s: &Sessions, id: u64) -> Answer {
     let session = arc.clone();
     std::thread::spawn(move || {
         let t = thinking.clone();
+        let at = view.clone_box();
         let events = move |e: Event| {
             if let Event::Report(r) = e {
                 if let Some(l) = r.lines.first() {
-                    *t.analysis.lock().unwrap() = json!({
+                    let mut a = json!({
                         "seat": seat + 1,
                         "depth": r.depth,
                         "nodes": r.nodes,
                         "score": score_text(l.score),
                         "pv": l.pv,
                     });
+                    // More than two seats: each one's learned share at the end of the line.
+                    if let Some(shares) = at.shares(&l.pv) {
+                        a["shares"] = json!(shares);
+                    }
+                    *t.analysis.lock().unwrap() = a;
                 }
             }
         };

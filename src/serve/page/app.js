@@ -106,8 +106,12 @@ async function newGame(ev) {
 
 function analysisText(a) {
   if (a && a.depth !== undefined) {
-    const who = game && game.seats[a.seat - 1] ? game.seats[a.seat - 1].name : "seat " + a.seat;
-    return `${who}: ${a.score} at depth ${a.depth}, ${a.nodes} nodes — ${a.pv.join(" ")}`;
+    const name = (n) => (game && game.seats[n - 1] ? game.seats[n - 1].name : "seat " + n);
+    const text = `${name(a.seat)}: ${a.score} at depth ${a.depth}, ${a.nodes} nodes — ${a.pv.join(" ")}`;
+    // More than two seats: each one's learned share of the points at the end of the line.
+    if (!a.shares) return text;
+    const shares = a.shares.map((v, i) => `${name(i + 1)} ${Math.round(v * 100)}%`).join(", ");
+    return `${text}\nexpected shares: ${shares}`;
   }
   return a && a.error ? a.error : "—";
 }
