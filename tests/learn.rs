@@ -768,3 +768,75 @@ fn the_engine_searches_chess_for_three_with_a_net() {
     assert_eq!(out.matches("bestmove ").count(), 1, "{}", out);
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// How well chess for three's learned shares (`info string shares`) are calibrated, on games the
+/// shipped net never saw: for every written position of the self-play files named by
+/// `QUATRE_SHARES_DATA` (space-separated), each seat's predicted share at that position against
+/// the seat's result, in ten bins of the prediction; and the Brier score beside an even third's
+/// and the hand evaluation's (its shares read with the same offset and the scale that fits these
+/// data best). Not run by default (it needs data: docs/learning.md, "Readable shares"):
+/// `QUATRE_SHARES_DATA="tc/shard-0030.txt …" cargo test --release --test learn -- --ignored
+/// --nocapture shares_are_calibrated`.
+#[test]
+#[ignore]
+fn shares_are_calibrated() {
+    let paths = std::env::var("QUATRE_SHARES_DATA").expect("QUATRE_SHARES_DATA: self-play files");
+    let entry = quatre::games::find("threechess").unwrap();
+    let opts = entry.default_options();
+    // (predicted share, hand evaluation, result) per seat and position.
+    let mut rows: Vec<(f64, f64, f64)> = Vec::new();
+    let mut games = 0;
+    for p in paths.split_whitespace() {
+        for g in quatre::learn::format::read_file(std::path::Path::new(p)).unwrap() {
+            games += 1;
+            for pos in &g.positions {
+                let state = entry.from_text(&pos.text, &opts).unwrap();
+                let shares = state
+                    .shares(&[])
+                    .expect("a shipped net for chess for three");
+                for (s, &share) in shares.iter().enumerate() {
+                    rows.push((share, state.evaluate(s) as f64, g.result[s] as f64));
+                }
+            }
+        }
+    }
+    assert!(!rows.is_empty());
+    let brier = |f: &dyn Fn(&(f64, f64, f64)) -> f64| {
+        rows.iter().map(|r| (f(r) - r.2).powi(2)).sum::<f64>() / rows.len() as f64
+    };
+    let offset = -(2f64).ln();
+    let hand_at = |k: f64| move |r: &(f64, f64, f64)| 1.0 / (1.0 + (-(r.1 / k + offset)).exp());
+    let hand_k = (1..=60)
+        .map(|i| i as f64 * 50.0)
+        .min_by(|&a, &b| brier(&hand_at(a)).total_cmp(&brier(&hand_at(b))))
+        .unwrap();
+    println!(
+        "{} games, {} seat-positions: Brier score net {:.4}, hand evaluation {:.4} (K {}), an even third {:.4}",
+        games,
+        rows.len(),
+        brier(&|r| r.0),
+        brier(&hand_at(hand_k)),
+        hand_k,
+        brier(&|_| 1.0 / 3.0)
+    );
+    println!("predicted share | seat-positions | mean predicted | mean result");
+    for b in 0..10 {
+        let (lo, hi) = (b as f64 / 10.0, (b + 1) as f64 / 10.0);
+        let bin: Vec<&(f64, f64, f64)> = rows
+            .iter()
+            .filter(|r| r.0 >= lo && (r.0 < hi || b == 9))
+            .collect();
+        if bin.is_empty() {
+            continue;
+        }
+        let n = bin.len() as f64;
+        println!(
+            "{:.1}–{:.1} | {} | {:.3} | {:.3}",
+            lo,
+            hi,
+            bin.len(),
+            bin.iter().map(|r| r.0).sum::<f64>() / n,
+            bin.iter().map(|r| r.2).sum::<f64>() / n
+        );
+    }
+}

@@ -96,8 +96,9 @@ mod sched {
     }
 
     /// Sets the calling thread's slice (0: the default), keeping its policy, nice value and
-    /// flags, and returns the slice it had asked for before (0: the default); does nothing
-    /// under another policy (real-time, idle) or where the call fails (None).
+    /// flags, and returns the slice it had before as the kernel reports it (the default's
+    /// length when none was asked for); does nothing under another policy (real-time, idle) or
+    /// where the call fails (None).
     pub fn set_slice(ns: u64) -> Option<u64> {
         let size = std::mem::size_of::<SchedAttr>() as u32;
         let mut attr = SchedAttr::default();
