@@ -176,12 +176,13 @@ fn parse_position(rest: &[&str]) -> Result<Command, String> {
             }
             PositionSpec::Text(body.join(" "))
         }
-        other => {
+        _ => {
+            // Quoted as the client wrote it (the match above ignores case).
             return Err(format!(
                 "position: expected 'startpos' or 'fen', not '{}'; {}",
-                truncate(other),
+                truncate(kind),
                 usage
-            ))
+            ));
         }
     };
     Ok(Command::Position { spec, moves })
@@ -338,6 +339,13 @@ fn parse_query(rest: &[&str]) -> Result<Command, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A position text sent without `fen` is refused with the client's own words (case kept).
+    #[test]
+    fn a_position_without_fen_is_quoted_as_sent() {
+        let e = parse("position 1,bK,6/8 w aaa").unwrap_err();
+        assert!(e.contains("not '1,bK,6/8'"), "{}", e);
+    }
 
     #[test]
     fn go_reads_uci_and_ugi_clock_fields() {
