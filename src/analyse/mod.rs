@@ -200,7 +200,7 @@ fn event_text(e: &Event, format: Format, s: &Setting, g: &dyn AnyGame) -> Vec<St
     if format == Format::Human {
         let mut lines = protocol::info::lines(e);
         if let Event::Report(r) = e {
-            let shares = Seen::Scored((*r).clone()).shares(g);
+            let shares = r.lines.first().and_then(|l| g.shares(&l.pv));
             lines.extend(shares.map(|s| protocol::info::shares_line(&s)));
         }
         return lines;
