@@ -97,11 +97,15 @@ const EVAL_NODES: u64 = 300_000;
 
 /// What a learned evaluation costs a search, on a game with input features: alpha-beta's
 /// nodes/s for `limits` ([`EVAL_NODES`] nodes in `run`) with the hand evaluation, then with residual nets of 32 and
-/// 256 hidden units (the hand evaluation plus the net's output). The nets are made here with
-/// random input weights and zero output weights: they add exactly nothing, so the search walks
-/// the hand evaluation's very tree (the same node counts) and the time it takes more is what
-/// inference costs, every feature, hidden sum and output computed as for a trained net. They
-/// measure cost, not strength.
+/// 256 hidden units (the hand evaluation plus the net's output), then with the shipped net
+/// where the game and rule set have one. The first nets are made here with random input
+/// weights and output weights that add exactly nothing, so the search walks the hand
+/// evaluation's very tree (the same node counts) and the time it takes more is what inference
+/// costs, every feature, hidden sum and output computed as for a trained net: two hidden units
+/// that never fire carry large output weights, so that the output's proven range is wide and
+/// the searches' lazy evaluation (`deepening::window_eval`) never leaves the net out. They
+/// measure cost, not strength. The shipped net searches its own tree, lazily where its range
+/// allows: its nodes/s is what `Eval auto` costs.
 fn eval_items(game: &'static str, g: &dyn AnyGame, threads: usize, limits: &Limits) -> Vec<Item> {
     let Some(set) = g.feature_set() else {
         return Vec::new();
@@ -135,13 +139,33 @@ fn eval_items(game: &'static str, g: &dyn AnyGame, threads: usize, limits: &Limi
         let outputs = Net::outputs_for(g.players());
         let mut float = FloatNet::new(g.feature_count(), hidden, outputs, active, 1);
         float.w2.fill(0.0);
+        // Units 0 and 1 never fire (no input weight, a bias far below zero): their output
+        // weights widen the proven range, not the output.
+        for f in 0..float.inputs {
+            float.w1[f * hidden] = 0.0;
+            float.w1[f * hidden + 1] = 0.0;
+        }
+        float.b1[0] = -1000.0;
+        float.b1[1] = -1000.0;
+        for o in 0..outputs {
+            float.w2[o * hidden] = 1.0;
+            float.w2[o * hidden + 1] = -1.0;
+        }
+        // Each output logit is exactly 0: any scale adds nothing, and this one puts the
+        // range (± 1 logit) beyond any evaluation.
         let net = float
-            .quantize(game, &set, 400.0, "random, adds 0: for quatre bench".into())
+            .quantize(game, &set, 1e6, "random, adds 0: for quatre bench".into())
             .with_base(BASE_HAND);
         params.eval = crate::search::params::EvalChoice::Net;
         params.eval_file = Some(Arc::new(net));
         let eval = format!("hand+net h{} adding 0 (cost only)", hidden);
         items.push(timed(game, what(&eval), || {
+            g.search(&params, limits, &stop, &sink).nodes
+        }));
+    }
+    if crate::learn::builtin::net(game, &set).is_some() {
+        params.eval_file = None;
+        items.push(timed(game, what("net (shipped)"), || {
             g.search(&params, limits, &stop, &sink).nodes
         }));
     }
@@ -331,11 +355,16 @@ mod tests {
             };
             let g = e.start(&opts, Some(1)).unwrap();
             let items = eval_items(e.name, g.as_ref(), 1, &limits);
-            assert_eq!(items.len(), 3, "{}", name);
+            // Rithmomachia's default rules and chess for three have a shipped net.
+            let shipped = name == "rithmomachia" || name == "threechess";
+            assert_eq!(items.len(), 3 + shipped as usize, "{}", name);
             assert!(items[0].what.contains("Eval=hand"), "{}", items[0].what);
             assert!(items[2].what.contains("h256"), "{}", items[2].what);
-            for it in &items {
+            for it in &items[..3] {
                 assert_eq!(it.nodes, items[0].nodes, "{}: {}", name, it.what);
+            }
+            if shipped {
+                assert!(items[3].what.contains("net (shipped)"), "{}", items[3].what);
             }
         }
         let e = games::resolve(Some("tesseris")).unwrap();

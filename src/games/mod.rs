@@ -98,6 +98,21 @@ pub trait AnyGame: Send + Sync {
     /// played from here as far as they are legal). None for two seats (a score says it) and
     /// where no shipped net fits the game and rule set.
     fn shares(&self, line: &[String]) -> Option<Vec<f64>>;
+    /// The static evaluation for the side to move as the searches see it under `params`'
+    /// `Eval` and `EvalFile` (the protocol's `eval`).
+    fn static_eval(&self, params: &SearchParams) -> StaticEval;
+}
+
+/// A position's static evaluation for the side to move (`AnyGame::static_eval`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct StaticEval {
+    pub seat: Seat,
+    /// The hand evaluation.
+    pub hand: i32,
+    /// The net's evaluation and its feature set where the searches would use a net; `Err`
+    /// with why, where `Eval net` asked for one and none fits (the searches then evaluate by
+    /// hand); None where they evaluate by hand as asked.
+    pub net: Option<Result<(i32, String), String>>,
 }
 
 impl Clone for Box<dyn AnyGame> {
@@ -271,6 +286,17 @@ impl<G: Game> AnyGame for G {
         let mut v = Vec::new();
         Game::features(self, &mut v);
         v
+    }
+    fn static_eval(&self, params: &SearchParams) -> StaticEval {
+        use crate::search::deepening::bounded_eval;
+        let seat = Game::to_move(self);
+        StaticEval {
+            seat,
+            hand: bounded_eval(self, seat, None),
+            net: params.net_for(self).map(|found| {
+                found.map(|n| (bounded_eval(self, seat, Some(n)), n.header.features.clone()))
+            }),
+        }
     }
     fn shares(&self, line: &[String]) -> Option<Vec<f64>> {
         if Game::players(self) <= 2 {

@@ -147,6 +147,7 @@ impl FloatNet {
         let q = |v: f32, s: i32| (v.clamp(-CLIP, CLIP) * s as f32).round() as i16;
         Net {
             id: new_id(),
+            range: Vec::new(),
             header,
             w1: self.w1.iter().map(|&w| q(w, QA)).collect(),
             // A bias may exceed the clip; it only has to fit an i16 at scale QA.
@@ -162,6 +163,7 @@ impl FloatNet {
                 .map(|&b| (b * (QA * QB) as f32).round() as i32)
                 .collect(),
         }
+        .with_ranges()
     }
 }
 
@@ -176,6 +178,8 @@ pub struct Net {
     /// Which input weights these are, for the threads' incremental hidden sums (`infer.rs`):
     /// given when the weights are made or read, never twice (a clone shares its weights' id).
     id: u64,
+    /// Per output, the least and greatest logit its weights can give (`output_range`).
+    range: Vec<(f32, f32)>,
 }
 
 /// Two nets are equal when their headers and weights are (whatever their ids).
@@ -334,12 +338,55 @@ impl Net {
         }
         Ok(Net {
             id: new_id(),
+            range: Vec::new(),
             header,
             w1,
             b1,
             w2,
             b2,
-        })
+        }
+        .with_ranges())
+    }
+
+    /// The net with its outputs' ranges computed (`output_range`).
+    fn with_ranges(mut self) -> Net {
+        let h = self.hidden();
+        self.range = (0..self.header.outputs as usize)
+            .map(|o| {
+                // A hidden unit's activation lies in 0 ..= QA: each weight adds at most QA
+                // times itself where positive, at least that where negative.
+                let w = &self.w2[o * h..][..h];
+                let (mut lo, mut hi) = (self.b2[o] as i64, self.b2[o] as i64);
+                for &w in w {
+                    let x = w as i64 * QA as i64;
+                    if x > 0 {
+                        hi += x;
+                    } else {
+                        lo += x;
+                    }
+                }
+                let unit = (QA * QB) as f32;
+                (lo as f32 / unit, hi as f32 / unit)
+            })
+            .collect();
+        self
+    }
+
+    /// The least and greatest value [`Net::evaluate`]'s score can differ from a residual net's
+    /// [`Net::base_score`] by for `seat`, in the engine's units, whatever the position: the
+    /// output's weights bound its logit (each hidden unit is clipped to 0 ..= 1), with a unit's
+    /// slack for rounding. A search that only asks whether the score is below, within or above
+    /// its window need not run the net when the base alone answers (`deepening::window_eval`).
+    pub fn correction_range(&self, seat: Seat) -> (i32, i32) {
+        let (o, negate) = self.output_of(seat);
+        let (lo, hi) = self.range[o];
+        let k = self.header.eval_scale;
+        let (lo, hi) = ((lo * k).floor() as i32 - 1, (hi * k).ceil() as i32 + 1);
+        if negate {
+            (-hi, -lo)
+        } else {
+            (lo, hi)
+        }
     }
 
     pub fn inputs(&self) -> usize {
@@ -479,7 +526,33 @@ impl Net {
     pub fn evaluate<G: Game>(&self, g: &G, seat: Seat) -> i32 {
         let (o, negate) = self.output_of(seat);
         let logit = super::infer::with_sums(self, g, |acc| self.output(acc, o));
-        self.score(g, o, negate, logit)
+        self.score(g, o, negate, logit, None)
+    }
+
+    /// Whether this net corrects the hand evaluation (`base` = `hand`): its score is the hand
+    /// evaluation's plus a correction.
+    pub fn is_residual(&self) -> bool {
+        self.header.base == BASE_HAND
+    }
+
+    /// A residual net's base for `seat`: the hand evaluation its score corrects, as
+    /// [`Net::evaluate`] reads it (seat 0's, negated for seat 1 of two).
+    pub fn base_score<G: Game>(&self, g: &G, seat: Seat) -> i32 {
+        let (o, negate) = self.output_of(seat);
+        let h = g.evaluate(o);
+        if negate {
+            -h
+        } else {
+            h
+        }
+    }
+
+    /// [`Net::evaluate`] of a residual net given its [`Net::base_score`] for `seat` (so that a
+    /// caller who looked at the base first does not compute it twice): the same score.
+    pub fn evaluate_on<G: Game>(&self, g: &G, seat: Seat, base: i32) -> i32 {
+        let (o, negate) = self.output_of(seat);
+        let logit = super::infer::with_sums(self, g, |acc| self.output(acc, o));
+        self.score(g, o, negate, logit, Some(if negate { -base } else { base }))
     }
 
     /// [`Net::evaluate`] with the hidden sums built afresh from the position's features.
@@ -487,7 +560,7 @@ impl Net {
         let mut feats = Vec::new();
         g.features(&mut feats);
         let (o, negate) = self.output_of(seat);
-        self.score(g, o, negate, self.logit(&feats, o))
+        self.score(g, o, negate, self.logit(&feats, o), None)
     }
 
     /// Each seat's expected share of the points in `g` as the net predicts it (`fits` must
@@ -512,11 +585,12 @@ impl Net {
     }
 
     /// The score of a position whose output `o` (seat `o`'s value) has logit `logit`,
-    /// negated for the other seat of two.
-    fn score<G: Game>(&self, g: &G, o: usize, negate: bool, logit: f32) -> i32 {
-        let v = if self.header.base == BASE_HAND {
+    /// negated for the other seat of two; `hand`, the hand evaluation for seat `o` where the
+    /// caller has it.
+    fn score<G: Game>(&self, g: &G, o: usize, negate: bool, logit: f32, hand: Option<i32>) -> i32 {
+        let v = if self.is_residual() {
             // A correction of the hand evaluation's logit, which holds the offset.
-            logit * self.header.eval_scale + g.evaluate(o) as f32
+            logit * self.header.eval_scale + hand.unwrap_or_else(|| g.evaluate(o)) as f32
         } else if self.header.outputs > 1 {
             (logit - Net::logit_offset(self.header.outputs as usize)) * self.header.eval_scale
         } else {

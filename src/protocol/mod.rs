@@ -375,13 +375,26 @@ impl Engine {
             }
             Command::Perft { depth } => self.perft(depth, received)?,
             Command::Eval => {
-                let p = self.pos()?;
-                let seat = p.to_move();
-                self.out.line(&format!(
-                    "info string eval {} cp for p{} (static evaluation)",
-                    p.evaluate(seat),
-                    seat + 1
-                ));
+                let e = self.pos()?.static_eval(&self.params);
+                let line = match &e.net {
+                    Some(Ok((v, set))) => format!(
+                        "info string eval {} cp for p{} (static evaluation, net {}; hand {} cp)",
+                        v,
+                        e.seat + 1,
+                        set,
+                        e.hand
+                    ),
+                    _ => format!(
+                        "info string eval {} cp for p{} (static evaluation, hand)",
+                        e.hand,
+                        e.seat + 1
+                    ),
+                };
+                if let Some(Err(why)) = &e.net {
+                    self.out
+                        .error(&format!("Eval net: {}; evaluating by hand", why));
+                }
+                self.out.line(&line);
             }
             Command::Query(q) => self.query(q),
             Command::Help => {

@@ -7,8 +7,8 @@
 //! is used.
 
 use super::deepening::{
-    bounded_eval, last_word, mate_ends_search, pv_texts, score_of, terminal_score, States,
-    MATE_BOUND,
+    bounded_eval, last_word, mate_ends_search, pv_texts, score_of, terminal_score, window_eval,
+    States, MATE_BOUND,
 };
 use super::ordering::{quiescence_order, store_killer, History, Picker, QsMove};
 use super::tt::{from_tt, to_tt, Bound, Entry, Table};
@@ -689,7 +689,7 @@ impl<G: Game> Worker<'_, '_, G> {
         ply: usize,
         seat: Seat,
     ) -> Option<i32> {
-        if bounded_eval(g, seat, self.sh.ctx.net) < beta {
+        if window_eval(g, seat, self.sh.ctx.net, beta - 1, beta) < beta {
             return None;
         }
         let passed = g.null_move()?;
@@ -724,7 +724,11 @@ impl<G: Game> Worker<'_, '_, G> {
         if let Some(s) = self.terminal_score(g, ply, seat) {
             return s;
         }
-        let stand = bounded_eval(g, seat, self.sh.ctx.net);
+        let stand = if self.exact {
+            bounded_eval(g, seat, self.sh.ctx.net)
+        } else {
+            window_eval(g, seat, self.sh.ctx.net, alpha, beta)
+        };
         if qdepth >= QS_MAX || ply >= MAX_PLY + QS_MAX {
             return stand;
         }

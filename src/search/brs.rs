@@ -12,8 +12,8 @@
 //! quiescence search on noisy moves. Scores are from the root player's view.
 
 use super::deepening::{
-    bounded_eval, last_word, mate_ends_search, pv_texts, score_of, terminal_score, States,
-    MATE_BOUND,
+    bounded_eval, last_word, mate_ends_search, pv_texts, score_of, terminal_score, window_eval,
+    States, MATE_BOUND,
 };
 use super::ordering::{order, store_killer};
 use super::tt::{from_tt, to_tt, Bound, Entry, Table};
@@ -215,6 +215,15 @@ impl<G: Game> Searcher<'_, G> {
         bounded_eval(g, self.root, self.ctx.net)
     }
 
+    /// [`Self::eval`] where only its place against (`alpha`, `beta`) matters (`window_eval`).
+    fn eval_within(&self, g: &G, alpha: i32, beta: i32) -> i32 {
+        if self.exact {
+            self.eval(g)
+        } else {
+            window_eval(g, self.root, self.ctx.net, alpha, beta)
+        }
+    }
+
     /// BRS+'s move for an opponent that does not branch: the first in the static ordering
     /// (highest `move_priority`, then a killer of this layer, then the first generated).
     fn default_move(&mut self, g: &G, ply: usize) -> Option<G::Move> {
@@ -265,7 +274,7 @@ impl<G: Game> Searcher<'_, G> {
         // 12 games each, docs/results.md).
         let mut stand = -INF;
         if qs || ply >= MAX_PLY {
-            stand = self.eval(g);
+            stand = self.eval_within(g, alpha, beta);
             if stand >= beta || depth <= -QS_MAX || ply >= MAX_PLY {
                 return stand;
             }
@@ -368,7 +377,7 @@ impl<G: Game> Searcher<'_, G> {
         let mut stand = INF;
         if qs || ply >= MAX_PLY {
             // The opponents may also leave things as they are.
-            stand = self.eval(g);
+            stand = self.eval_within(g, alpha, beta);
             if stand <= alpha || depth <= -QS_MAX || ply >= MAX_PLY {
                 return stand;
             }

@@ -27,6 +27,44 @@ pub fn bounded_eval<G: Game>(g: &G, seat: Seat, net: Option<&crate::learn::net::
     .clamp(-EVAL_LIMIT, EVAL_LIMIT)
 }
 
+/// [`bounded_eval`] for a search that only asks where the score stands against its window
+/// (`alpha`, `beta`). With a residual net (a correction of the hand evaluation) whose
+/// correction cannot bring the hand evaluation into the window (its weights bound it:
+/// `Net::correction_range`), the bound the correction proves — at or above `beta` (a lower
+/// bound), or at or below `alpha` (an upper bound) — without running the net: lazy evaluation,
+/// as chess engines did for their costlier terms, here with no guess (a net search spends most
+/// of its time in the net). Otherwise, and without a net or with a whole one, exactly
+/// [`bounded_eval`].
+pub fn window_eval<G: Game>(
+    g: &G,
+    seat: Seat,
+    net: Option<&crate::learn::net::Net>,
+    alpha: i32,
+    beta: i32,
+) -> i32 {
+    match net {
+        Some(n) if n.is_residual() => {
+            let hand = n.base_score(g, seat);
+            let (lo, hi) = n.correction_range(seat);
+            // The net clamps its scores as it does (a monotone map keeps the bounds).
+            let limit = crate::learn::net::EVAL_LIMIT as i32;
+            let (lo, hi) = (
+                hand.saturating_add(lo).clamp(-limit, limit),
+                hand.saturating_add(hi).clamp(-limit, limit),
+            );
+            if lo >= beta {
+                lo
+            } else if hi <= alpha {
+                hi
+            } else {
+                n.evaluate_on(g, seat, hand)
+            }
+        }
+        _ => bounded_eval(g, seat, net),
+    }
+    .clamp(-EVAL_LIMIT, EVAL_LIMIT)
+}
+
 /// Scale of a shared result: a share `r` of `n` seats scores (r·n − 1) · SHARE cp.
 const SHARE: f32 = 1000.0;
 

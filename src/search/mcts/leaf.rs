@@ -2,7 +2,7 @@
 
 use crate::game::{Game, GameRng, Seat, Status};
 use crate::learn::net::Net;
-use crate::search::deepening::{bounded_eval, terminal_score};
+use crate::search::deepening::{terminal_score, window_eval};
 use crate::search::Valuer;
 
 /// Scores a new leaf: `plies` rollout moves (random unless the game has a policy), then the
@@ -67,7 +67,7 @@ pub(super) fn quiescence<G: Game>(
     if let Status::Over(o) = g.status() {
         return terminal_score(o.rewards[seat], 2, ply);
     }
-    let stand = bounded_eval(g, seat, net);
+    let stand = window_eval(g, seat, net, alpha, beta);
     if stand >= beta || plies == 0 {
         return stand;
     }

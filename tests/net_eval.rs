@@ -1,0 +1,155 @@
+//! A net's evaluation as the searches and the protocol see it: lazy evaluation against a
+//! window (`deepening::window_eval`) and the protocol's `eval`.
+
+use quatre::game::{rng_from_seed, Game, RuleOptions};
+use quatre::games::hyperchess::Hyperchess;
+use quatre::learn::net::{Net, BASE_HAND};
+use rand::Rng;
+
+mod common;
+
+/// Checks `window_eval` against the net's score on positions of random games of `G` for each
+/// shipped net of the game: the bounds of the correction hold, and for windows around the score
+/// the lazy evaluation lands on the same side of the window as the net, and is the net's score
+/// inside it.
+fn lazy_evaluation_agrees_with_the_net<G: Game>(opts: &RuleOptions, net: &Net, games: usize) {
+    use quatre::search::deepening::{bounded_eval, window_eval};
+    let mut rng = rng_from_seed(17);
+    let (mut buf, mut lazy, mut evals) = (Vec::new(), 0, 0);
+    for _ in 0..games {
+        let mut g = G::start(opts).unwrap();
+        for _ in 0..rng.random_range(0..160) {
+            match g.random_move(&mut rng, &mut buf) {
+                Some(m) if g.status() == quatre::game::Status::Ongoing => g.play(m),
+                _ => break,
+            }
+        }
+        for seat in 0..g.players() {
+            let real = bounded_eval(&g, seat, Some(net));
+            let hand = net.base_score(&g, seat);
+            let (lo, hi) = net.correction_range(seat);
+            assert!(
+                hand + lo <= real && real <= hand + hi,
+                "{} not in {} + [{}, {}]",
+                real,
+                hand,
+                lo,
+                hi
+            );
+            for d in [-5000, -400, -120, -30, -1, 0, 1, 30, 120, 400, 5000] {
+                for width in [1, 50, 600] {
+                    let alpha = real + d - width / 2;
+                    let beta = alpha + width;
+                    let w = window_eval(&g, seat, Some(net), alpha, beta);
+                    evals += 1;
+                    if w != real {
+                        lazy += 1;
+                    }
+                    assert_eq!(
+                        w >= beta,
+                        real >= beta,
+                        "{} {} ({}, {})",
+                        w,
+                        real,
+                        alpha,
+                        beta
+                    );
+                    assert_eq!(
+                        w <= alpha,
+                        real <= alpha,
+                        "{} {} ({}, {})",
+                        w,
+                        real,
+                        alpha,
+                        beta
+                    );
+                    if alpha < real && real < beta {
+                        assert_eq!(w, real);
+                    }
+                }
+            }
+        }
+    }
+    // The test means something only if some windows were answered without the net.
+    assert!(lazy > 0 && lazy < evals, "{} of {} lazy", lazy, evals);
+}
+
+#[test]
+fn lazy_evaluation_lands_on_the_nets_side_of_every_window() {
+    use quatre::games::rithmomachia::Rithmomachia;
+    use quatre::games::threechess::Threechess;
+    use quatre::learn::builtin::net;
+    let hc = RuleOptions::of::<Hyperchess>();
+    let g = Hyperchess::start(&hc).unwrap();
+    let shipped = net("hyperchess", &g.feature_set().unwrap()).unwrap();
+    lazy_evaluation_agrees_with_the_net::<Hyperchess>(&hc, shipped, 20);
+    let ro = RuleOptions::of::<Rithmomachia>();
+    let g = Rithmomachia::start(&ro).unwrap();
+    let shipped = net("rithmomachia", &g.feature_set().unwrap()).unwrap();
+    lazy_evaluation_agrees_with_the_net::<Rithmomachia>(&ro, shipped, 40);
+    let to = RuleOptions::of::<Threechess>();
+    let g = Threechess::start(&to).unwrap();
+    let shipped = net("threechess", &g.feature_set().unwrap()).unwrap();
+    lazy_evaluation_agrees_with_the_net::<Threechess>(&to, shipped, 40);
+    // A net of large random weights (corrections of thousands of cp) on 1x1.
+    let one = hc.clone().with("Boards", "1x1");
+    let g = Hyperchess::start(&one).unwrap();
+    let net = quatre::learn::net::FloatNet::new(g.feature_count(), 8, 1, 3.0, 5)
+        .quantize(
+            "hyperchess",
+            &g.feature_set().unwrap(),
+            400.0,
+            String::new(),
+        )
+        .with_base(BASE_HAND);
+    lazy_evaluation_agrees_with_the_net::<Hyperchess>(&one, &net, 60);
+}
+
+#[test]
+fn eval_shows_the_evaluation_the_searches_use() {
+    let opts = RuleOptions::of::<Hyperchess>();
+    let g = Hyperchess::start(&opts).unwrap();
+    let net = quatre::learn::builtin::net("hyperchess", &g.feature_set().unwrap()).unwrap();
+    let session = |eval: &str| {
+        common::script_output(
+            &[],
+            &format!(
+                "setoption name Eval value {}\nposition startpos\neval\n\
+                 setoption name Boards value 1x1\nposition startpos\neval\n",
+                eval
+            ),
+        )
+    };
+    // 3x3 has a shipped net: its score, then the hand evaluation's.
+    let with_net = format!(
+        "info string eval {} cp for p1 (static evaluation, net hyperchess-3x3/3; hand {} cp)",
+        net.evaluate(&g, 0),
+        g.evaluate(0)
+    );
+    let by_hand = format!(
+        "info string eval {} cp for p1 (static evaluation, hand)",
+        g.evaluate(0)
+    );
+    let one = Hyperchess::start(&opts.clone().with("Boards", "1x1")).unwrap();
+    let one_by_hand = format!(
+        "info string eval {} cp for p1 (static evaluation, hand)",
+        one.evaluate(0)
+    );
+    for eval in ["auto", "net"] {
+        let out = session(eval);
+        assert!(out.contains(&with_net), "{}:\n{}", with_net, out);
+        assert!(out.contains(&one_by_hand), "{}", out);
+        // Asked for a net where none fits, it says so as `go` would; `auto` says nothing.
+        let errors = out
+            .matches("info string error: Eval net: no built-in net")
+            .count();
+        assert_eq!(errors, (eval == "net") as usize, "{}", out);
+    }
+    let out = session("hand");
+    assert!(
+        out.contains(&by_hand) && out.contains(&one_by_hand),
+        "{}",
+        out
+    );
+    assert!(!out.contains("error"), "{}", out);
+}
