@@ -2,7 +2,7 @@
 //! the last position it evaluated equal the sums built afresh, exactly, over thousands of
 //! positions of random games per game visited in a random walk (mostly a ply forward or back,
 //! sometimes a jump to another position or another game), for random nets of a few widths,
-//! residual and not (an output per seat for chess for three); and nets used by turns on one
+//! residual and not (an output per seat for chess for three and four-seat tesseris); and nets used by turns on one
 //! thread each get their own sums.
 
 use quatre::game::{playout, rng_from_seed, Game, GameRng, RuleOptions};
@@ -142,6 +142,18 @@ fn incremental_sums_equal_afresh_on_tesseract() {
     let start = Tesseract::start(&RuleOptions::of::<Tesseract>()).unwrap();
     let games = random_games(&start, 20, 200, 4);
     walk(&games, &[1, 32, 100], 3000, 14);
+}
+
+/// Tesseris, two seats and four (an output per seat), from dealt starts.
+#[test]
+fn incremental_sums_equal_afresh_on_tesseris() {
+    use quatre::games::tesseris::Tesseris;
+    for (players, seed) in [("2", 6), ("4", 7)] {
+        let opts = RuleOptions::of::<Tesseris>().with("Players", players);
+        let start = Tesseris::start_with_seed(&opts, seed).unwrap();
+        let games = random_games(&start, 20, 200, seed);
+        walk(&games, &[1, 32, 100], 3000, 10 + seed);
+    }
 }
 
 /// Three seats: a net of an output per seat, each seat scored with its own.

@@ -76,17 +76,15 @@ pub fn run(game: Option<&str>, a: &TrainArgs, say: &dyn Fn(&str)) -> Result<(), 
     let (games, name) = read_games(&a.data, game)?;
     use crate::games::{
         hyperchess::Hyperchess, rithmomachia::Rithmomachia, tesseract::Tesseract,
-        threechess::Threechess,
+        tesseris::Tesseris, threechess::Threechess,
     };
     match name.as_str() {
         "hyperchess" => run_game::<Hyperchess>(&games, a, t0, say),
         "rithmomachia" => run_game::<Rithmomachia>(&games, a, t0, say),
         "tesseract" => run_game::<Tesseract>(&games, a, t0, say),
+        "tesseris" => run_game::<Tesseris>(&games, a, t0, say),
         "threechess" => run_game::<Threechess>(&games, a, t0, say),
-        other => Err(format!(
-            "no input features for {} yet (games with them: hyperchess, rithmomachia, tesseract, threechess)",
-            other
-        )),
+        other => Err(format!("no input features for {}", other)),
     }
 }
 

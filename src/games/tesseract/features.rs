@@ -1,28 +1,44 @@
-//! The learned evaluation's input features (`Game::features`, docs/learning.md):
-//! - every occupied point: colour × what stands there × the point of the 15 × 15 grid. What
-//!   stands there is one of the board's 11 cell kinds: the five men (Tesseract, Star, Pyramid,
-//!   Rectangle, Cylinder), a small slider lying along a rank or a file, and a large slider's
-//!   anchor or other point, each along a rank or a file (so a large slider is two features, the
-//!   points it covers);
-//! - every cross: its owner × its centre (its arm ends follow from the centre);
+//! The learned evaluation's input features (`Game::features`, docs/learning.md), version 2:
+//! - every occupied point: colour × what stands there × its zone of the 15 × 15 grid (5 × 5
+//!   zones of 3 × 3 points). What stands there is one of the board's 11 cell kinds: the five men
+//!   (Tesseract, Star, Pyramid, Rectangle, Cylinder), a small slider lying along a rank or a
+//!   file, and a large slider's anchor or other point, each along a rank or a file (so a large
+//!   slider is two features);
+//! - the same, by its distance (the larger of the file and rank distances, 0 to 14) to the
+//!   enemy Tesseract, and to its own (the Tesseract itself: to the enemy's only);
+//! - every cross: its owner × its centre's zone, and × its centre's distance to the enemy
+//!   Tesseract;
 //! - the reserves, as thermometers: "colour c has at least k of type t in reserve", for each
 //!   type (T S P R C L s X) and k from 1 to the side's full set of it (15 a colour);
 //! - the men on the board, the same way (T 1, S 2, P 1, R 1, C 1: 6 a colour), since material
 //!   decides the endgame rules (the Tesseract's range, must-drop);
 //! - the setup phase not over, and Black to move.
 //!
+//! Two pieces of a kind in one zone (or at one distance) give its feature twice: the lists are
+//! multisets. Version 1 named the point itself (4,964 point features in all): on 3,100 self-play
+//! games its nets learned those games by heart and gained nothing in the arena (+1.5 ± 34.4 Elo,
+//! docs/learning.md); zones and distances say where a piece is in terms that recur from one game
+//! to the next, as hyperchess's version 3 did for its boards.
+//!
 //! No rule option changes what they mean (`CrossesFirst` only orders the setup plies).
 
 use super::*;
 
 /// The set's name: a net trained on it fits every rule set of tesseract.
-pub const FEATURE_SET: &str = "tesseract/1";
+pub const FEATURE_SET: &str = "tesseract/2";
 
 /// Cell kinds: `K_T` (1) to `K_LVB` (11).
 const KINDS: usize = 11;
-const POINTS: usize = 0;
-const CROSSES: usize = POINTS + 2 * KINDS * SQ;
-const RESERVE: usize = CROSSES + 2 * SQ;
+/// Zones of 3 × 3 points.
+const ZONES: usize = 25;
+/// Distances 0 to 14.
+const DISTANCES: usize = W;
+const ZONE: usize = 0;
+const TO_ENEMY: usize = ZONE + 2 * KINDS * ZONES;
+const TO_OWN: usize = TO_ENEMY + 2 * KINDS * DISTANCES;
+const CROSS_ZONE: usize = TO_OWN + 2 * KINDS * DISTANCES;
+const CROSS_TO_ENEMY: usize = CROSS_ZONE + 2 * ZONES;
+const RESERVE: usize = CROSS_TO_ENEMY + 2 * DISTANCES;
 /// A side's full set in reserve thermometers (the sum of `FULL`).
 const RESERVE_PER_SIDE: usize = 15;
 const MEN: usize = RESERVE + 2 * RESERVE_PER_SIDE;
@@ -33,6 +49,20 @@ const SETUP: usize = MEN + 2 * MEN_PER_SIDE;
 const BLACK_TO_MOVE: usize = SETUP + 1;
 /// How many features the set has.
 pub const COUNT: usize = BLACK_TO_MOVE + 1;
+
+fn zone(sq: usize) -> usize {
+    (sq % W / 3) * 5 + sq / W / 3
+}
+
+/// The larger of the file and rank distances from `sq` to `t`, None without a Tesseract.
+fn distance(sq: usize, t: u8) -> Option<usize> {
+    (t != NONE).then(|| {
+        let s = sq as u8;
+        (file_of(s) - file_of(t))
+            .abs()
+            .max((rank_of(s) - rank_of(t)).abs()) as usize
+    })
+}
 
 const _: () = {
     let mut n = 0;
@@ -48,11 +78,23 @@ pub fn features(g: &Tesseract, out: &mut Vec<u32>) {
     for (sq, &c) in g.board.iter().enumerate() {
         let k = (c & KM) as usize;
         if (1..=KINDS).contains(&k) {
-            out.push((POINTS + (color(c) * KINDS + k - 1) * SQ + sq) as u32);
+            let piece = color(c) * KINDS + k - 1;
+            out.push((ZONE + piece * ZONES + zone(sq)) as u32);
+            if let Some(d) = distance(sq, g.tpos[1 - color(c)]) {
+                out.push((TO_ENEMY + piece * DISTANCES + d) as u32);
+            }
+            if k != K_T as usize {
+                if let Some(d) = distance(sq, g.tpos[color(c)]) {
+                    out.push((TO_OWN + piece * DISTANCES + d) as u32);
+                }
+            }
         }
         if c & CEN != 0 {
             let owner = (c & CBLK != 0) as usize;
-            out.push((CROSSES + owner * SQ + sq) as u32);
+            out.push((CROSS_ZONE + owner * ZONES + zone(sq)) as u32);
+            if let Some(d) = distance(sq, g.tpos[1 - owner]) {
+                out.push((CROSS_TO_ENEMY + owner * DISTANCES + d) as u32);
+            }
         }
     }
     for side in 0..2 {

@@ -8,8 +8,8 @@
 //!
 //! Where each rule lives: `movegen.rs` the moves, `turn.rs` playing a turn (discard, draw, end of
 //! round and game), `hidden.rs` what each seat knows (observation, determinization), `text.rs` card
-//! names, move notation, position text and display, `eval.rs` the evaluation, `ai.rs` the baseline
-//! player. This file: the state, the rule options, dealing, hashing and the `Game` impl.
+//! names, move notation, position text and display, `eval.rs` the evaluation, `features.rs` the
+//! learned evaluation's inputs, `ai.rs` the baseline player. This file: the state, the rule options, dealing, hashing and the `Game` impl.
 // Board and hand code indexes several parallel arrays with one index.
 #![allow(clippy::needless_range_loop)]
 
@@ -19,6 +19,7 @@ use crate::zobrist;
 mod ai;
 mod draw;
 mod eval;
+mod features;
 mod hidden;
 mod movegen;
 mod text;
@@ -623,6 +624,18 @@ impl Game for Tesseris {
 
     fn baseline_move(&self, rng: &mut GameRng) -> Option<TMove> {
         ai::baseline_move(self, rng)
+    }
+
+    fn feature_set(&self) -> Option<String> {
+        Some(features::feature_set(self))
+    }
+
+    fn feature_count(&self) -> usize {
+        features::COUNT
+    }
+
+    fn features(&self, out: &mut Vec<u32>) {
+        features::features(self, out)
     }
 
     fn rollout_move(&self, rng: &mut GameRng, buf: &mut Vec<TMove>) -> Option<TMove> {
