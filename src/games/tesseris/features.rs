@@ -1,12 +1,13 @@
-//! The learned evaluation's input features (`Game::features`, docs/learning.md): what the seat
-//! to move knows, and nothing more, so that a full state (a referee's, or a search's
-//! determinization) and that seat's observation give the same list. Seats are absolute (seat
-//! `t` is `p<t+1>`), shapes are the card shapes (`O1` … `C6`: 12 or 18). For each seat `t`:
+//! The learned evaluation's input features (`Game::features`, docs/learning.md): the state as
+//! it stands — every hand card the state holds, as the hand evaluation reads it. A search scores
+//! determinizations (every hand dealt, consistent with what the searching seat knows) and the
+//! training data are full states, so both see whole hands; a seat's observation lists only the
+//! cards it knows (the others are "unknown" cards). Seats are absolute (seat `t` is `p<t+1>`),
+//! shapes are the card shapes (`O1` … `C6`: 12 or 18). For each seat `t`:
 //! - each of its objectives: open or completed × its shape;
-//! - the cards of its hand the mover knows (all of the mover's own), as thermometers: "t holds
-//!   at least k cards of shape c" (k 1 to 4), and "t holds at least k cards the mover does not
-//!   know" (k 1 to 4);
-//! - how many known cards of its hand complete an open objective of its, and how many pile tops
+//! - its hand's cards, as thermometers: "t holds at least k cards of shape c" (k 1 to 4), and
+//!   "t holds at least k cards this state does not know" (k 1 to 4; none in a full state);
+//! - how many of its hand's cards complete an open objective of its, and how many pile tops
 //!   would (thermometers, 1 to 4 each);
 //! - its completed objectives this round (1 to 4) and its points (1 to 24; the score matters
 //!   against the target, which the feature set names), thermometers;
@@ -14,6 +15,11 @@
 //!
 //! Then each pile's top card (pile × shape), the deck's size in eighths (thermometer, 1 to 9),
 //! and whether the round's end is triggered. Every list holds each feature at most once.
+//!
+//! A first version listed only the cards the seat to move knows (so that a state and its
+//! observation agreed): at the leaves of ISMCTS, where the other seat is to move, the searching
+//! seat's own hand then went unseen, and the net searched far worse than the hand evaluation
+//! (−113 ± 48 Elo, docs/learning.md).
 
 use super::{Tesseris, UNKNOWN};
 
@@ -43,7 +49,7 @@ pub const COUNT: usize = TRIGGERED + 1;
 /// The feature set's name for `g`'s rule set: seats, deck, target and rounds.
 pub fn feature_set(g: &Tesseris) -> String {
     format!(
-        "tesseris-{}p-{}cards-T{}-R{}/1",
+        "tesseris-{}p-{}cards-T{}-R{}/2",
         g.n,
         g.shapes as usize * 4,
         g.target,
@@ -74,8 +80,7 @@ pub fn features(g: &Tesseris, out: &mut Vec<u32>) {
         let (mut unknown, mut held) = (0, 0);
         for i in 0..4 {
             let c = g.hand[t][i];
-            let known = c != UNKNOWN && (t == mover || g.mask[t][i] >> mover & 1 == 1);
-            if known {
+            if c != UNKNOWN {
                 copies[c as usize] += 1;
                 held += (open >> c & 1) as usize;
             } else {
