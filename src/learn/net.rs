@@ -178,7 +178,7 @@ pub struct Net {
     /// Which input weights these are, for the threads' incremental hidden sums (`infer.rs`):
     /// given when the weights are made or read, never twice (a clone shares its weights' id).
     id: u64,
-    /// Per output, the least and greatest logit its weights can give (`output_range`).
+    /// per output, the least and greatest logit its weights can give (`correction_range`).
     range: Vec<(f32, f32)>,
 }
 
@@ -348,7 +348,7 @@ impl Net {
         .with_ranges())
     }
 
-    /// The net with its outputs' ranges computed (`output_range`).
+    /// The net with its outputs' ranges computed (`correction_range`).
     fn with_ranges(mut self) -> Net {
         let h = self.hidden();
         self.range = (0..self.header.outputs as usize)
