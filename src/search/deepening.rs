@@ -33,8 +33,8 @@ pub fn bounded_eval<G: Game>(g: &G, seat: Seat, net: Option<&crate::learn::net::
 /// `Net::correction_range`), the bound the correction proves — at or above `beta` (a lower
 /// bound), or at or below `alpha` (an upper bound) — without running the net: lazy evaluation,
 /// as chess engines did for their costlier terms, here with no guess (a fifth to two fifths of
-/// a net search's time is the net, docs/learning.md). Otherwise, and without a net or with a whole one, exactly
-/// [`bounded_eval`].
+/// a net search's time is the net, docs/learning.md). Otherwise, and without a net or with a
+/// whole one, exactly [`bounded_eval`].
 pub fn window_eval<G: Game>(
     g: &G,
     seat: Seat,

@@ -64,7 +64,6 @@ fn thermometer(out: &mut Vec<u32>, base: usize, count: usize, len: usize) {
 
 pub fn features(g: &Tesseris, out: &mut Vec<u32>) {
     let mover = g.to_move as usize;
-    let tops: Vec<u8> = (0..4).filter_map(|p| g.pile(p).last().copied()).collect();
     for t in 0..g.n as usize {
         let mut open = 0u32;
         for k in 0..4 {
@@ -92,7 +91,9 @@ pub fn features(g: &Tesseris, out: &mut Vec<u32>) {
         }
         thermometer(out, UNKNOWN_CARDS + t * 4, unknown, 4);
         thermometer(out, HELD_NEEDED + t * 4, held, 4);
-        let needed_tops = tops.iter().filter(|&&c| open >> c & 1 == 1).count();
+        let needed_tops = (0..4)
+            .filter(|&p| g.pile(p).last().is_some_and(|&c| open >> c & 1 == 1))
+            .count();
         thermometer(out, TOPS_NEEDED + t * 4, needed_tops, 4);
         thermometer(out, COMPLETED + t * 4, g.done[t].count_ones() as usize, 4);
         thermometer(out, SCORE + t * POINTS, g.scores[t] as usize, POINTS);
