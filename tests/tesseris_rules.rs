@@ -1068,6 +1068,39 @@ fn evaluate_prefers_points_and_progress() {
     assert!(g.evaluate(0) >= 2000 && g.evaluate(1) <= -2000);
 }
 
+/// A fresh completion counts less than an old one (a discount on late completions, which
+/// keeps ISMCTS from postponing them forever); the gap closes as plies pass, and a state read
+/// from text (which does not say when) counts its completions as old.
+#[test]
+fn evaluate_discounts_a_fresh_completion_until_it_is_old() {
+    let mut g = build(BASE, &[]);
+    play(&mut g, "O1o1d");
+    let gap = |g: &Tesseris| {
+        let old = Tesseris::from_text(&g.to_text(), &opts(2)).unwrap();
+        assert_eq!(old.to_text(), g.to_text());
+        old.evaluate(0) - g.evaluate(0)
+    };
+    let mut gaps = vec![gap(&g)];
+    for _ in 0..7 {
+        // Any move that completes nothing.
+        let m = legal(&g).into_iter().find(|m| m.discard < 4).unwrap();
+        g.play(m);
+        gaps.push(gap(&g));
+    }
+    assert!(gaps[0] > 0, "a fresh completion counts less: {:?}", gaps);
+    assert!(
+        gaps.windows(2).all(|w| w[1] < w[0] || w[1] == 0),
+        "the discount shrinks with every ply: {:?}",
+        gaps
+    );
+    assert_eq!(
+        *gaps.last().unwrap(),
+        0,
+        "old after a few plies: {:?}",
+        gaps
+    );
+}
+
 // ------------------------------------------------------------------ speed
 
 #[test]

@@ -108,6 +108,10 @@ pub struct Tesseris {
     scores: [u16; 4],
     obj: [[u8; 4]; 4],
     done: [u8; 4],
+    /// 1 + the ply each objective was completed at (0 when not known: a state read from text,
+    /// whose completions all count as old). Not part of the position (no hash, no text): the
+    /// evaluation's freshness term only (eval.rs).
+    done_at: [[u32; 4]; 4],
     hand: [[u8; 4]; 4],
     mask: [[u8; 4]; 4],
     pile: [[u8; PILE_CAP]; 4],
@@ -373,6 +377,7 @@ impl Tesseris {
             scores: [0; 4],
             obj: [[UNKNOWN; 4]; 4],
             done: [0; 4],
+            done_at: [[0; 4]; 4],
             hand: [[UNKNOWN; 4]; 4],
             mask: [[0; 4]; 4],
             pile: [[UNKNOWN; PILE_CAP]; 4],

@@ -51,6 +51,7 @@ impl Tesseris {
                 self.hash
                     .wrapping_sub(k_obj(s, k, self.obj[s][k], self.done[s] >> k & 1 == 1));
             self.done[s] |= 1 << k;
+            self.done_at[s][k] = self.ply + 1;
             self.hash = self.hash.wrapping_add(k_obj(s, k, self.obj[s][k], true));
         }
         self.settle();
