@@ -468,6 +468,38 @@ fn rithmomachia_ships_a_net_for_its_default_rules_that_eval_auto_uses() {
     );
 }
 
+/// Tesseract ships a net (every rule set: its features do not depend on them) that `Eval auto`
+/// searches with, as `Eval net` does without a file.
+#[test]
+fn tesseract_ships_a_net_that_eval_auto_uses() {
+    use quatre::games::tesseract::Tesseract;
+    let g = Tesseract::start(&RuleOptions::of::<Tesseract>()).unwrap();
+    let net =
+        quatre::learn::builtin::net("tesseract", &g.feature_set().unwrap()).expect("a shipped net");
+    net.fits(&g).unwrap();
+    assert_eq!(net.header.base, BASE_HAND);
+    let session = |eval: &str| {
+        engine_output(
+            &[],
+            &format!(
+                "setoption name Game value tesseract\nsetoption name Threads value 1\n\
+                 setoption name Eval value {}\nposition startpos\ngo nodes 3000\n",
+                eval
+            ),
+        )
+    };
+    let (auto, hand) = (session("auto"), session("hand"));
+    assert!(!auto.contains("error"), "{}", auto);
+    assert_eq!(first_scores(&auto), first_scores(&session("net")));
+    assert_ne!(
+        first_scores(&auto),
+        first_scores(&hand),
+        "{}\n{}",
+        auto,
+        hand
+    );
+}
+
 /// Chess for three ships a net for its readable shares: `Eval net` searches with it without a
 /// file, `Eval auto` (the default) does not (no proven gain in the arena), and every report is
 /// followed by `info string shares`, three shares summing to 1. Two seats get none.

@@ -26,7 +26,7 @@ const TEMPO: i32 = 60;
 /// seat's needed pile top every turn: two ISMCTS seats at 3,000 playouts looped to the 300-ply
 /// cap in 14 of 20 games (seed 5) and 20 of 40 (seed 6). STEP/PLIES measured (loops at seeds 5
 /// and 6; ISMCTS at 20,000 playouts against the baseline, 200 games, seed 2, the same deals):
-/// 0/0 14/20, 20/40, 76.2%; 10/6 4/20, 9/40, 75.0%; 15/6 1/20, 1/40, 70.5%; 20/6 0/20, 66.5%
+/// 0/0 14/20, 20/40, 76.2%; 10/6 4/20, 9/40, 75.5%; 15/6 1/20, 1/40, 71.0%; 20/6 0/20, 66.5%
 /// (stopped at 136 games). A state read from text counts its completions as old.
 const FRESH_STEP: i32 = 10;
 const FRESH_PLIES: u32 = 6;
