@@ -427,21 +427,20 @@ fn hyperchess_3x3_ships_a_net_that_eval_net_and_auto_use_without_a_file() {
     assert_eq!(first_scores(&default), first_scores(&net), "{}", default);
 }
 
-#[test]
-fn rithmomachia_ships_a_net_for_its_default_rules_that_eval_auto_uses() {
-    use quatre::games::rithmomachia::Rithmomachia;
-    let g = Rithmomachia::start(&RuleOptions::of::<Rithmomachia>()).unwrap();
-    let set = g.feature_set().unwrap();
-    let net = quatre::learn::builtin::net("rithmomachia", &set).expect("a shipped net");
+/// The start position of `game` (default rules) has a shipped residual net, and `Eval auto`
+/// searches with it (the same scores as `Eval net` without a file, not those of `Eval hand`).
+fn eval_auto_searches_with_the_shipped_net<G: Game>(game: &str) {
+    let g = G::start(&RuleOptions::of::<G>()).unwrap();
+    let net = quatre::learn::builtin::net(game, &g.feature_set().unwrap()).expect("a shipped net");
     net.fits(&g).unwrap();
     assert_eq!(net.header.base, BASE_HAND);
     let session = |eval: &str| {
         engine_output(
             &[],
             &format!(
-                "setoption name Game value rithmomachia\nsetoption name Threads value 1\n\
+                "setoption name Game value {}\nsetoption name Threads value 1\n\
                  setoption name Eval value {}\nposition startpos\ngo nodes 3000\n",
-                eval
+                game, eval
             ),
         )
     };
@@ -454,6 +453,13 @@ fn rithmomachia_ships_a_net_for_its_default_rules_that_eval_auto_uses() {
         "{}\n{}",
         auto,
         hand
+    );
+}
+
+#[test]
+fn rithmomachia_ships_a_net_for_its_default_rules_that_eval_auto_uses() {
+    eval_auto_searches_with_the_shipped_net::<quatre::games::rithmomachia::Rithmomachia>(
+        "rithmomachia",
     );
     // Another rule set has no net: auto evaluates by hand without a word.
     let other = engine_output(
@@ -468,36 +474,10 @@ fn rithmomachia_ships_a_net_for_its_default_rules_that_eval_auto_uses() {
     );
 }
 
-/// Tesseract ships a net (every rule set: its features do not depend on them) that `Eval auto`
-/// searches with, as `Eval net` does without a file.
+/// Tesseract ships a net (every rule set: its features do not depend on them).
 #[test]
 fn tesseract_ships_a_net_that_eval_auto_uses() {
-    use quatre::games::tesseract::Tesseract;
-    let g = Tesseract::start(&RuleOptions::of::<Tesseract>()).unwrap();
-    let net =
-        quatre::learn::builtin::net("tesseract", &g.feature_set().unwrap()).expect("a shipped net");
-    net.fits(&g).unwrap();
-    assert_eq!(net.header.base, BASE_HAND);
-    let session = |eval: &str| {
-        engine_output(
-            &[],
-            &format!(
-                "setoption name Game value tesseract\nsetoption name Threads value 1\n\
-                 setoption name Eval value {}\nposition startpos\ngo nodes 3000\n",
-                eval
-            ),
-        )
-    };
-    let (auto, hand) = (session("auto"), session("hand"));
-    assert!(!auto.contains("error"), "{}", auto);
-    assert_eq!(first_scores(&auto), first_scores(&session("net")));
-    assert_ne!(
-        first_scores(&auto),
-        first_scores(&hand),
-        "{}\n{}",
-        auto,
-        hand
-    );
+    eval_auto_searches_with_the_shipped_net::<quatre::games::tesseract::Tesseract>("tesseract");
 }
 
 /// Chess for three ships a net for its readable shares: `Eval net` searches with it without a
