@@ -771,6 +771,26 @@ fn evaluation_setup_keeps_the_tesseract_out_of_danger() {
     );
 }
 
+#[test]
+fn evaluation_setup_sees_no_phantom_captures() {
+    // Setup plies move nothing, and on a near-empty board the Tesseract's reach is unlimited
+    // only until play starts (then the endgame limit makes it 4): two Tesseracts facing each
+    // other down file h in setup are no capture for anyone. It read as "White takes Black's
+    // Tesseract next" (+3940) before.
+    let mut g = Tesseract::start(&opts()).unwrap();
+    play(&mut g, "T@h2");
+    play(&mut g, "T@h14");
+    assert!(!g.in_play());
+    assert!(g.evaluate(0).abs() < 200, "{}", g.evaluate(0));
+    assert_eq!(g.evaluate(0), -g.evaluate(1));
+    // The same two Tesseracts in play, nothing else on the board (endgame limit: 4 points),
+    // are no threat either; three points apart with White to move, Black's is taken.
+    let far = pos("w play 20 Th2 Th14 - -");
+    assert!(far.evaluate(0).abs() < 500, "{}", far.evaluate(0));
+    let near = pos("w play 20 Th2 Th5 - -");
+    assert!(near.evaluate(0) > 2000, "{}", near.evaluate(0));
+}
+
 // ---------------------------------------------------------------- invariants and perft
 
 #[test]

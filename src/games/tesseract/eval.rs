@@ -74,6 +74,11 @@ pub(crate) fn evaluate(g: &Tesseract, seat: Seat) -> i32 {
             fs.material += RES_VALUE[i] * g.reserve[side][i] as i32;
         }
     }
+    // Setup plies move nothing, and the Tesseract's reach changes when play starts (unlimited
+    // on a near-empty board, 4 under the endgame limit): during setup, captures are phantoms
+    // (two Tesseracts on one file read as "capturable by the side to move", −4000 for a
+    // position that is even) and only mobility counts.
+    let play = g.in_play();
     for side in 0..2 {
         let opp = 1 - side;
         let et = g.tpos[opp];
@@ -87,7 +92,7 @@ pub(crate) fn evaluate(g: &Tesseract, seat: Seat) -> i32 {
             } else {
                 fs.mobility += 1;
             }
-            if cap {
+            if cap && play {
                 let (caps, n) = g.captured_squares(m);
                 let mut v = 0;
                 for &q in &caps[..n] {
