@@ -129,9 +129,9 @@ pub(crate) fn evaluate_all(g: &Threechess, out: &mut [i32; MAX_SEATS]) {
             -WIN / 2
         } else {
             let (mut sum, mut n) = (0, 0);
-            for c in 0..3 {
+            for (c, &st) in strength_of.iter().enumerate() {
                 if c != seat && g.state[c] != DEAD {
-                    sum += strength_of[c];
+                    sum += st;
                     n += 1;
                 }
             }
