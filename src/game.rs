@@ -389,6 +389,16 @@ pub trait Game: Clone + Send + Sync + Debug + 'static {
     /// 1 / (1 + 10^(-v/400))). Positive is good for `seat`.
     fn evaluate(&self, seat: Seat) -> i32;
 
+    /// Every seat's [`Game::evaluate`] at once, into `out[..players()]`: the same values, for
+    /// the searches that want them all (MCTS's rewards). A game whose evaluation of one seat
+    /// weighs the others' anyway (chess for three: a seat's strength against the others')
+    /// gives them for the price of one.
+    fn evaluate_all(&self, out: &mut [i32; MAX_SEATS]) {
+        for (s, v) in out.iter_mut().enumerate().take(self.players()) {
+            *v = self.evaluate(s as Seat);
+        }
+    }
+
     /// Ordering hint for alpha-beta: higher first (captures, promotions, …).
     fn move_priority(&self, _mv: Self::Move) -> i32 {
         0
@@ -706,6 +716,18 @@ pub fn check_invariants<G: Game>(
                     g.to_text()
                 )
             };
+            let mut all = [0; MAX_SEATS];
+            g.evaluate_all(&mut all);
+            for (s, &v) in all.iter().enumerate().take(g.players()) {
+                if v != g.evaluate(s as Seat) {
+                    return Err(ctx(format!(
+                        "evaluate_all gives seat {} {}, evaluate {}",
+                        s,
+                        v,
+                        g.evaluate(s as Seat)
+                    )));
+                }
+            }
             if g.hash() != g.full_hash() {
                 return Err(ctx(format!(
                     "incremental hash {:x} != full hash {:x}",

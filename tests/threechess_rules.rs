@@ -1521,6 +1521,12 @@ fn evaluation_sees_material_ghosts_progress_and_the_dead() {
         "aga",
     );
     assert!(won.evaluate(2) > 15_000 && won.evaluate(0) < -5_000);
+    // Every seat's value at once (MCTS's rewards) is each seat's value, whatever the states.
+    for g in [&start, &noq, &alive, &ghost, &near, &far, &dead, &won] {
+        let mut all = [0; quatre::game::MAX_SEATS];
+        g.evaluate_all(&mut all);
+        assert_eq!(all[..3], [g.evaluate(0), g.evaluate(1), g.evaluate(2)]);
+    }
 }
 
 #[test]

@@ -524,9 +524,21 @@ impl Valuer<'_> {
             r[1] = 1.0 - p;
             return r;
         }
+        // Every seat's hand evaluation at once (`Game::evaluate_all`): the values
+        // themselves, or a residual net's bases.
+        let mut hand = [0; MAX_SEATS];
+        let net = self.net.filter(|n| !n.is_residual());
+        if net.is_none() {
+            g.evaluate_all(&mut hand);
+        }
         let mut sum = 0.0;
         for (s, v) in r.iter_mut().enumerate().take(n) {
-            *v = self.probability(self.eval(g, s as Seat));
+            let cp = match (self.net, net) {
+                (_, Some(whole)) => whole.evaluate(g, s as Seat),
+                (Some(residual), None) => residual.evaluate_on(g, s as Seat, hand[s]),
+                (None, None) => hand[s],
+            };
+            *v = self.probability(cp.clamp(-deepening::EVAL_LIMIT, deepening::EVAL_LIMIT));
             sum += *v;
         }
         for v in r.iter_mut().take(n) {

@@ -102,24 +102,42 @@ fn strength(g: &Threechess, c: usize) -> i32 {
     s
 }
 
+/// A seat's value: its strength minus the mean strength of the others still in the game (all
+/// three colours' strengths are needed for any seat: [`evaluate_all`] gives every seat's).
 pub(crate) fn evaluate(g: &Threechess, seat: Seat) -> i32 {
+    let mut all = [0; MAX_SEATS];
+    evaluate_all(g, &mut all);
+    all[seat]
+}
+
+/// [`evaluate`] for every seat, each colour's strength computed once.
+pub(crate) fn evaluate_all(g: &Threechess, out: &mut [i32; MAX_SEATS]) {
     if let Status::Over(o) = g.status {
-        return ((3.0 * o.rewards[seat] - 1.0) / 2.0 * WIN as f32).round() as i32;
+        for (v, r) in out.iter_mut().zip(o.rewards).take(3) {
+            *v = ((3.0 * r - 1.0) / 2.0 * WIN as f32).round() as i32;
+        }
+        return;
     }
-    if g.state[seat] == DEAD {
-        return -WIN / 2;
-    }
-    let mine = strength(g, seat);
-    let (mut sum, mut n) = (0, 0);
-    for c in 0..3 {
-        if c != seat && g.state[c] != DEAD {
-            sum += strength(g, c);
-            n += 1;
+    let mut strength_of = [0; 3];
+    for (c, st) in strength_of.iter_mut().enumerate() {
+        if g.state[c] != DEAD {
+            *st = strength(g, c);
         }
     }
-    let v = mine - sum / n.max(1);
-    // Keep heuristic values clear of the decided ones.
-    v.clamp(-WIN / 4, WIN / 4)
+    for seat in 0..3 {
+        out[seat] = if g.state[seat] == DEAD {
+            -WIN / 2
+        } else {
+            let (mut sum, mut n) = (0, 0);
+            for (c, &st) in strength_of.iter().enumerate() {
+                if c != seat && g.state[c] != DEAD {
+                    sum += st;
+                    n += 1;
+                }
+            }
+            (strength_of[seat] - sum / n.max(1)).clamp(-WIN / 4, WIN / 4)
+        };
+    }
 }
 
 pub(crate) fn move_priority(g: &Threechess, mv: Move) -> i32 {

@@ -17,7 +17,7 @@ mod text;
 use std::fmt;
 use std::sync::OnceLock;
 
-use crate::game::{Game, OptionKind, OptionSpec, Outcome, RuleOptions, Seat, Status};
+use crate::game::{Game, OptionKind, OptionSpec, Outcome, RuleOptions, Seat, Status, MAX_SEATS};
 use movegen::{attacked_by_others, colour, geo, kind};
 
 pub const PAWN: u8 = 1;
@@ -616,6 +616,10 @@ impl Game for Threechess {
 
     fn evaluate(&self, seat: Seat) -> i32 {
         eval::evaluate(self, seat)
+    }
+
+    fn evaluate_all(&self, out: &mut [i32; MAX_SEATS]) {
+        eval::evaluate_all(self, out)
     }
 
     fn move_priority(&self, mv: Move) -> i32 {
