@@ -18,10 +18,9 @@ struct Shipped {
 /// default rules (`rithmomachia-remove-corps-N12/1`, residual, 7,600 self-play games, 3,400 of
 /// them played by earlier nets): +127 Elo over the hand evaluation at equal nodes (the
 /// 6,200-game net before it: +60, and about +115 at 100 ms a move); searches by default.
-/// Tesseract (`tesseract/2`, residual, 6,600 self-play games, 3,500 of them played by an
-/// earlier net): +70 Elo over the hand evaluation at equal nodes; searches by default. Chess
-/// for three
-/// (`threechess/1`, an output per seat, 2,800 games): predicts results better than the hand
+/// Tesseract (`tesseract/2`, residual, 15,600 self-play games, 12,500 of them played by
+/// earlier nets): +95 Elo over the hand evaluation at equal nodes (the 6,600-game net before
+/// it: +70); searches by default. Chess for three (`threechess/1`, an output per seat, 2,800 games): predicts results better than the hand
 /// evaluation (held-out loss 0.04726 against 0.05093) and gives the readable shares of
 /// `info string shares`; its arena result against the hand evaluation (a reward share of 0.352,
 /// 360 games) is no proven gain, so `Eval auto` does not search with it.
