@@ -654,6 +654,57 @@ fn three_seat_nets_score_each_seat_with_its_own_output() {
 /// mover's output measured alone; a residual net starts at the hand evaluation's loss and its
 /// best epoch keeps it; the two choices of the others' targets give different targets, the
 /// mover's the same.
+/// `--others next`: a seat not to move learns its own search score at its next turn, the next
+/// kept position within two plies where it is to move; none for the mover itself, nor past the
+/// game's last position.
+#[test]
+fn three_seat_next_turn_targets_are_each_seats_own_next_score() {
+    use quatre::games::threechess::Threechess;
+    let data = three_fixture(40, 7);
+    let mut ds = Dataset::default();
+    // Every position kept (none is over, all have a score): the dataset follows the data.
+    ds.add::<Threechess>(&data, false).unwrap();
+    let positions: usize = data.iter().map(|gd| gd.positions.len()).sum();
+    assert_eq!(ds.len(), positions);
+    assert_eq!(ds.next.len(), 3 * positions);
+    let (mut base, mut linked, mut unlinked) = (0, 0, 0);
+    for gd in &data {
+        let ps = &gd.positions;
+        for (a, p) in ps.iter().enumerate() {
+            for o in 0..3 {
+                let want = if o == p.seat {
+                    None
+                } else {
+                    ps[a + 1..]
+                        .iter()
+                        .take_while(|q| q.ply <= p.ply + 2)
+                        .find(|q| q.seat == o)
+                        .map(|q| q.score.centipawns().unwrap() as f32)
+                };
+                let got = ds.next[(base + a) * 3 + o];
+                match want {
+                    Some(v) => {
+                        assert_eq!(got, v, "game {} ply {} seat {}", gd.index, p.ply, o);
+                        linked += 1;
+                    }
+                    None => {
+                        assert!(got.is_nan(), "game {} ply {} seat {}", gd.index, p.ply, o);
+                        unlinked += 1;
+                    }
+                }
+            }
+        }
+        base += ps.len();
+    }
+    // Three live seats take turns: each other seat moves within two plies, but at the end.
+    assert!(
+        linked > 4 * (unlinked - positions),
+        "{} {}",
+        linked,
+        unlinked
+    );
+}
+
 #[test]
 fn three_seat_training_has_an_output_per_seat() {
     use quatre::games::threechess::Threechess;
@@ -666,7 +717,7 @@ fn three_seat_training_has_an_output_per_seat() {
     assert_eq!(ds.result.len(), 3 * ds.len());
     assert_eq!(ds.hand.len(), 3 * ds.len());
     let mut mover = Vec::new();
-    for others in [Others::Result, Others::Hand] {
+    for others in [Others::Result, Others::Hand, Others::Next] {
         let cfg = TrainConfig {
             hidden: 8,
             epochs: 2,
@@ -695,6 +746,8 @@ fn three_seat_training_has_an_output_per_seat() {
     assert!((mover[0].0 - mover[1].0).abs() < 1e-6, "{:?}", mover);
     assert!((mover[0].2 - mover[1].2).abs() < 1e-6, "{:?}", mover);
     assert_ne!(mover[0].1, mover[1].1);
+    assert!((mover[0].0 - mover[2].0).abs() < 1e-6, "{:?}", mover);
+    assert_ne!(mover[0].1, mover[2].1);
     // Two-seat data: one output, no separate mover's figure.
     let mut two = Dataset::default();
     two.add::<Hyperchess>(&fixture(20, 3), true).unwrap();

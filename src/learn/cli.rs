@@ -47,8 +47,10 @@ pub struct TrainArgs {
     pub weight_decay: f32,
     /// More than two seats: what the outputs of the seats not to move learn (the data holds
     /// only the mover's search score): `result`, their game result alone at weight λ; `hand`,
-    /// λ·result + (1 − λ)·σ(hand evaluation / K_hand).
-    #[arg(long, default_value = "result", value_parser = ["result", "hand"])]
+    /// λ·result + (1 − λ)·σ(hand evaluation / K_hand); `next`, the search score of the seat's
+    /// own next turn in the game (within two plies) blended with the result as the mover's is,
+    /// else the result alone at weight λ.
+    #[arg(long, default_value = "result", value_parser = ["result", "hand", "next"])]
     pub others: String,
     /// Draw the loss curve into this SVG file.
     #[arg(long, value_name = "SVG")]
@@ -138,10 +140,10 @@ fn run_game<G: Game>(
         seed: a.seed,
         residual: a.residual,
         weight_decay: a.weight_decay,
-        others: if a.others == "hand" {
-            Others::Hand
-        } else {
-            Others::Result
+        others: match a.others.as_str() {
+            "hand" => Others::Hand,
+            "next" => Others::Next,
+            _ => Others::Result,
         },
     };
     let t1 = Instant::now();

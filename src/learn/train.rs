@@ -39,6 +39,10 @@ pub struct Dataset {
     pub scored: Vec<u8>,
     /// The hand evaluation of each output's seat: `outputs` a position, as `result`.
     pub hand: Vec<f32>,
+    /// More than two seats: each output's seat's search score at its own next turn in the
+    /// game (the next kept position, within two plies, where that seat is to move), NaN where
+    /// there is none (and for the mover's own output): `outputs` a position, as `result`.
+    pub next: Vec<f32>,
     /// Whether the position's game is held out for validation.
     pub held_out: Vec<bool>,
     /// `NetInput::feature_set` of the positions (all the same).
@@ -95,6 +99,8 @@ impl Dataset {
             }
             // Held out by game, not by position: the positions of one game are alike.
             let held_out = (gd.seed ^ gd.index as u64).is_multiple_of(20);
+            let first = self.score.len();
+            let mut plies = Vec::new();
             for p in &gd.positions {
                 let Some(cp) = p.score.centipawns() else {
                     self.skipped += 1;
@@ -146,11 +152,34 @@ impl Dataset {
                 for o in 0..outputs {
                     self.hand.push(g.evaluate(o) as f32);
                     self.result.push(gd.result[o]);
+                    self.next.push(f32::NAN);
                 }
                 self.held_out.push(held_out);
+                plies.push(p.ply);
+            }
+            if outputs > 1 {
+                self.link_next_turns(first, &plies);
             }
         }
         Ok(())
+    }
+
+    /// Fills `next` for the positions from `first` on (one game's, at `plies`): for each seat
+    /// not to move, the score of the next kept position within two plies where it moves.
+    fn link_next_turns(&mut self, first: usize, plies: &[usize]) {
+        let k = self.outputs;
+        for a in 0..plies.len() {
+            for b in a + 1..plies.len() {
+                if plies[b] > plies[a] + 2 {
+                    break;
+                }
+                let (i, j) = (first + a, first + b);
+                let seat = self.scored[j] as usize;
+                if seat != self.scored[i] as usize && self.next[i * k + seat].is_nan() {
+                    self.next[i * k + seat] = self.score[j];
+                }
+            }
+        }
     }
 }
 
@@ -227,6 +256,9 @@ pub enum Others {
     Result,
     /// `λ·result + (1−λ)·σ(hand/K_hand)`: their hand evaluation in place of a search score.
     Hand,
+    /// Their own search score at their next turn ([`Dataset::next`]), blended with the result
+    /// as the mover's is; the result alone at weight λ where the data has no such turn.
+    Next,
 }
 
 impl Default for TrainConfig {
@@ -471,6 +503,11 @@ pub fn train(ds: &Dataset, cfg: &TrainConfig, mut progress: impl FnMut(&Epoch)) 
                         ds.result[j]
                     }
                     Others::Hand => blend(ds.hand[j], hand_scale, ds.result[j]),
+                    Others::Next if !ds.next[j].is_nan() => blend(ds.next[j], scale, ds.result[j]),
+                    Others::Next => {
+                        weight[j] = lambda;
+                        ds.result[j]
+                    }
                 }
             };
         }
