@@ -498,13 +498,9 @@ pub fn train(ds: &Dataset, cfg: &TrainConfig, mut progress: impl FnMut(&Epoch)) 
                 blend(ds.score[i], scale, ds.result[j])
             } else {
                 match cfg.others {
-                    Others::Result => {
-                        weight[j] = lambda;
-                        ds.result[j]
-                    }
                     Others::Hand => blend(ds.hand[j], hand_scale, ds.result[j]),
                     Others::Next if !ds.next[j].is_nan() => blend(ds.next[j], scale, ds.result[j]),
-                    Others::Next => {
+                    Others::Result | Others::Next => {
                         weight[j] = lambda;
                         ds.result[j]
                     }
