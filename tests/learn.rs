@@ -484,13 +484,13 @@ fn tesseract_ships_a_net_that_eval_auto_uses() {
 /// file, `Eval auto` (the default) does not (no proven gain in the arena), and every report is
 /// followed by `info string shares`, three shares summing to 1. Two seats get none.
 #[test]
-fn threechess_ships_a_net_for_its_shares_that_eval_auto_does_not_search_with() {
+fn threechess_ships_a_net_that_eval_auto_searches_with_and_that_gives_its_shares() {
     use quatre::games::threechess::Threechess;
     let g = Threechess::start(&RuleOptions::of::<Threechess>()).unwrap();
     let net = quatre::learn::builtin::net("threechess", &g.feature_set().unwrap())
         .expect("a shipped net");
     net.fits(&g).unwrap();
-    assert!(quatre::learn::builtin::auto_net("threechess", &g.feature_set().unwrap()).is_none());
+    assert!(quatre::learn::builtin::auto_net("threechess", &g.feature_set().unwrap()).is_some());
     let session = |eval: &str| {
         engine_output(
             &[],
@@ -503,7 +503,7 @@ fn threechess_ships_a_net_for_its_shares_that_eval_auto_does_not_search_with() {
     };
     let (auto, hand, with_net) = (session("auto"), session("hand"), session("net"));
     assert!(!with_net.contains("error"), "{}", with_net);
-    assert_eq!(first_scores(&auto), first_scores(&hand), "{}", auto);
+    assert_eq!(first_scores(&auto), first_scores(&with_net), "{}", auto);
     assert_ne!(first_scores(&with_net), first_scores(&hand), "{}", with_net);
     let reports = auto.lines().filter(|l| l.starts_with("info depth")).count();
     let shares: Vec<Vec<f64>> = auto
