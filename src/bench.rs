@@ -264,7 +264,7 @@ pub fn run(
                 );
                 print(&it.line());
                 items.push(it);
-                if label == "start" && g.players() == 2 {
+                if label == "start" {
                     let limits = Limits {
                         nodes: Some(EVAL_NODES),
                         ..Default::default()
