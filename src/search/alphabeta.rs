@@ -64,6 +64,8 @@ struct Worker<'a, 'b, G: Game> {
     history: History,
     /// Quiet moves searched at each ply, for the history malus when another move cuts off.
     quiets: Vec<Vec<G::Move>>,
+    /// The move ordering's keyed list of each ply, reused ([`Picker::with_buf`]).
+    key_bufs: Vec<Vec<i64>>,
     /// The last completed iteration's score (first line), the centre of the aspiration window.
     prev_score: Option<i32>,
     /// Whether reductions and pruning are on: off for `go mate N`, whose depth bound (2N − 1
@@ -264,6 +266,7 @@ impl<'a, 'b, G: Game> Worker<'a, 'b, G> {
             killers: vec![[None, None]; MAX_PLY + QS_MAX + 2],
             history: History::default(),
             quiets: vec![Vec::new(); MAX_PLY + 2],
+            key_bufs: vec![Vec::new(); MAX_PLY + 2],
             prev_score: None,
             selective: sh.ctx.limits.mate.is_none() && !sh.ctx.params.exact,
             exact: sh.ctx.params.exact,
@@ -559,7 +562,8 @@ impl<G: Game> Worker<'_, '_, G> {
         let mut moves = std::mem::take(&mut self.move_bufs[ply]);
         g.legal_moves(&mut moves);
         let tt_move = tt_index.and_then(|i| moves.get(i as usize).copied());
-        let order = Picker::new(
+        let mut order = Picker::with_buf(
+            std::mem::take(&mut self.key_bufs[ply]),
             g,
             &moves,
             tt_move,
@@ -573,7 +577,7 @@ impl<G: Game> Worker<'_, '_, G> {
         let mut best = -INF;
         let mut best_index = None;
         let mut searched = 0;
-        for i in order {
+        for i in order.by_ref() {
             let m = moves[i as usize];
             if ply == 0
                 && (self.root_excluded.contains(&m)
@@ -639,6 +643,7 @@ impl<G: Game> Worker<'_, '_, G> {
             if self.aborted() {
                 self.move_bufs[ply] = moves;
                 self.quiets[ply] = quiets;
+                self.key_bufs[ply] = order.into_buf();
                 return best.max(alpha0);
             }
             if score > best {
@@ -675,6 +680,7 @@ impl<G: Game> Worker<'_, '_, G> {
         }
         self.move_bufs[ply] = moves;
         self.quiets[ply] = quiets;
+        self.key_bufs[ply] = order.into_buf();
         best
     }
 
