@@ -266,7 +266,7 @@ impl<'a, 'b, G: Game> Worker<'a, 'b, G> {
             killers: vec![[None, None]; MAX_PLY + QS_MAX + 2],
             history: History::default(),
             quiets: vec![Vec::new(); MAX_PLY + 2],
-            key_bufs: vec![Vec::new(); MAX_PLY + 2],
+            key_bufs: vec![Vec::new(); MAX_PLY + QS_MAX + 2],
             prev_score: None,
             selective: sh.ctx.limits.mate.is_none() && !sh.ctx.params.exact,
             exact: sh.ctx.params.exact,
@@ -808,15 +808,17 @@ impl<G: Game> Worker<'_, '_, G> {
     ) -> i32 {
         let mut moves = std::mem::take(&mut self.move_bufs[ply]);
         g.legal_moves(&mut moves);
-        let order = Picker::new(g, &moves, None, self.killers[ply], None);
+        let buf = std::mem::take(&mut self.key_bufs[ply]);
+        let mut order = Picker::with_buf(buf, g, &moves, None, self.killers[ply], None);
         let mut best = -INF;
-        for i in order {
+        for i in order.by_ref() {
             let m = moves[i as usize];
             if self.quiesce_move(g, m, (&mut best, &mut alpha), beta, (ply, qdepth), seat) {
                 break;
             }
         }
         self.move_bufs[ply] = moves;
+        self.key_bufs[ply] = order.into_buf();
         best
     }
 }

@@ -126,18 +126,8 @@ pub struct Picker {
 const PICKED: usize = 3;
 
 impl Picker {
-    pub fn new<G: Game>(
-        g: &G,
-        moves: &[G::Move],
-        tt_move: Option<G::Move>,
-        killers: KillerPair<G::Move>,
-        history: Option<(&History, usize)>,
-    ) -> Self {
-        Self::with_buf(Vec::new(), g, moves, tt_move, killers, history)
-    }
-
-    /// [`Picker::new`] keeping its list in `buf` (from [`Picker::into_buf`] at an earlier node):
-    /// no allocation per node.
+    /// The picker of `moves`, keeping its list in `buf` (from [`Picker::into_buf`] at an
+    /// earlier node, or a new one): no allocation per node.
     pub fn with_buf<G: Game>(
         mut buf: Vec<i64>,
         g: &G,
@@ -272,7 +262,8 @@ mod tests {
                 let (tt, k0, k1) = (pick(&mut rng), pick(&mut rng), pick(&mut rng));
                 let h = Some((&history, 0));
                 let want = stable_order(&g, &moves, tt, [k0, k1], h);
-                let got: Vec<u16> = Picker::new(&g, &moves, tt, [k0, k1], h).collect();
+                let got: Vec<u16> =
+                    Picker::with_buf(Vec::new(), &g, &moves, tt, [k0, k1], h).collect();
                 assert_eq!(got, want, "{}", g.to_text());
                 assert_eq!(order(&g, &moves, tt, [k0, k1], h), want);
                 checked += 1;
