@@ -24,8 +24,8 @@ struct Shipped {
 /// games, 1,300 of them played by the net before it, one epoch): predicts results better than
 /// the hand evaluation (held-out loss 0.04687 against 0.05164) and gives the readable shares of
 /// `info string shares`; Best-Reply Search with it against two with the hand evaluation takes
-/// a reward share of 0.464 over 720 games at equal nodes and 0.432 over 120 at 100 ms a move (chance
-/// 0.333); searches by default.
+/// a reward share of 0.464 over 720 games at equal nodes and 0.432 over 120 at 100 ms a move
+/// (chance 0.333); searches by default.
 const SHIPPED: &[Shipped] = &[
     Shipped {
         bytes: include_bytes!("../../nets/hyperchess-3x3.net"),

@@ -237,8 +237,8 @@ mod tests {
         keyed.into_iter().map(|(_, i)| i).collect()
     }
 
-    /// The picker and `order` hand out exactly the stable sort's sequence (ties included) on positions of random
-    /// games, with killers and a history table filled by random updates.
+    /// The picker and `order` hand out exactly the stable sort's sequence (ties included) on
+    /// positions of random games, with killers and a history table filled by random updates.
     fn picker_matches_order<G: Game>(games: usize, plies: usize) {
         use rand::Rng;
         let mut rng = rng_from_seed(7);
