@@ -75,11 +75,7 @@ pub fn order<G: Game>(
     killers: KillerPair<G::Move>,
     history: Option<(&History, usize)>,
 ) -> Vec<u16> {
-    let mut keyed = Vec::with_capacity(moves.len());
-    fill_keys(g, moves, tt_move, killers, history, &mut keyed);
-    // Descending packed keys: best first, ties by generated order (see `pack`).
-    keyed.sort_unstable_by(|a, b| b.cmp(a));
-    keyed.into_iter().map(unpack).collect()
+    Picker::with_buf(Vec::new(), g, moves, tt_move, killers, history).collect()
 }
 
 /// A move's ordering key and its index in one number whose order is the picking order: the
@@ -88,6 +84,7 @@ pub fn order<G: Game>(
 /// node in tesseract.
 #[inline(always)]
 fn pack(key: i32, index: usize) -> i64 {
+    debug_assert!(index <= 0xFFFF, "move indices are u16");
     ((key as i64) << 16) + (0xFFFF - index as i64)
 }
 
@@ -113,10 +110,10 @@ pub fn quiescence_order<G: Game>(g: &G, moves: &[G::Move], out: &mut Vec<QsMove<
     out.sort_by_key(|&(p, _, _)| std::cmp::Reverse(p));
 }
 
-/// [`order`] handed out one move at a time: the first few by picking the best remaining one,
-/// the rest by sorting them only when the node gets that far. Most nodes that cut off do so
-/// on their first move or two, and then the sort of a long list (hundreds of drops in
-/// tesseract) is spared. The sequence is exactly `order`'s (ties in generated order).
+/// [`order`]'s sequence handed out one move at a time: the first few by picking the best
+/// remaining one, the rest by sorting them only when the node gets that far. Most nodes that
+/// cut off do so on their first move or two, and then the sort of a long list (hundreds of
+/// drops in tesseract) is spared. Ties come in generated order (see [`pack`]).
 pub struct Picker {
     keyed: Vec<i64>,
     next: usize,
@@ -213,26 +210,15 @@ mod tests {
     use crate::game::{rng_from_seed, RuleOptions};
     use crate::games::{hyperchess::Hyperchess, tesseract::Tesseract};
 
-    /// The definition the packed keys must keep: each move's key (as `fill_keys` computes
-    /// it), highest first by a stable sort, so that equal keys keep their generated order.
-    fn stable_order<G: Game>(
-        g: &G,
-        moves: &[G::Move],
-        tt: Option<G::Move>,
-        killers: KillerPair<G::Move>,
-        history: Option<(&History, usize)>,
-    ) -> Vec<u16> {
-        let mut packed = Vec::new();
-        fill_keys(g, moves, tt, killers, history, &mut packed);
+    /// The definition the packed keys (`fill_keys`'s) must keep: each move's key, highest
+    /// first by a stable sort, so that equal keys keep their generated order.
+    fn stable_order(packed: &[i64]) -> Vec<u16> {
         let mut keyed: Vec<(i32, u16)> = packed
             .iter()
             .enumerate()
             .map(|(i, &p)| ((p >> 16) as i32, i as u16))
             .collect();
-        assert!(keyed
-            .iter()
-            .zip(&packed)
-            .all(|(&(_, i), &p)| unpack(p) == i));
+        assert!(keyed.iter().zip(packed).all(|(&(_, i), &p)| unpack(p) == i));
         keyed.sort_by_key(|k| std::cmp::Reverse(k.0));
         keyed.into_iter().map(|(_, i)| i).collect()
     }
@@ -261,7 +247,9 @@ mod tests {
                 };
                 let (tt, k0, k1) = (pick(&mut rng), pick(&mut rng), pick(&mut rng));
                 let h = Some((&history, 0));
-                let want = stable_order(&g, &moves, tt, [k0, k1], h);
+                let mut packed = Vec::new();
+                fill_keys(&g, &moves, tt, [k0, k1], h, &mut packed);
+                let want = stable_order(&packed);
                 let got: Vec<u16> =
                     Picker::with_buf(Vec::new(), &g, &moves, tt, [k0, k1], h).collect();
                 assert_eq!(got, want, "{}", g.to_text());
