@@ -294,35 +294,6 @@ pub trait Game: Clone + Send + Sync + Debug + 'static {
     /// The name the protocol loads the ruleset by (`hyperchess`, …).
     const NAME: &'static str;
 
-    /// MCTS rollout length (random plies from a new leaf before the evaluation scores it) that
-    /// plays best for this game, as measured; the `RolloutPlies` option overrides it.
-    const ROLLOUT_PLIES: usize = 4;
-
-    /// MCTS tree depth cap (nodes this deep are scored, never expanded; 0 = none) that plays
-    /// best for this game, as measured; the `TreeDepth` option overrides it.
-    const TREE_DEPTH: usize = 0;
-
-    /// MCTS, two seats with perfect information: plies of captures-only search that score a new
-    /// leaf instead of a rollout (0 = rollout), as measured; the `LeafSearch` option overrides it.
-    const LEAF_SEARCH: usize = 0;
-
-    /// MCTS exploration constant (UCB1's c) for this game's reward scale, as measured; the
-    /// `Exploration` option overrides it. Measured against alpha-beta at 100 ms a move, one
-    /// thread, 20 games: 0.4 scored 35% against 22.5% with 0.8 in tesseract, 27.5% against
-    /// 17.5% in rithmomachia, 11/40 against 3/20 in hyperchess (0.2: 5.5/20, 0.6: 0/20). With
-    /// the evaluation's win probabilities as rewards, the smaller constant spends the
-    /// iterations on the lines that look best.
-    const EXPLORATION: f32 = 0.4;
-
-    /// MCTS: the evaluation lead worth 10-to-1 odds when an evaluation becomes a reward
-    /// (`1 / (1 + 10^(−eval/scale))`, as Elo's 400); the `ValueScale` option overrides it.
-    const VALUE_SCALE: f32 = crate::search::DEFAULT_VALUE_SCALE;
-
-    /// MCTS, two seats with perfect information: whether progressive widening also applies at
-    /// the root (true), or the root considers every move from the start, as measured; the
-    /// `WidenRoot` option overrides it.
-    const WIDEN_ROOT: bool = true;
-
     /// The rule options, each shown as an `option` line and set with `setoption`.
     fn rule_options() -> &'static [OptionSpec];
 

@@ -9,8 +9,10 @@ pub mod ordering;
 pub mod params;
 pub mod time;
 pub mod tt;
+pub mod tuning;
 
 pub use params::{Algorithm, SearchParams};
+pub use tuning::Tuning;
 
 use crate::game::{Game, Seat, MAX_SEATS};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -487,12 +489,15 @@ impl Valuer<'_> {
     };
 
     /// The MCTS valuer of a search: `ValueScale` when set, else the game's
-    /// ([`Game::VALUE_SCALE`]), whichever evaluation (a net's evaluation is in the hand one's
+    /// ([`Tuning::value_scale`]), whichever evaluation (a net's evaluation is in the hand one's
     /// units; its own calibrated scale, `eval_scale · ln 10`, measured weaker: docs/results.md).
     pub fn of<'a, G: Game>(ctx: &Context<'a>) -> Valuer<'a> {
         Valuer {
             net: ctx.net,
-            scale: ctx.params.value_scale.map_or(G::VALUE_SCALE, |s| s as f32),
+            scale: ctx
+                .params
+                .value_scale
+                .map_or(Tuning::of::<G>().value_scale, |s| s as f32),
         }
     }
 

@@ -3,6 +3,8 @@
 //! in [`SearchParams`]. The protocol, the command line and the arena's built-in players all set
 //! parameters through this table, and `SearchParams::default()` is every option at its default.
 
+#[cfg(doc)]
+use super::Tuning;
 use crate::game::{OptionKind, OptionSpec};
 
 /// Which search to run.
@@ -47,9 +49,9 @@ pub struct SearchParams {
     /// Milliseconds kept in hand for communication delays.
     pub move_overhead_ms: u64,
     /// MCTS: random plies played from a new leaf before the evaluation scores it (0 = score the
-    /// leaf directly); None = the game's own measured choice ([`Game::ROLLOUT_PLIES`]).
+    /// leaf directly); None = the game's own measured choice ([`Tuning::rollout_plies`]).
     pub rollout_plies: Option<usize>,
-    /// MCTS tree depth cap (0 = none); None = the game's own choice ([`Game::TREE_DEPTH`]).
+    /// MCTS tree depth cap (0 = none); None = the game's own choice ([`Tuning::tree_depth`]).
     pub tree_depth: Option<usize>,
     /// MCTS, two seats with perfect information: weight (percent) of the implicit minimax value
     /// of the evaluation against the mean reward in selection (Lanctot et al. 2014); 0 = off.
@@ -59,16 +61,16 @@ pub struct SearchParams {
     pub widening: u32,
     /// MCTS, two seats with perfect information: plies of a captures-only search (quiescence)
     /// that scores a new leaf instead of the rollout; 0 = rollout and evaluation. None = the
-    /// game's own measured choice ([`Game::LEAF_SEARCH`]).
+    /// game's own measured choice ([`Tuning::leaf_search`]).
     pub leaf_search: Option<usize>,
     /// MCTS: the UCB exploration constant, in hundredths; None = the game's own choice
-    /// ([`Game::EXPLORATION`]).
+    /// ([`Tuning::exploration`]).
     pub exploration: Option<u32>,
     /// MCTS, two seats with perfect information: progressive widening at the root too (true)
-    /// or every root move from the start; None = the game's own choice ([`Game::WIDEN_ROOT`]).
+    /// or every root move from the start; None = the game's own choice ([`Tuning::widen_root`]).
     pub widen_root: Option<bool>,
     /// MCTS: the evaluation lead worth 10-to-1 odds when an evaluation becomes a reward; None
-    /// = a net's own scale, or the game's choice ([`Game::VALUE_SCALE`]).
+    /// = a net's own scale, or the game's choice ([`Tuning::value_scale`]).
     pub value_scale: Option<u32>,
     /// `UCI_ShowWDL`: alpha-beta adds win/draw/loss estimates to its `info` lines.
     pub show_wdl: bool,

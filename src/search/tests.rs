@@ -467,7 +467,7 @@ fn value_scale_turns_evaluations_into_rewards_and_back() {
         };
         Valuer::of::<Hyperchess>(&ctx).scale
     };
-    assert_eq!(scale(&p), Hyperchess::VALUE_SCALE);
+    assert_eq!(scale(&p), super::Tuning::of::<Hyperchess>().value_scale);
     params::set(&mut p, "ValueScale", "1000").unwrap();
     assert_eq!(scale(&p), 1000.0);
 }

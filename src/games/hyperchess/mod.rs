@@ -545,21 +545,7 @@ fn bitboards(geo: &Geometry, board: &[u8; MAX_SQ]) -> [[u64; 9]; MAX_SQ / 64] {
 impl Game for Hyperchess {
     type Move = Move;
     const NAME: &'static str = "hyperchess";
-    /// Measured against alpha-beta at 100 ms a move, one thread, seeds 1–3, 20 games each:
-    /// every root move considered from the start scored 30/60, the widened root 14/60 (its
-    /// window, 1 + √n moves in `move_priority` order, never reached the quiet moves generated
-    /// last, often the best ones). In tesseract, with a thousand drops at the root, the
-    /// widened root does better (35% against 20%, seed 1).
-    const WIDEN_ROOT: bool = false;
     const HAS_CHECK: bool = true;
-    /// Measured against a random mover at 100 ms a move, 6 games each, 600-ply cap: 12 plies
-    /// mated 6 of 6, 4 plies 17 of 20 (the rest hit the cap), 0 plies 3 of 6.
-    const ROLLOUT_PLIES: usize = 12;
-    /// Measured at 100 ms a move, one thread, 10 games a pair: MCTS scoring its leaves by a
-    /// 4-ply captures-only search beat MCTS with the 12-ply rollout 9–1, 2 plies beat 4 plies
-    /// 7–3, 8 plies lost to 4 4–6, 1 ply lost to 2 3.5–6.5; on a quiet machine, 2 plies beat
-    /// the rollout 10–0. Random plies miss the exchanges that decide this game.
-    const LEAF_SEARCH: usize = 2;
 
     fn rule_options() -> &'static [OptionSpec] {
         OPTIONS

@@ -474,9 +474,6 @@ impl Threechess {
 impl Game for Threechess {
     type Move = Move;
     const NAME: &'static str = "threechess";
-    /// The constant of the first measurements (three seats: no widening, minimax backups or
-    /// solver there); not re-measured since the two-seat games moved to 0.4.
-    const EXPLORATION: f32 = 0.8;
 
     fn rule_options() -> &'static [OptionSpec] {
         OPTIONS

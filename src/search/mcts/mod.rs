@@ -52,7 +52,7 @@ use self::leaf::{quiescence_rewards, rollout, QsBuf};
 use self::report::{best_child, report};
 use self::select::{select, Knobs};
 use self::tree::{widen, Tree, COMPLETE, FIRST_CHILDREN, LOSS, SCALE, UNPROVEN, WIN};
-use super::{Context, Event, Outcome, Valuer};
+use super::{Context, Event, Outcome, Tuning, Valuer};
 use crate::game::{rng_from_seed, Game, GameRng, Seat, Status};
 use fxhash::FxHashSet;
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
@@ -103,6 +103,7 @@ pub fn search<G: Game>(root: &G, ctx: &Context, moves: &[G::Move]) -> Outcome<G:
     let mut all = Vec::new();
     root.legal_moves(&mut all);
     let informed = !G::hidden_information() && root.players() == 2;
+    let tuning = Tuning::of::<G>();
     let shared = Shared {
         root,
         tree: Tree::new(ctx.params.hash_mb),
@@ -116,15 +117,15 @@ pub fn search<G: Game>(root: &G, ctx: &Context, moves: &[G::Move]) -> Outcome<G:
         root_only: (moves.len() < all.len() || !ctx.limits.searchmoves.is_empty())
             .then(|| moves.to_vec()),
         win: immediate_win(root, moves),
-        rollout_plies: ctx.params.rollout_plies.unwrap_or(G::ROLLOUT_PLIES),
+        rollout_plies: ctx.params.rollout_plies.unwrap_or(tuning.rollout_plies),
         solver: informed,
-        tree_depth: match ctx.params.tree_depth.unwrap_or(G::TREE_DEPTH) {
+        tree_depth: match ctx.params.tree_depth.unwrap_or(tuning.tree_depth) {
             0 => usize::MAX,
             d => d,
         },
         exploration: match ctx.params.exploration {
             Some(c) => c as f64 / 100.0,
-            None => G::EXPLORATION as f64,
+            None => tuning.exploration as f64,
         },
         minimax: if informed {
             ctx.params.minimax_weight as f64 / 100.0
@@ -136,9 +137,9 @@ pub fn search<G: Game>(root: &G, ctx: &Context, moves: &[G::Move]) -> Outcome<G:
         } else {
             0.0
         },
-        widen_root: ctx.params.widen_root.unwrap_or(G::WIDEN_ROOT),
+        widen_root: ctx.params.widen_root.unwrap_or(tuning.widen_root),
         leaf_search: if informed {
-            ctx.params.leaf_search.unwrap_or(G::LEAF_SEARCH)
+            ctx.params.leaf_search.unwrap_or(tuning.leaf_search)
         } else {
             0
         },

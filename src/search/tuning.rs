@@ -1,0 +1,146 @@
+//! MCTS's tuning per game: the values of `RolloutPlies`, `TreeDepth`, `LeafSearch`,
+//! `Exploration`, `ValueScale` and `WidenRoot` that a game plays best with, as measured. They
+//! belong to the search, not to the rules (as engines keep their search tuning off the board
+//! type), so they live here in one table keyed by the game's name ([`Game::NAME`]); the rules
+//! know nothing of them. An engine option set to a value (not −1) overrides them.
+
+use crate::game::Game;
+
+/// How MCTS searches one game when the engine options leave the choice to the game.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Tuning {
+    /// MCTS rollout length (random plies from a new leaf before the evaluation scores it) that
+    /// plays best for this game, as measured; the `RolloutPlies` option overrides it.
+    pub rollout_plies: usize,
+    /// MCTS tree depth cap (nodes this deep are scored, never expanded; 0 = none) that plays
+    /// best for this game, as measured; the `TreeDepth` option overrides it.
+    pub tree_depth: usize,
+    /// MCTS, two seats with perfect information: plies of captures-only search that score a new
+    /// leaf instead of a rollout (0 = rollout), as measured; the `LeafSearch` option overrides it.
+    pub leaf_search: usize,
+    /// MCTS exploration constant (UCB1's c) for this game's reward scale, as measured; the
+    /// `Exploration` option overrides it. Measured against alpha-beta at 100 ms a move, one
+    /// thread, 20 games: 0.4 scored 35% against 22.5% with 0.8 in tesseract, 27.5% against
+    /// 17.5% in rithmomachia, 11/40 against 3/20 in hyperchess (0.2: 5.5/20, 0.6: 0/20). With
+    /// the evaluation's win probabilities as rewards, the smaller constant spends the
+    /// iterations on the lines that look best.
+    pub exploration: f32,
+    /// MCTS: the evaluation lead worth 10-to-1 odds when an evaluation becomes a reward
+    /// (`1 / (1 + 10^(−eval/scale))`, as Elo's 400); the `ValueScale` option overrides it.
+    pub value_scale: f32,
+    /// MCTS, two seats with perfect information: whether progressive widening also applies at
+    /// the root (true), or the root considers every move from the start, as measured; the
+    /// `WidenRoot` option overrides it.
+    pub widen_root: bool,
+}
+
+impl Tuning {
+    /// The tuning of every game that has no line in [`TABLE`].
+    pub const DEFAULT: Tuning = Tuning {
+        rollout_plies: 4,
+        tree_depth: 0,
+        leaf_search: 0,
+        exploration: 0.4,
+        value_scale: super::DEFAULT_VALUE_SCALE,
+        widen_root: true,
+    };
+
+    /// The tuning of the game named `name` (as [`Game::NAME`]).
+    pub fn for_game(name: &str) -> Tuning {
+        TABLE
+            .iter()
+            .find(|(n, _)| *n == name)
+            .map_or(Tuning::DEFAULT, |&(_, t)| t)
+    }
+
+    /// The tuning of game `G`.
+    pub fn of<G: Game>() -> Tuning {
+        Tuning::for_game(G::NAME)
+    }
+}
+
+impl Default for Tuning {
+    fn default() -> Self {
+        Tuning::DEFAULT
+    }
+}
+
+/// The games whose measurements chose values other than [`Tuning::DEFAULT`], by name.
+const TABLE: &[(&str, Tuning)] = &[
+    (
+        "hyperchess",
+        Tuning {
+            // Measured against alpha-beta at 100 ms a move, one thread, seeds 1–3, 20 games each:
+            // every root move considered from the start scored 30/60, the widened root 14/60 (its
+            // window, 1 + √n moves in `move_priority` order, never reached the quiet moves
+            // generated last, often the best ones). In tesseract, with a thousand drops at the
+            // root, the widened root does better (35% against 20%, seed 1).
+            widen_root: false,
+            // Measured against a random mover at 100 ms a move, 6 games each, 600-ply cap: 12
+            // plies mated 6 of 6, 4 plies 17 of 20 (the rest hit the cap), 0 plies 3 of 6.
+            rollout_plies: 12,
+            // Measured at 100 ms a move, one thread, 10 games a pair: MCTS scoring its leaves by
+            // a 4-ply captures-only search beat MCTS with the 12-ply rollout 9–1, 2 plies beat 4
+            // plies 7–3, 8 plies lost to 4 4–6, 1 ply lost to 2 3.5–6.5; on a quiet machine, 2
+            // plies beat the rollout 10–0. Random plies miss the exchanges that decide this game.
+            leaf_search: 2,
+            ..Tuning::DEFAULT
+        },
+    ),
+    (
+        "tesseris",
+        Tuning {
+            // ISMCTS searches the seat's own decision only (a tree of depth 1); other seats' turns
+            // are played by the rollout policy. Deeper trees let the other seats' nodes choose
+            // with the observer's true hand in view in every determinization (its hand is the one
+            // thing all determinizations share), so they "know" whom to rob: against the
+            // baseline, 100 games at 50 ms, depth 1 scored 72%, depth 2 66%, unlimited 60%.
+            tree_depth: 1,
+            // Rewards here move by a few hundredths between moves: 0.3 explored best (0.3 → 72%,
+            // 0.6 → 64.5%, 0.8 → about 45% at full depth).
+            exploration: 0.3,
+            ..Tuning::DEFAULT
+        },
+    ),
+    (
+        "threechess",
+        Tuning {
+            // The constant of the first measurements (three seats: no widening, minimax backups
+            // or solver there); not re-measured since the two-seat games moved to 0.4.
+            exploration: 0.8,
+            ..Tuning::DEFAULT
+        },
+    ),
+];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every line of the table names a game of the registry, once, and changes something: a
+    /// misspelt or renamed game would silently search with the defaults.
+    #[test]
+    fn every_line_names_a_registered_game() {
+        let names: Vec<&str> = crate::games::all().iter().map(|e| e.name).collect();
+        for (i, (name, tuning)) in TABLE.iter().enumerate() {
+            assert!(names.contains(name), "{} is not a registered game", name);
+            assert!(
+                TABLE[..i].iter().all(|(n, _)| n != name),
+                "{} has two lines",
+                name
+            );
+            assert_ne!(*tuning, Tuning::DEFAULT, "{}'s line changes nothing", name);
+            assert_eq!(Tuning::for_game(name), *tuning);
+        }
+        assert_eq!(Tuning::for_game("no such game"), Tuning::DEFAULT);
+    }
+
+    /// A search finds its game's line through the game's type.
+    #[test]
+    fn of_reads_the_line_of_the_games_name() {
+        use crate::games::{hyperchess::Hyperchess, rithmomachia::Rithmomachia};
+        assert_eq!(Tuning::of::<Hyperchess>(), Tuning::for_game("hyperchess"));
+        assert_eq!(Tuning::of::<Hyperchess>().leaf_search, 2);
+        assert_eq!(Tuning::of::<Rithmomachia>(), Tuning::DEFAULT);
+    }
+}
