@@ -375,6 +375,20 @@ pub trait Game: Clone + Send + Sync + Debug + 'static {
         0
     }
 
+    /// The size of this game's dense move index space under this position's rule options
+    /// (e.g. hyperchess's depends on `Boards`, tesseris's on `Players` and `FullDeck`): every
+    /// [`move_index`](Self::move_index) is below it. A policy's output layer or a table of
+    /// per-move statistics has this many entries.
+    fn move_index_count(&self) -> usize;
+
+    /// A dense index of legal move `mv`, in `0..move_index_count()`: distinct legal moves of a
+    /// position get distinct indices, and the index depends only on what the move's notation
+    /// says: the same move text gives the same index in every position under the same rule
+    /// options, as a policy head's output would (and in the five games here, two different
+    /// texts never share one). Cheap: no allocation, no move generation. For a move that is
+    /// not legal here it is still below the count, but may share an index with a legal one.
+    fn move_index(&self, mv: Self::Move) -> usize;
+
     /// Whether an engine that does not know this game can read `mv` — a chess engine playing
     /// hyperchess on one board cannot read a promotion to a guard. When a seat of an arena game
     /// is such an engine, the arena asks the other seats for such moves only (`go searchmoves`;

@@ -149,6 +149,12 @@ impl Game for Nim {
     fn format_move(&self, mv: u32) -> String {
         mv.to_string()
     }
+    fn move_index_count(&self) -> usize {
+        3
+    }
+    fn move_index(&self, mv: u32) -> usize {
+        mv.clamp(1, 3) as usize - 1
+    }
     fn evaluate(&self, _seat: Seat) -> i32 {
         0
     }

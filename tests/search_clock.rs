@@ -226,6 +226,12 @@ impl Game for Stuck {
     fn format_move(&self, mv: u32) -> String {
         mv.to_string()
     }
+    fn move_index_count(&self) -> usize {
+        2
+    }
+    fn move_index(&self, mv: u32) -> usize {
+        mv.clamp(1, 2) as usize - 1
+    }
     fn evaluate(&self, _seat: Seat) -> i32 {
         let (lock, cv) = &GATE;
         let closed = lock.lock().unwrap();

@@ -122,6 +122,12 @@ impl Game for Ttt {
     fn format_move(&self, mv: u8) -> String {
         mv.to_string()
     }
+    fn move_index_count(&self) -> usize {
+        9
+    }
+    fn move_index(&self, mv: u8) -> usize {
+        (mv as usize).min(8)
+    }
     fn evaluate(&self, _seat: Seat) -> i32 {
         0
     }

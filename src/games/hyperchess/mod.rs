@@ -769,6 +769,16 @@ impl Game for Hyperchess {
         eval::move_priority(self, mv)
     }
 
+    /// From × to over the grid's squares, then the promotions (piece × the pawn's 7th-rank
+    /// square × its step): `nsq² + 448 × boards` (4,544 on 1x1, 335,808 on 3x3).
+    fn move_index_count(&self) -> usize {
+        text::move_index_count(self)
+    }
+
+    fn move_index(&self, mv: Move) -> usize {
+        text::move_index(self, mv)
+    }
+
     fn noisy_estimate(&self, mv: Move) -> Option<(i32, bool)> {
         Some(eval::noisy_estimate(self, mv))
     }

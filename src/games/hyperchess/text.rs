@@ -401,6 +401,38 @@ pub(super) fn format_move(g: &Hyperchess, mv: Move) -> String {
     s
 }
 
+/// The dense move index (`Game::move_index`): a move without promotion is `from × to` over the
+/// grid's squares (`nsq²`). A promotion follows them: the promotion piece (its place in the
+/// `Promotions` option's list, 4), the pawn's square on its 7th rank (16 a board: 8 files × the
+/// two colours' 7th ranks) and the step to the last rank (7: straight, ±x, ±z or ±w), so that
+/// the count stays `nsq² + 448 × boards` instead of five times `nsq²`.
+pub(super) fn move_index(g: &Hyperchess, mv: Move) -> usize {
+    let nsq = g.geo.nsq;
+    let (from, to) = (mv.from().min(nsq - 1), mv.to().min(nsq - 1));
+    if mv.promo() == 0 {
+        return from * nsq + to;
+    }
+    let piece = g.promos.iter().position(|&p| p == mv.promo()).unwrap_or(0);
+    let [fx, fy, fz, fw] = g.geo.coord[from];
+    let [tx, _, tz, tw] = g.geo.coord[to];
+    let rank7 = (from / 64) * 16 + (fy >= 4) as usize * 8 + fx as usize;
+    let step = match (tx - fx, tz - fz, tw - fw) {
+        (-1, 0, 0) => 1,
+        (1, 0, 0) => 2,
+        (0, -1, 0) => 3,
+        (0, 1, 0) => 4,
+        (0, 0, -1) => 5,
+        (0, 0, 1) => 6,
+        _ => 0,
+    };
+    nsq * nsq + (piece * 16 * g.geo.nb + rank7) * 7 + step
+}
+
+/// The size of [`move_index`]'s space.
+pub(super) fn move_index_count(g: &Hyperchess) -> usize {
+    g.geo.nsq * g.geo.nsq + 4 * 16 * g.geo.nb * 7
+}
+
 /// The placement of board `bi` (of a grid `c` boards wide), FEN-style ranks 8 to 1.
 fn parse_board(part: &str, bi: usize, c: usize, board: &mut [u8; MAX_SQ]) -> Result<(), String> {
     let (w, z) = (bi % c, bi / c);

@@ -761,6 +761,15 @@ impl Game for Rithmomachia {
         (n * 1000 + v) as i32
     }
 
+    /// From × to over the 128 squares (a move is its two squares): 16,384.
+    fn move_index_count(&self) -> usize {
+        128 * 128
+    }
+
+    fn move_index(&self, mv: Move) -> usize {
+        (mv.from as usize & 127) * 128 + (mv.to as usize & 127)
+    }
+
     fn is_noisy(&self, mv: Move) -> bool {
         self.capture_gain(mv).0 > 0
     }

@@ -662,6 +662,16 @@ impl Game for Tesseract {
         }
     }
 
+    /// From × to for a move without a corner, from × first leg × second leg for one through a
+    /// corner, then pivots and drops (`text::move_index`): 104,400 in all.
+    fn move_index_count(&self) -> usize {
+        text::MOVE_INDEX_COUNT
+    }
+
+    fn move_index(&self, mv: Move) -> usize {
+        text::move_index(mv)
+    }
+
     /// The men a move takes are worth at most their values (the Tesseract ends the game); no
     /// capture is flagged as losing: that would take the enemy's jumps onto the landing point.
     fn noisy_estimate(&self, mv: Move) -> Option<(i32, bool)> {

@@ -174,6 +174,46 @@ pub(super) fn format_move_text(mv: Move) -> String {
     }
 }
 
+/// The dense move index's regions (`Game::move_index`): a move without a corner is `from × to`;
+/// a move through a corner (Star, Pyramid, Rectangle) is `from ×` the first leg's direction (8)
+/// `×` the side the second leg turns to (2) `×` its length (1..=14): the corner is then two
+/// points along the first leg and the destination along the second, so that the index needs
+/// neither point whole (a from × corner × to product would be 11 million); a pivot is the point
+/// pivoted about × where the other point goes (none for a small slider, or one of 4
+/// directions); a drop or setup placement is the piece and orientation (10) × the point.
+const PLAIN: usize = SQ * SQ;
+const BENT: usize = SQ * 8 * 2 * (W - 1);
+const PIVOTS: usize = SQ * 5;
+const DROPS: usize = 10 * SQ;
+/// The size of the move index's space: 104,400.
+pub(super) const MOVE_INDEX_COUNT: usize = PLAIN + BENT + PIVOTS + DROPS;
+
+/// The direction (index into `DX`/`DY`) of the unit step from `a` towards `b`.
+fn direction(a: u8, b: u8) -> usize {
+    let (dx, dy) = unit(a, b);
+    (0..8).find(|&d| DX[d] == dx && DY[d] == dy).unwrap_or(0)
+}
+
+/// See [`PLAIN`] and the regions after it.
+pub(super) fn move_index(mv: Move) -> usize {
+    let (from, to) = (mv.from as usize % SQ, mv.to as usize % SQ);
+    match mv.kind {
+        MK_MOVE if mv.via == NONE => from * SQ + to,
+        MK_MOVE => {
+            let first = direction(mv.from, mv.via);
+            let side = (direction(mv.via, mv.to) == perps(first)[1]) as usize;
+            let len = (file_of(mv.to) - file_of(mv.via))
+                .abs()
+                .max((rank_of(mv.to) - rank_of(mv.via)).abs())
+                .clamp(1, W as i32 - 1) as usize;
+            PLAIN + ((from * 8 + first) * 2 + side) * (W - 1) + len - 1
+        }
+        MK_PIVOT if mv.to == NONE => PLAIN + BENT + from * 5,
+        MK_PIVOT => PLAIN + BENT + from * 5 + 1 + direction(mv.from, mv.to) % 4,
+        kind => PLAIN + BENT + PIVOTS + (kind.clamp(2, 11) - 2) as usize * SQ + to,
+    }
+}
+
 /// Loads a position text (see the module comment).
 pub(super) fn parse(text: &str, opts: &RuleOptions) -> Result<Tesseract, String> {
     let f: Vec<&str> = text.split_whitespace().collect();

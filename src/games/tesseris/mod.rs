@@ -600,6 +600,19 @@ impl Game for Tesseris {
         (mv.discard >= 4) as i32 * 10 + (mv.draw >= 1 && mv.draw <= 4) as i32
     }
 
+    /// A whole turn: card (12 shapes, 18 with squares) × discard (4 piles, 4 objectives) × draw
+    /// (deck, 4 piles, each seat's hand by its absolute seat number, as the notation writes
+    /// it): `shapes × 8 × (5 + players)`, 672 for two seats and 1,296 for four.
+    fn move_index_count(&self) -> usize {
+        self.shapes as usize * 8 * (5 + self.n as usize)
+    }
+
+    fn move_index(&self, mv: TMove) -> usize {
+        let draws = 5 + self.n as usize;
+        let card = (mv.card as usize).min(self.shapes as usize - 1);
+        (card * 8 + (mv.discard as usize & 7)) * draws + (mv.draw as usize).min(draws - 1)
+    }
+
     fn hidden_information() -> bool {
         true
     }

@@ -623,6 +623,16 @@ impl Game for Threechess {
         eval::move_priority(self, mv)
     }
 
+    /// From × to, then promotions and king recoveries numbered by the pawn's arrival
+    /// (`text::move_index`): 137,728 in all.
+    fn move_index_count(&self) -> usize {
+        text::MOVE_INDEX_COUNT
+    }
+
+    fn move_index(&self, mv: Move) -> usize {
+        text::move_index(mv)
+    }
+
     fn feature_set(&self) -> Option<String> {
         Some(features::feature_set())
     }

@@ -243,6 +243,31 @@ pub(crate) fn format_move(mv: Move) -> String {
     s
 }
 
+/// The dense move index (`Game::move_index`): a move without promotion or recovery is `from ×
+/// to` (4,096). A pawn arriving on its row moves one step, so the promotions and recoveries
+/// that follow are numbered by the arrival (destination × the step's direction, 512): a
+/// promotion without recovery by the arrival × the piece (4), a recovery by the pawn itself
+/// by the arrival, one by another man by the arrival × the piece × the king's square (64).
+pub(crate) const MOVE_INDEX_COUNT: usize = 64 * 64 + 512 * 4 + 512 + 512 * 4 * 64;
+
+/// See [`MOVE_INDEX_COUNT`].
+pub(crate) fn move_index(mv: Move) -> usize {
+    let (from, to) = (mv.from(), mv.to());
+    if mv.promo() == 0 && mv.recover() >= 64 {
+        return from * 64 + to;
+    }
+    let dx = (to % 8) as i32 - (from % 8) as i32;
+    let dy = (to / 8) as i32 - (from / 8) as i32;
+    let step = ((dy.signum() + 1) * 3 + dx.signum() + 1) as usize;
+    let arrival = to * 8 + step - (step > 4) as usize;
+    let piece = (mv.promo().clamp(KNIGHT, QUEEN) - KNIGHT) as usize;
+    match (mv.promo(), mv.recover()) {
+        (_, r) if r >= 64 => 4096 + arrival * 4 + piece,
+        (0, _) => 4096 + 2048 + arrival,
+        (_, r) => 4096 + 2048 + 512 + (arrival * 4 + piece) * 64 + r,
+    }
+}
+
 pub(crate) fn parse_move(g: &Threechess, text: &str) -> Result<Move, String> {
     let t = text.trim();
     const EXAMPLE: &str = "moves look like c7d7, d7d8q or d7d8qkb5";

@@ -145,6 +145,12 @@ impl Game for TreeGame {
     fn format_move(&self, mv: u8) -> String {
         mv.to_string()
     }
+    fn move_index_count(&self) -> usize {
+        256
+    }
+    fn move_index(&self, mv: u8) -> usize {
+        mv as usize
+    }
     fn evaluate(&self, seat: Seat) -> i32 {
         if seat == 0 {
             self.node().eval
