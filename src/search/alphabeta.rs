@@ -1,24 +1,23 @@
 //! Alpha-beta for two-player games of perfect information: iterative-deepening principal-variation
-//! search (negamax) with a zobrist transposition table, quiescence on the game's noisy moves, move
-//! ordering (table move, `move_priority`, killers, history), aspiration windows at the root,
-//! null-move pruning (games that offer a pass), check extensions (games with check), late-move
-//! reductions and late-move pruning of quiet moves, and MultiPV. More than one thread runs Lazy
-//! SMP: every thread searches the same tree, sharing the table, and the first thread's result
-//! is used.
+//! search (negamax) with a zobrist transposition table, quiescence on the game's noisy moves
+//! (quiesce.rs, shared with MCTS's leaf search), move ordering (table move, `move_priority`,
+//! killers, history), aspiration windows at the root, null-move pruning (games that offer a
+//! pass), check extensions (games with check), late-move reductions and late-move pruning of
+//! quiet moves, and MultiPV. More than one thread runs Lazy SMP: every thread searches the same
+//! tree, sharing the table, and the first thread's result is used.
 
 use super::deepening::{
-    bounded_eval, last_word, mate_ends_search, pv_texts, score_of, terminal_score, window_eval,
-    States, MATE_BOUND,
+    last_word, mate_ends_search, pv_texts, score_of, terminal_score, window_eval, INF, MATE_BOUND,
 };
-use super::ordering::{quiescence_order, store_killer, History, Picker, QsMove};
+use super::ordering::{store_killer, History, KillerPair, Picker};
+use super::quiesce::{child_score, quiesce, Host, PlyBufs};
 use super::tt::{from_tt, to_tt, Bound, Entry, Table};
-use super::{Context, Line, Outcome, Report, CLOCK_EVERY, DELTA_MARGIN};
+use super::{Context, Line, Outcome, Report, CLOCK_EVERY};
 use crate::game::{Game, Seat, Status};
+use crate::learn::net::Net;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Instant;
 
-/// Mate scores sit far above any evaluation (a 3x3 hyperchess army is worth ~60,000 cp).
-const INF: i32 = 2_000_000;
 pub const MAX_PLY: usize = 128;
 /// Plies of quiescence below the nominal depth.
 pub const QS_MAX: usize = 6;
@@ -64,8 +63,6 @@ struct Worker<'a, 'b, G: Game> {
     history: History,
     /// Quiet moves searched at each ply, for the history malus when another move cuts off.
     quiets: Vec<Vec<G::Move>>,
-    /// The move ordering's keyed list of each ply, reused ([`Picker::with_buf`]).
-    key_bufs: Vec<Vec<i64>>,
     /// The last completed iteration's score (first line), the centre of the aspiration window.
     prev_score: Option<i32>,
     /// Whether reductions and pruning are on: off for `go mate N`, whose depth bound (2N − 1
@@ -75,11 +72,8 @@ struct Worker<'a, 'b, G: Game> {
     /// the table's score cutoffs): the result is plain minimax's.
     exact: bool,
     pv: Vec<Vec<G::Move>>,
-    move_bufs: Vec<Vec<G::Move>>,
-    /// Quiescence's ordered noisy moves at each ply, with their gains (reused lists).
-    qs_bufs: Vec<Vec<QsMove<G::Move>>>,
-    /// The child state of each ply, reused.
-    states: States<G>,
+    /// The move lists and child states of each ply, reused (main search and quiescence).
+    bufs: PlyBufs<G>,
     root_excluded: Vec<G::Move>,
     /// The root moves to search (`searchmoves`), when not every legal move.
     root_only: Option<Vec<G::Move>>,
@@ -266,14 +260,11 @@ impl<'a, 'b, G: Game> Worker<'a, 'b, G> {
             killers: vec![[None, None]; MAX_PLY + QS_MAX + 2],
             history: History::default(),
             quiets: vec![Vec::new(); MAX_PLY + 2],
-            key_bufs: vec![Vec::new(); MAX_PLY + QS_MAX + 2],
             prev_score: None,
             selective: sh.ctx.limits.mate.is_none() && !sh.ctx.params.exact,
             exact: sh.ctx.params.exact,
             pv: vec![Vec::new(); MAX_PLY + QS_MAX + 2],
-            move_bufs: vec![Vec::new(); MAX_PLY + QS_MAX + 2],
-            qs_bufs: vec![Vec::new(); MAX_PLY + QS_MAX + 2],
-            states: States::default(),
+            bufs: PlyBufs::new(MAX_PLY + QS_MAX + 2),
             root_excluded: Vec::new(),
             root_only: None,
             first_iteration: main,
@@ -436,32 +427,6 @@ impl<G: Game> Worker<'_, '_, G> {
         }
     }
 
-    /// The score of the child `c` of a node whose score is `seat`'s, seen by `seat`, searched
-    /// with `seat`'s window (`alpha`, `beta`) by `search` (negamax or quiescence, given the
-    /// child's own seat and window). The seats need not alternate (the `Game` trait does not
-    /// promise it): the child's score is negated only when the other seat moves there. A
-    /// finished child's `to_move` is any seat (the trait leaves it open; rithmomachia leaves the
-    /// winner there), which does no harm: a result scores the same for one seat as negated for
-    /// the other. (Asking `status` here instead would cost a legal-move test at every node.)
-    fn child(
-        &mut self,
-        c: &G,
-        seat: Seat,
-        alpha: i32,
-        beta: i32,
-        search: impl FnOnce(&mut Self, i32, i32, Seat) -> i32,
-    ) -> i32 {
-        let own = match c.to_move() {
-            s @ (0 | 1) => s,
-            _ => 1 - seat,
-        };
-        if own == seat {
-            search(self, alpha, beta, own)
-        } else {
-            -search(self, -beta, -alpha, own)
-        }
-    }
-
     /// The table's entry for this position: its move (as an index in `legal_moves` order, so
     /// that a cut needs no move generation), and its score when it is deep enough and its bound
     /// cuts this window (never at the root, which must name a move).
@@ -525,17 +490,14 @@ impl<G: Game> Worker<'_, '_, G> {
         allow_null: bool,
         seat: Seat,
     ) -> i32 {
-        self.pv[ply].clear();
-        self.tick();
-        if self.aborted() {
+        if self.enter(ply) {
             return 0;
         }
-        self.seldepth = self.seldepth.max(ply);
         if let Some(s) = self.terminal_score(g, ply, seat) {
             return s;
         }
         if depth <= 0 || ply >= MAX_PLY {
-            return self.quiesce(g, alpha, beta, ply, 0, seat);
+            return quiesce(self, g, alpha, beta, ply, 0, seat);
         }
         let key = g.hash();
         let pv_node = beta - alpha > 1;
@@ -559,11 +521,11 @@ impl<G: Game> Worker<'_, '_, G> {
                 return s;
             }
         }
-        let mut moves = std::mem::take(&mut self.move_bufs[ply]);
+        let mut moves = std::mem::take(&mut self.bufs.moves[ply]);
         g.legal_moves(&mut moves);
         let tt_move = tt_index.and_then(|i| moves.get(i as usize).copied());
         let mut order = Picker::with_buf(
-            std::mem::take(&mut self.key_bufs[ply]),
+            std::mem::take(&mut self.bufs.keys[ply]),
             g,
             &moves,
             tt_move,
@@ -601,10 +563,10 @@ impl<G: Game> Worker<'_, '_, G> {
             if prunable && !G::HAS_CHECK {
                 continue;
             }
-            let c = self.states.child(ply + 1, g, m);
+            let c = self.bufs.states.child(ply + 1, g, m);
             let gives_check = G::HAS_CHECK && c.in_check();
             if prunable && !gives_check {
-                self.states.put(ply + 1, c);
+                self.bufs.states.put(ply + 1, c);
                 continue;
             }
             // Check extension: a move that checks is searched a ply deeper (never reduced; its
@@ -614,7 +576,7 @@ impl<G: Game> Worker<'_, '_, G> {
             let depth = depth + extend as i32;
             // The child searched at `d` plies with the window (`a`, `b`), seen from here.
             let at = |w: &mut Self, d: i32, a: i32, b: i32| {
-                w.child(&c, seat, a, b, |w, a, b, s| {
+                child_score(w, &*c, seat, a, b, |w, a, b, s| {
                     w.negamax(&c, d, a, b, ply + 1, true, s)
                 })
             };
@@ -638,12 +600,12 @@ impl<G: Game> Worker<'_, '_, G> {
                     s
                 }
             };
-            self.states.put(ply + 1, c);
+            self.bufs.states.put(ply + 1, c);
             searched += 1;
             if self.aborted() {
-                self.move_bufs[ply] = moves;
+                self.bufs.moves[ply] = moves;
                 self.quiets[ply] = quiets;
-                self.key_bufs[ply] = order.into_buf();
+                self.bufs.keys[ply] = order.into_buf();
                 return best.max(alpha0);
             }
             if score > best {
@@ -678,9 +640,9 @@ impl<G: Game> Worker<'_, '_, G> {
         if let Some(idx) = best_index {
             self.store(key, best, idx, depth, alpha0, beta, ply);
         }
-        self.move_bufs[ply] = moves;
+        self.bufs.moves[ply] = moves;
         self.quiets[ply] = quiets;
-        self.key_bufs[ply] = order.into_buf();
+        self.bufs.keys[ply] = order.into_buf();
         best
     }
 
@@ -700,7 +662,7 @@ impl<G: Game> Worker<'_, '_, G> {
         }
         let passed = g.null_move()?;
         let r = 3 + depth / 6;
-        let s = self.child(&passed, seat, beta - 1, beta, |w, a, b, s| {
+        let s = child_score(self, &passed, seat, beta - 1, beta, |w, a, b, s| {
             w.negamax(&passed, depth - 1 - r, a, b, ply + 1, false, s)
         });
         if self.aborted() || s < beta {
@@ -709,117 +671,51 @@ impl<G: Game> Worker<'_, '_, G> {
         // A mate found after a pass is not proven for the real position.
         Some(if s >= MATE_BOUND { beta } else { s })
     }
+}
 
-    /// Quiescence: the value of `g` for `seat` (as [`negamax`](Self::negamax)) once its noisy
-    /// moves are played out, or, in check, its evasions.
-    fn quiesce(
-        &mut self,
-        g: &G,
-        mut alpha: i32,
-        beta: i32,
-        ply: usize,
-        qdepth: usize,
-        seat: Seat,
-    ) -> i32 {
+/// Alpha-beta's quiescence: node counting and stopping, the principal variation and the
+/// selective depth, evasions in check, [`QS_MAX`] plies at most and `exact`.
+impl<G: Game> Host<G> for Worker<'_, '_, G> {
+    const WIDTH: usize = QS_WIDTH;
+    const EVASIONS: bool = true;
+
+    fn bufs(&mut self) -> &mut PlyBufs<G> {
+        &mut self.bufs
+    }
+
+    fn net(&self) -> Option<&Net> {
+        self.sh.ctx.net
+    }
+
+    fn deepest(&self, ply: usize, qdepth: usize) -> bool {
+        qdepth >= QS_MAX || ply >= MAX_PLY + QS_MAX
+    }
+
+    fn exact(&self) -> bool {
+        self.exact
+    }
+
+    /// Clears the node's line, counts it and checks the limits; notes the selective depth.
+    fn enter(&mut self, ply: usize) -> bool {
         self.pv[ply].clear();
         self.tick();
         if self.aborted() {
-            return 0;
-        }
-        self.seldepth = self.seldepth.max(ply);
-        if let Some(s) = self.terminal_score(g, ply, seat) {
-            return s;
-        }
-        let stand = if self.exact {
-            bounded_eval(g, seat, self.sh.ctx.net)
-        } else {
-            window_eval(g, seat, self.sh.ctx.net, alpha, beta)
-        };
-        if qdepth >= QS_MAX || ply >= MAX_PLY + QS_MAX {
-            return stand;
-        }
-        if G::HAS_CHECK && g.in_check() {
-            return self.evasions(g, alpha, beta, ply, qdepth, seat);
-        }
-        if stand >= beta {
-            return stand;
-        }
-        alpha = alpha.max(stand);
-        let mut moves = std::mem::take(&mut self.move_bufs[ply]);
-        g.noisy_moves(&mut moves);
-        // Captures that likely lose material are left out, and those that cannot lift the
-        // score to alpha even with a margin are skipped (where the game gives the hints).
-        let mut keyed = std::mem::take(&mut self.qs_bufs[ply]);
-        quiescence_order(g, &moves, &mut keyed);
-        let mut best = stand;
-        for &(_, gain, m) in keyed.iter().take(QS_WIDTH) {
-            if !self.exact && gain.is_some_and(|gain| stand + gain + DELTA_MARGIN < alpha) {
-                continue;
-            }
-            if self.quiesce_move(g, m, (&mut best, &mut alpha), beta, (ply, qdepth), seat) {
-                break;
-            }
-        }
-        self.move_bufs[ply] = moves;
-        self.qs_bufs[ply] = keyed;
-        best
-    }
-
-    /// Searches move `m` of `g` in quiescence and folds its score into `best` and `alpha` (and
-    /// the PV): true when the node is done (a cutoff, or the search was stopped).
-    fn quiesce_move(
-        &mut self,
-        g: &G,
-        m: G::Move,
-        (best, alpha): (&mut i32, &mut i32),
-        beta: i32,
-        (ply, qdepth): (usize, usize),
-        seat: Seat,
-    ) -> bool {
-        let c = self.states.child(ply + 1, g, m);
-        let s = self.child(&c, seat, *alpha, beta, |w, a, b, s| {
-            w.quiesce(&c, a, b, ply + 1, qdepth + 1, s)
-        });
-        self.states.put(ply + 1, c);
-        if self.aborted() {
             return true;
         }
-        if s > *best {
-            *best = s;
-            if s > *alpha {
-                *alpha = s;
-                self.update_pv(ply, m);
-            }
-        }
-        *alpha >= beta
+        self.seldepth = self.seldepth.max(ply);
+        false
     }
 
-    /// Quiescence in check: no standing pat, as in chess engines (the side to move may not
-    /// leave things as they are); every legal move is searched, best ordered first. (No legal
-    /// move would have ended the game.)
-    fn evasions(
-        &mut self,
-        g: &G,
-        mut alpha: i32,
-        beta: i32,
-        ply: usize,
-        qdepth: usize,
-        seat: Seat,
-    ) -> i32 {
-        let mut moves = std::mem::take(&mut self.move_bufs[ply]);
-        g.legal_moves(&mut moves);
-        let buf = std::mem::take(&mut self.key_bufs[ply]);
-        let mut order = Picker::with_buf(buf, g, &moves, None, self.killers[ply], None);
-        let mut best = -INF;
-        for i in order.by_ref() {
-            let m = moves[i as usize];
-            if self.quiesce_move(g, m, (&mut best, &mut alpha), beta, (ply, qdepth), seat) {
-                break;
-            }
-        }
-        self.move_bufs[ply] = moves;
-        self.key_bufs[ply] = order.into_buf();
-        best
+    fn stopped(&self) -> bool {
+        self.aborted()
+    }
+
+    fn raised(&mut self, ply: usize, m: G::Move) {
+        self.update_pv(ply, m);
+    }
+
+    fn killers(&self, ply: usize) -> KillerPair<G::Move> {
+        self.killers[ply]
     }
 }
 

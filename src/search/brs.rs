@@ -10,10 +10,16 @@
 //! On top: iterative deepening, a transposition table (one thread; keyed by the zobrist hash, which
 //! includes the seat to move), move ordering (table move, `move_priority`, killers) and a
 //! quiescence search on noisy moves. Scores are from the root player's view.
+//!
+//! That quiescence is not the two-seat searches' (quiesce.rs, negamax for the seat to move): it
+//! is the same maximising node and minimising layer as the main search below depth 0 (scores
+//! from the root player's view, opponents who may stand pat too and of whom one branches), its
+//! moves ordered as the main search's (table move, priorities, killers; no delta pruning), and
+//! the root player stands pat even in check.
 
 use super::deepening::{
     bounded_eval, last_word, mate_ends_search, pv_texts, score_of, terminal_score, window_eval,
-    States, MATE_BOUND,
+    States, INF, MATE_BOUND,
 };
 use super::ordering::{order, store_killer};
 use super::tt::{from_tt, to_tt, Bound, Entry, Table};
@@ -23,7 +29,6 @@ use std::time::Instant;
 
 /// Decisive scores beyond this (the deepening module's, shared with alpha-beta).
 const WIN_BOUND: i32 = MATE_BOUND;
-const INF: i32 = 2_000_000;
 pub const MAX_PLY: usize = 96;
 /// Quiescence layers below the nominal depth, and noisy moves looked at in each.
 pub const QS_MAX: i32 = 4;

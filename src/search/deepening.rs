@@ -11,6 +11,9 @@ pub const MATE: i32 = 1_000_000;
 /// Scores beyond this are decisive (a proven win or loss within 1000 plies).
 pub const MATE_BOUND: i32 = MATE - 1000;
 
+/// A bound of the searches' windows beyond every score, decisive ones included.
+pub const INF: i32 = 2_000_000;
+
 /// Evaluations are kept within ±this, below the decisive scores: a won position outranks any
 /// material lead (a 3x3 hyperchess army is worth about 60,000 cp).
 pub const EVAL_LIMIT: i32 = MATE_BOUND - 1;

@@ -7,6 +7,7 @@ pub mod deepening;
 pub mod mcts;
 pub mod ordering;
 pub mod params;
+pub mod quiesce;
 pub mod time;
 pub mod tt;
 pub mod tuning;

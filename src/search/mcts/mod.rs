@@ -48,12 +48,13 @@ mod tree;
 
 use self::backup::{back_up_value, mark_decisive, root_decided, solve_path};
 use self::ismcts::{add_missing_children, candidates};
-use self::leaf::{quiescence_rewards, rollout, QsBuf};
+use self::leaf::{quiescence_rewards, rollout};
 use self::report::{best_child, report};
 use self::select::{select, Knobs};
 use self::tree::{widen, Tree, COMPLETE, FIRST_CHILDREN, LOSS, SCALE, UNPROVEN, WIN};
 use super::{Context, Event, Outcome, Tuning, Valuer};
 use crate::game::{rng_from_seed, Game, GameRng, Seat, Status};
+use crate::search::quiesce::PlyBufs;
 use fxhash::FxHashSet;
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 use std::time::Instant;
@@ -227,7 +228,7 @@ fn worker<G: Game>(sh: &Shared<G>, index: usize) {
     let mut buf: Vec<G::Move> = Vec::new();
     let mut path: Vec<u32> = Vec::with_capacity(256);
     let mut legal: FxHashSet<G::Move> = FxHashSet::default();
-    let mut qbufs: Vec<QsBuf<G::Move>> = vec![(Vec::new(), Vec::new()); sh.leaf_search + 1];
+    let mut qbufs: PlyBufs<G> = PlyBufs::new(sh.leaf_search + 1);
     let mut feats: Vec<u32> = Vec::new();
     let mut last_report = Instant::now();
     let mut last_publish = Instant::now();
@@ -325,7 +326,7 @@ fn iterate<G: Game>(
     buf: &mut Vec<G::Move>,
     path: &mut Vec<u32>,
     legal: &mut FxHashSet<G::Move>,
-    qbufs: &mut [QsBuf<G::Move>],
+    qbufs: &mut PlyBufs<G>,
     feats: &mut Vec<u32>,
 ) -> u32 {
     let tree = &sh.tree;

@@ -1,11 +1,12 @@
 //! Unit tests of the tree, selection, the solver, the minimax backup, widening and the leaf search.
 
 use super::backup::{back_up_value, root_decided, solve_path};
-use super::leaf::{quiescence, quiescence_rewards, QS_INF};
+use super::leaf::{leaf_value, quiescence_rewards};
 use super::report::ranked;
 use super::select::{select, Knobs};
 use super::tree::{widen, Tree, COMPLETE, FIRST_CHILDREN, LOSS, SCALE, UNPROVEN, WIN};
 use crate::game::Game;
+use crate::search::quiesce::PlyBufs;
 use fxhash::FxHashSet;
 use std::sync::atomic::Ordering;
 
@@ -191,24 +192,21 @@ fn the_leaf_search_plays_out_a_hanging_capture_and_a_recapture() {
     use crate::game::RuleOptions;
     use crate::games::hyperchess::Hyperchess;
     let opts = RuleOptions::of::<Hyperchess>().with("Boards", "1x1");
-    let mut bufs = vec![(Vec::new(), Vec::new()); 5];
+    let mut bufs = PlyBufs::new(5);
     // White to move takes the black queen on d5 for nothing.
     let free = Hyperchess::from_text("4k3/8/8/3q4/8/8/3R4/4K3 w - - 0 1", &opts).unwrap();
     let stand = free.evaluate(0);
-    let q = quiescence(&free, -QS_INF, QS_INF, 4, 0, 0, &mut bufs, None);
+    let q = leaf_value(&free, 4, &mut bufs, None);
     assert!(q > stand + 500, "stand {stand}, after the capture {q}");
     // The queen on d5 is guarded by a pawn: taking it with the rook wins queen for rook.
     let guarded = Hyperchess::from_text("4k3/8/4p3/3q4/8/8/3R4/4K3 w - - 0 1", &opts).unwrap();
-    let g = quiescence(&guarded, -QS_INF, QS_INF, 4, 0, 0, &mut bufs, None);
+    let g = leaf_value(&guarded, 4, &mut bufs, None);
     assert!(
         g > guarded.evaluate(0) + 200 && g < q,
         "guarded {g}, free {q}"
     );
     // With no plies to search, the leaf search is the evaluation.
-    assert_eq!(
-        quiescence(&free, -QS_INF, QS_INF, 0, 0, 0, &mut bufs, None),
-        stand
-    );
+    assert_eq!(leaf_value(&free, 0, &mut bufs, None), stand);
     // The rewards are the win probabilities of the side to move's value.
     let r = quiescence_rewards(&free, 4, &mut bufs, crate::search::Valuer::HAND);
     assert!(r[0] > 0.9 && (r[0] + r[1] - 1.0).abs() < 1e-6, "{r:?}");
@@ -227,8 +225,8 @@ fn the_leaf_search_ranks_a_win_above_any_material_lead() {
     let more = b.leaf(1, 45_000);
     b.noisy(leaf, more).noisy(leaf, win);
     let g = b.start();
-    let mut bufs = vec![(Vec::new(), Vec::new()); 5];
-    let q = quiescence(&g, -QS_INF, QS_INF, 4, 0, 0, &mut bufs, None);
+    let mut bufs = PlyBufs::new(5);
+    let q = leaf_value(&g, 4, &mut bufs, None);
     assert!(q > EVAL_LIMIT, "{q}");
     assert_eq!(q, MATE - 1);
 }
