@@ -21,7 +21,7 @@ use super::deepening::{
     bounded_eval, last_word, mate_ends_search, pv_texts, score_of, terminal_score, window_eval,
     States, INF, MATE_BOUND,
 };
-use super::ordering::{order, store_killer};
+use super::ordering::{store_killer, Picker};
 use super::tt::{from_tt, to_tt, Bound, Entry, Table};
 use super::{Context, Line, Outcome, Report, CLOCK_EVERY};
 use crate::game::{Game, Seat, Status};
@@ -65,9 +65,11 @@ struct Searcher<'a, G: Game> {
     /// `SearchParams::exact`: no table cutoffs, no quiescence width, default moves by the static
     /// ordering alone (no killers): the result is plain Best-Reply Search's.
     exact: bool,
-    /// The child state and the move list of each place in the tree ([`slot`]), reused.
+    /// The child state, the move list and the ordering's keys ([`Picker::with_buf`]) of each
+    /// place in the tree ([`slot`]), reused.
     states: States<G>,
     move_bufs: Vec<Vec<G::Move>>,
+    key_bufs: Vec<Vec<i64>>,
     /// The move list of `default_move`.
     default_buf: Vec<G::Move>,
 }
@@ -108,6 +110,7 @@ pub fn search<G: Game>(root: &G, ctx: &Context, root_moves: &[G::Move]) -> Outco
         exact: ctx.params.exact,
         states: States::default(),
         move_bufs: vec![Vec::new(); (MAX_PLY + 2) * SLOTS],
+        key_bufs: vec![Vec::new(); (MAX_PLY + 2) * SLOTS],
         default_buf: Vec::new(),
     };
     if ctx.params.threads > 1 {
@@ -309,7 +312,9 @@ impl<G: Game> Searcher<'_, G> {
         if qs {
             moves.retain(|&m| g.is_noisy(m));
         }
-        let order = order(g, &moves, tt_move, self.killers[ply.min(MAX_PLY)], None);
+        let keys = std::mem::take(&mut self.key_bufs[here]);
+        let killers = self.killers[ply.min(MAX_PLY)];
+        let mut order = Picker::with_buf(keys, g, &moves, tt_move, killers, None);
         let alpha0 = alpha;
         let mut best = stand;
         let mut best_index = None;
@@ -318,7 +323,7 @@ impl<G: Game> Searcher<'_, G> {
         } else {
             usize::MAX
         };
-        for &i in order.iter().take(width) {
+        for i in order.by_ref().take(width) {
             let m = moves[i as usize];
             if ply == 0 && self.root_only.as_ref().is_some_and(|r| !r.contains(&m)) {
                 continue;
@@ -328,6 +333,7 @@ impl<G: Game> Searcher<'_, G> {
             self.states.put(here, c);
             if self.aborted {
                 self.move_bufs[here] = moves;
+                self.key_bufs[here] = order.into_buf();
                 return best.max(alpha0);
             }
             if v > best {
@@ -365,6 +371,7 @@ impl<G: Game> Searcher<'_, G> {
             );
         }
         self.move_bufs[here] = moves;
+        self.key_bufs[here] = order.into_buf();
         best
     }
 
@@ -470,16 +477,19 @@ impl<G: Game> Searcher<'_, G> {
         let mut moves = std::mem::take(&mut self.move_bufs[here]);
         g.legal_moves(&mut moves);
         let tt = tt_index.filter(|&i| i < moves.len()).map(|i| moves[i]);
-        let mut order = order(g, &moves, tt, self.killers[ply.min(MAX_PLY)], None);
-        if qs {
-            order.retain(|&i| g.is_noisy(moves[i as usize]));
-            if !self.exact {
-                order.truncate(QS_WIDTH);
-            }
-        }
+        let keys = std::mem::take(&mut self.key_bufs[here]);
+        let killers = self.killers[ply.min(MAX_PLY)];
+        let mut order = Picker::with_buf(keys, g, &moves, tt, killers, None);
+        let width = if qs && !self.exact {
+            QS_WIDTH
+        } else {
+            usize::MAX
+        };
         let mut best = INF;
         let mut best_index = None;
-        for &i in &order {
+        // In quiescence, only the noisy moves (the first `width` of them).
+        let noisy = |&i: &u16| !qs || g.is_noisy(moves[i as usize]);
+        for i in order.by_ref().filter(noisy).take(width) {
             let m = moves[i as usize];
             let c = self.states.child(here, g, m);
             self.path[ply].push(m);
@@ -488,6 +498,7 @@ impl<G: Game> Searcher<'_, G> {
             self.states.put(here, c);
             if self.aborted {
                 self.move_bufs[here] = moves;
+                self.key_bufs[here] = order.into_buf();
                 return (best, best_index);
             }
             if v < best {
@@ -498,10 +509,12 @@ impl<G: Game> Searcher<'_, G> {
             if best <= alpha {
                 store_killer(g, &mut self.killers[ply.min(MAX_PLY)], m);
                 self.move_bufs[here] = moves;
+                self.key_bufs[here] = order.into_buf();
                 return (best, best_index);
             }
         }
         self.move_bufs[here] = moves;
+        self.key_bufs[here] = order.into_buf();
         // Or this opponent plays its default move and a later one of the layer branches.
         if let Some(d) = self.default_move(g, ply) {
             let c = self.states.child(here, g, d);
