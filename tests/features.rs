@@ -213,7 +213,7 @@ fn tess_opts() -> RuleOptions {
 /// cross's centre its zone and its distance to the enemy Tesseract; a man on the board and a
 /// piece in reserve one thermometer feature each (a text holds at most the full set); the setup
 /// phase and Black to move one each.
-fn tess_expected(_g: &Tesseract, text: &str) -> usize {
+fn tess_expected(g: &Tesseract, text: &str) -> usize {
     let fields: Vec<&str> = text.split_whitespace().collect();
     let tokens = |side: usize| fields[3 + side].split(',').filter(|&t| t != "-");
     let has_t = |side: usize| tokens(side).any(|t| t.starts_with('T')) as usize;
@@ -234,7 +234,185 @@ fn tess_expected(_g: &Tesseract, text: &str) -> usize {
     for field in &fields[5..7] {
         n += field.chars().filter(|&c| c != '-').count();
     }
-    n + fields[1].starts_with("setup") as usize + (fields[0] == "b") as usize
+    n + fields[1].starts_with("setup") as usize
+        + (fields[0] == "b") as usize
+        + tess_v3_expected(g, text).len()
+}
+
+/// Where version 3's features begin (version 2's 1,334), and its blocks: threats (20), moves
+/// (96), a Tesseract's neighbours (96).
+const TESS_THREAT: u32 = 1334;
+const TESS_MOBILITY: u32 = TESS_THREAT + 20;
+const TESS_AROUND: u32 = TESS_MOBILITY + 96;
+const TESS_MOB_THRESHOLDS: [[usize; 8]; 3] = [
+    [1, 2, 3, 4, 6, 8, 12, 18],
+    [2, 4, 6, 9, 13, 18, 25, 35],
+    [2, 5, 9, 14, 20, 28, 38, 50],
+];
+
+/// A point of a tesseract text (`h12`) as (file, rank) from 0.
+fn tess_point(s: &str) -> (i32, i32) {
+    let b = s.as_bytes();
+    ((b[0] - b'a') as i32, s[1..].parse::<i32>().unwrap() - 1)
+}
+
+/// The point a move string starts from (`c2e4f3` → c2), None for a drop or a placement.
+fn tess_from(mv: &str) -> Option<(i32, i32)> {
+    if mv.contains('@') {
+        return None;
+    }
+    let digits = mv[1..].chars().take_while(|c| c.is_ascii_digit()).count();
+    Some(tess_point(&mv[..1 + digits]))
+}
+
+/// A tesseract text's board: what covers each point (colour and letter: a large slider's two
+/// points both), and the cross footprints (centre and arm ends).
+fn tess_board(text: &str) -> (HashMap<(i32, i32), (usize, char)>, BTreeSet<(i32, i32)>) {
+    let fields: Vec<&str> = text.split_whitespace().collect();
+    let mut cells = HashMap::new();
+    let mut footprint = BTreeSet::new();
+    for side in 0..2 {
+        for t in fields[3 + side].split(',').filter(|&t| t != "-") {
+            let letter = t.chars().next().unwrap();
+            match letter {
+                'X' => {
+                    let (f, r) = tess_point(&t[1..]);
+                    for (df, dr) in [(0, 0), (1, 0), (-1, 0), (0, 1), (0, -1)] {
+                        footprint.insert((f + df, r + dr));
+                    }
+                }
+                's' | 'L' => {
+                    let p = tess_point(&t[1..t.len() - 1]);
+                    cells.insert(p, (side, letter));
+                    if letter == 'L' {
+                        let q = if t.ends_with('h') {
+                            (p.0 + 1, p.1)
+                        } else {
+                            (p.0, p.1 + 1)
+                        };
+                        cells.insert(q, (side, letter));
+                    }
+                }
+                _ => {
+                    cells.insert(tess_point(&t[1..]), (side, letter));
+                }
+            }
+        }
+    }
+    (cells, footprint)
+}
+
+/// Version 3's features of a tesseract position, worked out from its text and its legal moves
+/// (not from the engine's own move generator): each Tesseract's eight neighbours by what lies
+/// there (the direction taken from the feature itself, checked once per direction); then, once
+/// play has started and the game is not over, for each side with the move given to it (the
+/// text's side letter changed) and not bound to drop, one threat per enemy man some legal
+/// move of it takes (playing the move and seeing the man gone) and its moves' thermometers by
+/// class. Sorted.
+fn tess_v3_expected(g: &Tesseract, text: &str) -> Vec<u32> {
+    let fields: Vec<&str> = text.split_whitespace().collect();
+    let (cells, footprint) = tess_board(text);
+    let mut out = Vec::new();
+    // The neighbours: what the engine gives, checked for the multiset of (colour, what) and
+    // one feature per direction.
+    let mut f = Vec::new();
+    g.features(&mut f);
+    let around: Vec<u32> = f.iter().copied().filter(|&x| x >= TESS_AROUND).collect();
+    let mut want: Vec<(usize, usize)> = Vec::new();
+    for (&(tf, tr), &(side, letter)) in &cells {
+        if letter != 'T' {
+            continue;
+        }
+        for df in -1..=1 {
+            for dr in -1..=1 {
+                if (df, dr) == (0, 0) {
+                    continue;
+                }
+                let q = (tf + df, tr + dr);
+                let what = if !(0..15).contains(&q.0) || !(0..15).contains(&q.1) {
+                    0
+                } else if footprint.contains(&q) {
+                    1
+                } else {
+                    match cells.get(&q) {
+                        Some((_, 's' | 'L')) => 2,
+                        Some(&(c, _)) if c == side => 3,
+                        Some(_) => 4,
+                        None => 5,
+                    }
+                };
+                want.push((side, what));
+            }
+        }
+    }
+    let mut got: Vec<(usize, usize)> = around
+        .iter()
+        .map(|&x| {
+            let i = (x - TESS_AROUND) as usize;
+            (i / 48, i % 6)
+        })
+        .collect();
+    want.sort_unstable();
+    got.sort_unstable();
+    assert_eq!(got, want, "a Tesseract's neighbours: {}", text);
+    let dirs: BTreeSet<usize> = around
+        .iter()
+        .map(|&x| (x - TESS_AROUND) as usize / 6)
+        .collect();
+    assert_eq!(dirs.len(), around.len(), "one per direction: {}", text);
+    out.extend(around);
+    if fields[1] != "play" || g.status().is_over() {
+        return out;
+    }
+    let to_move = (fields[0] == "b") as usize;
+    for side in 0..2 {
+        let mut as_mover: Vec<&str> = fields.clone();
+        as_mover[0] = if side == 0 { "w" } else { "b" };
+        let p = Tesseract::from_text(&as_mover.join(" "), g.options()).unwrap();
+        let mut moves = Vec::new();
+        p.legal_moves(&mut moves);
+        let rel = (side == to_move) as usize;
+        let mut count = [0usize; 3];
+        let mut taken = BTreeSet::new();
+        for &m in &moves {
+            let s = p.format_move(m);
+            let Some(from) = tess_from(&s) else { continue };
+            let class = match cells[&from].1 {
+                'T' => 0,
+                's' | 'L' => 2,
+                _ => 1,
+            };
+            count[class] += 1;
+            let mut c = p.clone();
+            c.play(m);
+            let after = tess_board(&c.to_text()).0;
+            for (&q, &(owner, letter)) in &cells {
+                if owner != side
+                    && "TSPRC".contains(letter)
+                    && after.get(&q) != Some(&(owner, letter))
+                {
+                    taken.insert((q, letter));
+                }
+            }
+        }
+        let base = TESS_THREAT + (side as u32 * 2 + rel as u32) * 5;
+        for (_, letter) in taken {
+            out.push(base + "TSPRC".find(letter).unwrap() as u32);
+        }
+        for (class, &n) in count.iter().enumerate() {
+            let base = TESS_MOBILITY + ((side as u32 * 2 + rel as u32) * 3 + class as u32) * 8;
+            for (i, &th) in TESS_MOB_THRESHOLDS[class].iter().enumerate() {
+                if n >= th {
+                    out.push(base + i as u32);
+                }
+            }
+        }
+    }
+    out.sort_unstable();
+    let mut engine: Vec<u32> = f.into_iter().filter(|&x| x >= TESS_THREAT).collect();
+    engine.sort_unstable();
+    assert_eq!(engine, out, "version 3's threats and moves: {}", text);
+    out
 }
 
 /// Everything but the ply counter and the number of setup plies.
@@ -260,8 +438,8 @@ fn tesseract_features_over_random_games() {
             distinct,
             n
         );
-        assert_eq!(g.feature_set().as_deref(), Some("tesseract/2"));
-        assert_eq!(g.feature_count(), 1334, "docs/learning.md's count");
+        assert_eq!(g.feature_set().as_deref(), Some("tesseract/3"));
+        assert_eq!(g.feature_count(), 1546, "docs/learning.md's count");
     }
 }
 
@@ -276,7 +454,14 @@ fn tesseract_features_tell_pieces_apart() {
         f.sort_unstable();
         f
     };
-    let base = feats("w play 30 Ta1,Sc3,Le5h,Xh8 To15 SP L");
+    // Version 2's part (version 3's has its own test below).
+    let v2 = |text: &str| -> Vec<u32> {
+        feats(text)
+            .into_iter()
+            .filter(|&x| x < TESS_THREAT)
+            .collect()
+    };
+    let base = v2("w play 30 Ta1,Sc3,Le5h,Xh8 To15 SP L");
     // Ta1 (zone, distance to To15, count), Sc3 (zone, two distances, count), Le5h (two
     // points, each a zone and two distances), Xh8 (zone, distance to To15), To15 (zone,
     // distance to Ta1, count), S and P and L in reserve.
@@ -290,8 +475,55 @@ fn tesseract_features_tell_pieces_apart() {
         "w play 30 Ta1,Sc3,Le5h,Xh8 To15 SP -",
         "b play 30 Ta1,Sc3,Le5h,Xh8 To15 SP L",
     ] {
-        assert_ne!(feats(other), base, "{}", other);
+        assert_ne!(v2(other), base, "{}", other);
     }
+}
+
+/// Version 3 on hand-made positions: a threat by the side to move and by the other, gone
+/// when the man cannot be taken; a Tesseract's neighbours.
+#[test]
+fn tesseract_features_see_threats_and_neighbours() {
+    let feats = |text: &str, from: u32, to: u32| -> Vec<u32> {
+        let g = Tesseract::from_text(text, &tess_opts()).unwrap();
+        let mut f = Vec::new();
+        g.features(&mut f);
+        f.retain(|&x| (from..to).contains(&x));
+        f.sort_unstable();
+        f
+    };
+    let threats = |text: &str| feats(text, TESS_THREAT, TESS_MOBILITY);
+    // White's Cylinder on c3 can jump Black's Star on c4 (landing on c5, within its reach of
+    // two): a threat of White's on a Star (kind 2 of T S P R C), White to move or not. (Black's
+    // Tesseract stands on n15, off the diagonal o15–c3 where it could take the Cylinder.)
+    assert_eq!(
+        threats("w play 30 Ta1,Cc3 Tn15,Sc4 - -"),
+        vec![TESS_THREAT + 5 + 1]
+    );
+    assert_eq!(
+        threats("b play 30 Ta1,Cc3 Tn15,Sc4 - -"),
+        vec![TESS_THREAT + 1]
+    );
+    // The landing point taken by Black's Pyramid: no threat on the Star. (The Pyramid on c5 is
+    // not reachable either: the Cylinder may not jump two men.)
+    assert_eq!(
+        threats("w play 30 Ta1,Cc3 Tn15,Sc4,Pc5 - -"),
+        Vec::<u32>::new()
+    );
+    // No threats during setup, where nothing moves (the two Tesseracts face each other down
+    // the h file: after setup, the side to move could take the other).
+    let setup = "w setup:2 2 Th2 Th14 SSPRCLLsssssXX SSPRCLLsssssXX";
+    assert_eq!(threats(setup), Vec::<u32>::new());
+    assert_eq!(feats(setup, TESS_MOBILITY, TESS_AROUND), Vec::<u32>::new());
+    // White's Tesseract in the corner a1: five of its neighbours are off the board (0), b2
+    // holds its own Cylinder (3), a2 and b1 are empty (5).
+    let around = feats(
+        "w play 30 Ta1,Cb2 To15,Sc4 - -",
+        TESS_AROUND,
+        TESS_AROUND + 48,
+    );
+    let mut what: Vec<u32> = around.iter().map(|&x| (x - TESS_AROUND) % 6).collect();
+    what.sort_unstable();
+    assert_eq!(what, vec![0, 0, 0, 0, 0, 3, 5, 5]);
 }
 
 fn three_opts() -> RuleOptions {

@@ -18,9 +18,9 @@ struct Shipped {
 /// default rules (`rithmomachia-remove-corps-N12/1`, residual, 7,600 self-play games, 3,400 of
 /// them played by earlier nets): +127 Elo over the hand evaluation at equal nodes (the
 /// 6,200-game net before it: +60, and about +115 at 100 ms a move); searches by default.
-/// Tesseract (`tesseract/2`, residual, 15,600 self-play games, 12,500 of them played by
-/// earlier nets): +95 Elo over the hand evaluation at equal nodes (the 6,600-game net before
-/// it: +70); searches by default. Chess for three (`threechess/1`, an output per seat, 4,800
+/// Tesseract (`tesseract/3`: version 2's places plus each Tesseract's neighbours, the captures
+/// on offer and the moves; residual, 20,400 self-play games): +155 Elo over the hand
+/// evaluation at equal nodes (the `tesseract/2` net before it: +95); searches by default. Chess for three (`threechess/1`, an output per seat, 4,800
 /// games, 1,300 of them played by the net before it, one epoch): predicts results better than
 /// the hand evaluation (held-out loss 0.04687 against 0.05164) and gives the readable shares of
 /// `info string shares`; Best-Reply Search with it against two with the hand evaluation takes

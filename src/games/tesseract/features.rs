@@ -1,4 +1,4 @@
-//! The learned evaluation's input features (`Game::features`, docs/learning.md), version 2:
+//! The learned evaluation's input features (`Game::features`, docs/learning.md), version 3:
 //! - every occupied point: colour × what stands there × its zone of the 15 × 15 grid (5 × 5
 //!   zones of 3 × 3 points). What stands there is one of the board's 11 cell kinds: the five men
 //!   (Tesseract, Star, Pyramid, Rectangle, Cylinder), a small slider lying along a rank or a
@@ -12,7 +12,14 @@
 //!   type (T S P R C L s X) and k from 1 to the side's full set of it (15 a colour);
 //! - the men on the board, the same way (T 1, S 2, P 1, R 1, C 1: 6 a colour), since material
 //!   decides the endgame rules (the Tesseract's range, must-drop);
-//! - the setup phase not over, and Black to move.
+//! - the setup phase not over, and Black to move;
+//! - (version 3) around each Tesseract, its eight neighbours: off the board, a cross footprint,
+//!   a slider, an own man, an enemy man or nothing (colour × direction × which);
+//! - (version 3, once play has started, for a side not bound to drop) what each side could take now: one feature per enemy
+//!   man it can capture, by colour × whether that side is to move × the victim's kind; and its
+//!   moves as thermometers by colour × to move × class (Tesseract, other men, sliders).
+//!   These are the hand evaluation's tactical and safety terms, which version 2 could only see
+//!   through the residual base: given as inputs, the net weighs them by the position.
 //!
 //! Two pieces of a kind in one zone (or at one distance) give its feature twice: the lists are
 //! multisets. Version 1 named the point itself (4,964 point features in all): on 3,100 self-play
@@ -25,7 +32,7 @@
 use super::*;
 
 /// The set's name: a net trained on it fits every rule set of tesseract.
-pub const FEATURE_SET: &str = "tesseract/2";
+pub const FEATURE_SET: &str = "tesseract/3";
 
 /// Cell kinds: `K_T` (1) to `K_LVB` (11).
 const KINDS: usize = 11;
@@ -47,8 +54,23 @@ const FULL_MEN: [u8; 6] = [0, 1, 2, 1, 1, 1];
 const MEN_PER_SIDE: usize = 6;
 const SETUP: usize = MEN + 2 * MEN_PER_SIDE;
 const BLACK_TO_MOVE: usize = SETUP + 1;
+/// Version 3: what each side can take now, by colour × whether it is to move × the victim's
+/// kind (T S P R C), once per man it can take.
+const THREAT: usize = BLACK_TO_MOVE + 1;
+/// Version 3: moves as thermometers, by colour × whether it is to move × class (the
+/// Tesseract, the other men, the sliders) × threshold reached.
+const MOBILITY: usize = THREAT + 2 * 2 * 5;
+const MOB_THRESHOLDS: [[u16; 8]; 3] = [
+    [1, 2, 3, 4, 6, 8, 12, 18],
+    [2, 4, 6, 9, 13, 18, 25, 35],
+    [2, 5, 9, 14, 20, 28, 38, 50],
+];
+/// Version 3: each Tesseract's eight neighbours, by colour × direction × what lies there
+/// (off the board, a cross footprint, a slider, an own man, an enemy man, nothing).
+const AROUND: usize = MOBILITY + 2 * 2 * 3 * 8;
+const AROUND_KINDS: usize = 6;
 /// How many features the set has.
-pub const COUNT: usize = BLACK_TO_MOVE + 1;
+pub const COUNT: usize = AROUND + 2 * 8 * AROUND_KINDS;
 
 fn zone(sq: usize) -> usize {
     (sq % W / 3) * 5 + sq / W / 3
@@ -118,5 +140,78 @@ pub fn features(g: &Tesseract, out: &mut Vec<u32>) {
     }
     if g.side == 1 {
         out.push(BLACK_TO_MOVE as u32);
+    }
+    for side in 0..2 {
+        let t = g.tpos[side];
+        if t == NONE {
+            continue;
+        }
+        for d in 0..8 {
+            let nx = NB[t as usize][d];
+            let what = if nx == NONE {
+                0
+            } else {
+                let c = g.board[nx as usize];
+                let k = c & KM;
+                if c & FP != 0 {
+                    1
+                } else if is_slider(k) {
+                    2
+                } else if k != 0 && color(c) == side {
+                    3
+                } else if k != 0 {
+                    4
+                } else {
+                    5
+                }
+            };
+            out.push((AROUND + (side * 8 + d) * AROUND_KINDS + what) as u32);
+        }
+    }
+    // Captures and mobility mean nothing during setup (nothing moves; see eval.rs) or once the
+    // game is over, nor for a side that must drop (its pieces cannot move until it has).
+    if !g.in_play() || g.status.is_over() {
+        return;
+    }
+    for side in 0..2 {
+        if g.must_drop(side) {
+            continue;
+        }
+        let rel = (side == g.side as usize) as usize;
+        let mut taken = [NONE; 8];
+        let mut n_taken = 0;
+        let mut mob = [0u16; 3];
+        g.gen_pieces(side, &mut |m: Move, cap: bool| {
+            let k = g.board[m.from as usize] & KM;
+            mob[if k == K_T {
+                0
+            } else if is_man(k) {
+                1
+            } else {
+                2
+            }] += 1;
+            if cap {
+                let (caps, n) = g.captured_squares(m);
+                for &q in &caps[..n] {
+                    if n_taken < taken.len() && !taken[..n_taken].contains(&q) {
+                        taken[n_taken] = q;
+                        n_taken += 1;
+                    }
+                }
+            }
+        });
+        let base = THREAT + (side * 2 + rel) * 5;
+        for &q in &taken[..n_taken] {
+            let k = (g.board[q as usize] & KM) as usize;
+            out.push((base + k - 1) as u32);
+        }
+        for (class, &count) in mob.iter().enumerate() {
+            let base = MOBILITY + ((side * 2 + rel) * 3 + class) * 8;
+            for (i, &th) in MOB_THRESHOLDS[class].iter().enumerate() {
+                if count >= th {
+                    out.push((base + i) as u32);
+                }
+            }
+        }
     }
 }
