@@ -83,8 +83,14 @@ fn check_at<G: Game>(net: &Net, g: &G, seat: usize) {
 }
 
 /// Walks `steps` positions of `games` with a random net of each width in `widths`, residual
-/// and not, checking each; most sums must have been updated rather than rebuilt.
+/// and not, checking each; more than `ratio` times as many sums must have been updated as
+/// rebuilt (3 unless the game's features change wholesale from one ply to the next).
 fn walk<G: Game>(games: &[Vec<G>], widths: &[usize], steps: usize, seed: u64) {
+    walk_updating(games, widths, steps, seed, 3)
+}
+
+/// [`walk`] with the share of updates `ratio` asks for.
+fn walk_updating<G: Game>(games: &[Vec<G>], widths: &[usize], steps: usize, seed: u64, ratio: u64) {
     let mut rng = rng_from_seed(seed);
     for (k, &hidden) in widths.iter().enumerate() {
         for base in ["", BASE_HAND] {
@@ -105,7 +111,7 @@ fn walk<G: Game>(games: &[Vec<G>], widths: &[usize], steps: usize, seed: u64) {
             // the sums change by nothing.
             assert_eq!(updates + rebuilds, 2 * steps as u64);
             assert!(
-                updates > 3 * rebuilds && rebuilds > 0,
+                updates > ratio * rebuilds && rebuilds > 0,
                 "{} updated, {} rebuilt: the walk's small steps should update",
                 updates,
                 rebuilds
@@ -141,7 +147,11 @@ fn incremental_sums_equal_afresh_on_rithmomachia() {
 fn incremental_sums_equal_afresh_on_tesseract() {
     let start = Tesseract::start(&RuleOptions::of::<Tesseract>()).unwrap();
     let games = random_games(&start, 20, 200, 4);
-    walk(&games, &[1, 32, 100], 3000, 14);
+    // `tesseract/3`'s captures and moves are counted by colour × whether that side is to
+    // move, which flips at every ply: a one-ply step changes most of them, and the sums are
+    // rebuilt about as often as updated (3,453 updates, 2,547 rebuilds over 3,000 steps, half
+    // the updates being the second look at a position). They must still be equal.
+    walk_updating(&games, &[1, 32, 100], 3000, 14, 1);
 }
 
 /// Tesseris, two seats and four (an output per seat), from dealt starts.
