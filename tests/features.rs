@@ -265,9 +265,12 @@ fn tess_from(mv: &str) -> Option<(i32, i32)> {
     Some(tess_point(&mv[..1 + digits]))
 }
 
-/// A tesseract text's board: what covers each point (colour and letter: a large slider's two
-/// points both), and the cross footprints (centre and arm ends).
-fn tess_board(text: &str) -> (HashMap<(i32, i32), (usize, char)>, BTreeSet<(i32, i32)>) {
+/// What covers each point of a tesseract board: colour and letter.
+type TessCells = HashMap<(i32, i32), (usize, char)>;
+
+/// A tesseract text's board: what covers each point (a large slider's two points both), and
+/// the cross footprints (centre and arm ends).
+fn tess_board(text: &str) -> (TessCells, BTreeSet<(i32, i32)>) {
     let fields: Vec<&str> = text.split_whitespace().collect();
     let mut cells = HashMap::new();
     let mut footprint = BTreeSet::new();
