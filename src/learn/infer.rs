@@ -102,13 +102,21 @@ const COUNT_DIRECTLY: usize = 256;
 /// features (a hyperchess piece has three).
 const LOOK: usize = 8;
 
+/// How many differences `unpaired` looks past before it leaves the rest of both lists unpaired
+/// (to be counted): where a move changes features all along the lists (tesseract's distances
+/// to a Tesseract that moved, its move counts by side to move), each look costs more than
+/// counting what it would pair, while a hyperchess move leaves a few differences.
+const LOOKS: usize = 8;
+
 /// Pairs equal elements of `a` and `b` in their order, a run at a time: after a difference it
 /// looks up to [`LOOK`] elements ahead in each for the nearest place where two elements in a row
-/// agree, and goes on from there. Appends what it left unpaired to `a_left` and `b_left`. A
+/// agree, and goes on from there; after [`LOOKS`] differences it stops pairing. Appends what
+/// it left unpaired to `a_left` and `b_left`. A
 /// pair is two equal features, one in each list, so pairing them leaves the difference of the
 /// two multisets as it was, whatever was paired: only how many are left depends on it.
 fn unpaired(a: &[u32], b: &[u32], a_left: &mut Vec<u32>, b_left: &mut Vec<u32>) {
     let (mut i, mut j) = (0, 0);
+    let mut looks = 0;
     let agree = |i: usize, j: usize| {
         a[i] == b[j] && (i + 1 == a.len() || j + 1 == b.len() || a[i + 1] == b[j + 1])
     };
@@ -118,6 +126,10 @@ fn unpaired(a: &[u32], b: &[u32], a_left: &mut Vec<u32>, b_left: &mut Vec<u32>) 
             i += run;
             j += run;
             continue;
+        }
+        looks += 1;
+        if looks > LOOKS {
+            break;
         }
         for skip in 1..=2 * LOOK {
             for di in skip.saturating_sub(LOOK)..=skip.min(LOOK) {
