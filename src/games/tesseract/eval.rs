@@ -78,33 +78,12 @@ pub(crate) fn evaluate(g: &Tesseract, seat: Seat) -> i32 {
     // on a near-empty board, 4 under the endgame limit): during setup, captures are phantoms
     // (two Tesseracts on one file read as "capturable by the side to move", −4000 for a
     // position that is even) and only mobility counts.
-    let play = g.in_play();
-    for side in 0..2 {
-        let opp = 1 - side;
-        let et = g.tpos[opp];
-        let fs = &mut f[side];
-        g.gen_pieces(side, &mut |m: Move, cap: bool| {
-            let k = g.board[m.from as usize] & KM;
-            if k == K_T {
-                fs.t_moves += 1;
-            } else if is_man(k) {
-                fs.mobility += 2;
-            } else {
-                fs.mobility += 1;
-            }
-            if cap && play {
-                let (caps, n) = g.captured_squares(m);
-                let mut v = 0;
-                for &q in &caps[..n] {
-                    if q == et {
-                        fs.t_attacks += 1;
-                    } else {
-                        v += PIECE_VALUE[(g.board[q as usize] & KM) as usize];
-                    }
-                }
-                fs.best_capture = fs.best_capture.max(v);
-            }
-        });
+    let stats = super::stats::move_stats(g);
+    for (fs, st) in f.iter_mut().zip(&stats) {
+        fs.t_moves = st.moves[0] as i32;
+        fs.mobility = 2 * st.moves[1] as i32 + st.moves[2] as i32;
+        fs.t_attacks = st.t_attacks;
+        fs.best_capture = st.best_capture;
     }
     let stm = g.side as usize;
     let mut score = [0i32; 2];

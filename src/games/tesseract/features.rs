@@ -173,39 +173,18 @@ pub fn features(g: &Tesseract, out: &mut Vec<u32>) {
     if !g.in_play() || g.status.is_over() {
         return;
     }
-    for side in 0..2 {
+    let stats = super::stats::move_stats(g);
+    for (side, st) in stats.iter().enumerate() {
         if g.must_drop(side) {
             continue;
         }
         let rel = (side == g.side as usize) as usize;
-        let mut taken = [NONE; 8];
-        let mut n_taken = 0;
-        let mut mob = [0u16; 3];
-        g.gen_pieces(side, &mut |m: Move, cap: bool| {
-            let k = g.board[m.from as usize] & KM;
-            mob[if k == K_T {
-                0
-            } else if is_man(k) {
-                1
-            } else {
-                2
-            }] += 1;
-            if cap {
-                let (caps, n) = g.captured_squares(m);
-                for &q in &caps[..n] {
-                    if n_taken < taken.len() && !taken[..n_taken].contains(&q) {
-                        taken[n_taken] = q;
-                        n_taken += 1;
-                    }
-                }
-            }
-        });
         let base = THREAT + (side * 2 + rel) * 5;
-        for &q in &taken[..n_taken] {
+        for &q in st.taken() {
             let k = (g.board[q as usize] & KM) as usize;
             out.push((base + k - 1) as u32);
         }
-        for (class, &count) in mob.iter().enumerate() {
+        for (class, &count) in st.moves.iter().enumerate() {
             let base = MOBILITY + ((side * 2 + rel) * 3 + class) * 8;
             for (i, &th) in MOB_THRESHOLDS[class].iter().enumerate() {
                 if count >= th {

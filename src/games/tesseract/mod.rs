@@ -23,6 +23,7 @@ mod eval;
 mod features;
 mod movegen;
 mod setup;
+mod stats;
 mod text;
 
 pub(crate) use setup::{cross_centre_ok, in_camp, stage_of, Stage};
