@@ -12,16 +12,10 @@ const RES_VALUE: [i32; 8] = [0, 255, 270, 300, 190, 160, 110, 0];
 const WIN: i32 = 20_000;
 const TROPISM: i32 = 2;
 
-/// Per-side features.
+/// Per-side features (what its moves do: `stats::MoveStats`).
 #[derive(Default, Clone, Copy)]
 struct Side {
     material: i32,
-    mobility: i32,
-    /// Moves of this side that would capture the enemy Tesseract.
-    t_attacks: i32,
-    /// Best value of an enemy man this side can capture now (not the Tesseract).
-    best_capture: i32,
-    t_moves: i32,
     /// Closeness of this side's pieces to a hunted enemy Tesseract (see `hunted`).
     closeness: i32,
 }
@@ -77,26 +71,23 @@ pub(crate) fn evaluate(g: &Tesseract, seat: Seat) -> i32 {
     // Setup plies move nothing, and the Tesseract's reach changes when play starts (unlimited
     // on a near-empty board, 4 under the endgame limit): during setup, captures are phantoms
     // (two Tesseracts on one file read as "capturable by the side to move", −4000 for a
-    // position that is even) and only mobility counts.
+    // position that is even) and only mobility counts: `stats::count` takes captures only once
+    // play has started.
     let stats = super::stats::move_stats(g);
-    for (fs, st) in f.iter_mut().zip(&stats) {
-        fs.t_moves = st.moves[0] as i32;
-        fs.mobility = 2 * st.moves[1] as i32 + st.moves[2] as i32;
-        fs.t_attacks = st.t_attacks;
-        fs.best_capture = st.best_capture;
-    }
     let stm = g.side as usize;
     let mut score = [0i32; 2];
     for side in 0..2 {
         let opp = 1 - side;
         let fs = &f[side];
-        let mut s = fs.material + fs.mobility;
+        let st = &stats[side];
+        let mut s = fs.material + 2 * st.moves[1] as i32 + st.moves[2] as i32;
+        let t_moves = st.moves[0] as i32;
         // Tesseract safety.
         let t = g.tpos[side];
         if t != NONE {
             let (shelter, exposure) = shelter_exposure(g, side, t);
             s += 8 * shelter - (3 * exposure) / 2;
-            let att = f[opp].t_attacks;
+            let att = stats[opp].t_attacks;
             if att > 0 {
                 if opp == stm && !g.must_drop(opp) {
                     // The side to move takes the Tesseract next: all but lost.
@@ -110,19 +101,19 @@ pub(crate) fn evaluate(g: &Tesseract, seat: Seat) -> i32 {
             // A hunted Tesseract: every move it loses brings the end closer (walled in, or a
             // man lands beside it with a free point behind), and the hunters close in.
             if hunted[side] {
-                s -= 12 * (32 - fs.t_moves).max(0) + 6 * f[opp].closeness;
+                s -= 12 * (32 - t_moves).max(0) + 6 * f[opp].closeness;
             } else if g.in_play() {
                 s -= TROPISM * f[opp].closeness;
             }
             // The lone Tesseract must keep moving (immobile = loss).
             if g.in_play() && g.other_men_on_board(side) == 0 && g.men_in_reserve(side) == 0 {
-                s -= 30 * (6 - fs.t_moves).max(0) + if fs.t_moves <= 2 { 200 } else { 0 };
+                s -= 30 * (6 - t_moves).max(0) + if t_moves <= 2 { 200 } else { 0 };
             }
         }
         s += if side == stm {
-            fs.best_capture / 2
+            st.best_capture / 2
         } else {
-            fs.best_capture / 8
+            st.best_capture / 8
         };
         score[side] = s;
     }

@@ -33,28 +33,19 @@ impl MoveStats {
 thread_local! {
     /// This thread's last position (its zobrist key, which covers the board, the crosses, the
     /// reserves, the setup step and the side to move) and its counts.
-    static LAST: Cell<(u64, bool, [MoveStats; 2])> = const {
-        Cell::new((0, false, [MoveStats {
-            moves: [0; 3],
-            t_attacks: 0,
-            best_capture: 0,
-            taken: [0; 8],
-            n_taken: 0,
-        }; 2]))
-    };
+    static LAST: Cell<Option<(u64, [MoveStats; 2])>> = const { Cell::new(None) };
 }
 
 /// Both sides' [`MoveStats`] in `g` (White's first), from this thread's last position when it
 /// is `g`'s.
 pub(crate) fn move_stats(g: &Tesseract) -> [MoveStats; 2] {
-    LAST.with(|last| {
-        let (key, valid, stats) = last.get();
-        if valid && key == g.hash {
-            return stats;
+    LAST.with(|last| match last.get() {
+        Some((key, stats)) if key == g.hash => stats,
+        _ => {
+            let stats = [count(g, 0), count(g, 1)];
+            last.set(Some((g.hash, stats)));
+            stats
         }
-        let stats = [count(g, 0), count(g, 1)];
-        last.set((g.hash, true, stats));
-        stats
     })
 }
 
