@@ -413,11 +413,173 @@ fn card_taken_from_a_pile_is_known_to_all_until_discarded() {
     play(&mut g, "O5p3p1"); // seat 1 takes O2 from p1
     assert_eq!(g.known_cards(1, 0), vec![c("O2")]);
     let obs = g.observation_text(1);
-    assert!(obs.contains("hands=O2,?,?,?/"), "{}", obs);
+    // (`!`: the three others were in seat 1's hand when it chose not to complete.)
+    assert!(obs.contains("hands=O2,?!,?!,?!/"), "{}", obs);
     play(&mut g, "T6p4d");
     play(&mut g, "O2p2d");
     assert!(g.known_cards(1, 0).is_empty());
-    assert!(g.observation_text(1).contains("hands=?,?,?,?/"));
+    assert!(g.observation_text(1).contains("hands=?,?!,?!,?!/"));
+}
+
+/// Bits of the shapes of seat `t`'s open objectives.
+fn open_shapes(g: &Tesseris, t: Seat) -> u32 {
+    (0..4)
+        .filter(|&k| g.completed(t) >> k & 1 == 0)
+        .fold(0, |m, k| m | 1 << g.objectives(t)[k])
+}
+
+#[test]
+fn cards_kept_through_a_turn_without_a_completion_are_held() {
+    let mut g = build(BASE, &[]);
+    assert_eq!(g.held(0) | g.held(1), 0, "a new deal holds nothing yet");
+    // Seat 1 keeps O1, O6 and T5 (it could have completed with O1: `!` records what it kept,
+    // the inference is the determinization's) and takes O2 from p1 into O5's slot.
+    play(&mut g, "O5p3p1");
+    assert!(
+        g.to_text().contains(" hands=O1!,O2@2,O6!,T5!/T1,O5,O6,T6 "),
+        "{}",
+        g.to_text()
+    );
+    // Seat 2 completes with its T1: what it keeps says nothing (one completion a turn).
+    play(&mut g, "T1o1d");
+    assert_eq!(g.held(1), 0);
+    // Seat 1 steals from seat 2: its own new card is not held.
+    play(&mut g, "O6p2h2");
+    assert_eq!(g.held(0), 0b1011);
+    // Seat 2 keeps three cards; a steal from it then unmarks the slot it refills.
+    let mut refilled_held = 0;
+    for seed in 0..24 {
+        let mut h = build_with(BASE, &[], &opts(2), seed);
+        for m in ["O5p3p1", "T1o1d", "O6p2h2"] {
+            play(&mut h, m);
+        }
+        let keep = legal(&h).into_iter().find(|m| m.discard < 4).unwrap();
+        h.play(keep);
+        let before = h.held(1);
+        assert_eq!(before.count_ones(), 3);
+        let steal = legal(&h)
+            .into_iter()
+            .find(|m| m.discard < 4 && m.draw == 6)
+            .unwrap();
+        h.play(steal);
+        assert_eq!(h.held(1) & !before, 0);
+        refilled_held += (h.held(1).count_ones() == 2) as u32;
+        // Both texts round-trip it.
+        let full = Tesseris::from_text(&h.to_text(), h.options()).unwrap();
+        assert_eq!(full.to_text(), h.to_text());
+        assert_eq!((full.held(0), full.held(1)), (h.held(0), h.held(1)));
+        let obs = h.observation_text(0);
+        assert!(obs.contains("?!"), "{}", obs);
+        assert_eq!(
+            Tesseris::from_text(&obs, h.options()).unwrap().to_text(),
+            obs
+        );
+    }
+    // The stolen card is a held one about three times in four.
+    assert!((10..24).contains(&refilled_held), "{}", refilled_held);
+    // In an observation `!` is written on unknown cards only.
+    let obs = g.observation_text(0);
+    let own = obs
+        .split(" hands=")
+        .nth(1)
+        .unwrap()
+        .split(',')
+        .next()
+        .unwrap();
+    let bad = obs.replacen(&format!(" hands={},", own), &format!(" hands={}!,", own), 1);
+    assert_ne!(bad, obs);
+    let err = Tesseris::from_text(&bad, g.options()).unwrap_err();
+    assert!(err.contains("'!'"), "{}", err);
+}
+
+#[test]
+fn a_new_round_holds_nothing() {
+    let mut g = build(&near_end(2, "3,4", 1, 1), &[]);
+    play(&mut g, "O5p3d");
+    play(&mut g, "O5p3d");
+    play(&mut g, "O1o1d"); // seat 1's fourth: the round ends after seat 2
+    assert_eq!((g.held(0), g.held(1).count_ones()), (0, 3));
+    play(&mut g, "O6p1d");
+    assert_eq!(g.rounds_done(), 4);
+    assert_eq!(g.held(0) | g.held(1), 0);
+}
+
+#[test]
+fn the_baseline_never_holds_a_card_that_completes() {
+    // The premise of the determinization's inference, on the rules' own player.
+    let mut rng = rng_from_seed(8);
+    let mut checked = 0;
+    for p in 2..=4 {
+        for seed in 0..6 {
+            let mut g = Tesseris::start_with_seed(&opts(p), seed).unwrap();
+            while !g.status().is_over() && g.ply() < 400 {
+                for t in 0..p {
+                    for i in 0..4 {
+                        if g.held(t) >> i & 1 == 1 {
+                            checked += 1;
+                            assert_eq!(
+                                open_shapes(&g, t) >> g.hand(t)[i] & 1,
+                                0,
+                                "{}",
+                                g.to_text()
+                            );
+                        }
+                    }
+                }
+                let m = g.baseline_move(&mut rng).unwrap();
+                g.play(m);
+            }
+        }
+    }
+    assert!(checked > 5000, "{}", checked);
+}
+
+#[test]
+fn determinization_deals_held_cards_that_complete_nothing() {
+    let mut rng = rng_from_seed(12);
+    let mut buf = Vec::new();
+    let (mut held_hands, mut dealt_matching) = (0u32, 0u32);
+    for p in 2..=4 {
+        for seed in 0..4 {
+            let mut g = Tesseris::start_with_seed(&opts(p), seed).unwrap();
+            while !g.status().is_over() && g.ply() < 200 {
+                let o = g.to_move();
+                let obs = Tesseris::from_text(&g.observation_text(o), g.options()).unwrap();
+                for _ in 0..4 {
+                    let d = g.determinize(o, &mut rng);
+                    assert_eq!(d.observation_text(o), g.observation_text(o));
+                    for t in (0..p).filter(|&t| t != o && obs.held(t) != 0) {
+                        // The dealt hand's slots are not the observation's: count the unknown
+                        // cards. At most the ones drawn since may complete an open objective
+                        // (the deck nearly always has a card to swap in).
+                        let unknown = (0..4).filter(|&i| obs.hand(t)[i] == UNKNOWN).count();
+                        let fresh = unknown - obs.held(t).count_ones() as usize;
+                        let matching = (0..4)
+                            .filter(|&i| d.slot_mask(t, i) >> o & 1 == 0)
+                            .filter(|&i| open_shapes(&d, t) >> d.hand(t)[i] & 1 == 1)
+                            .count();
+                        held_hands += 1;
+                        dealt_matching += (matching > fresh) as u32;
+                    }
+                }
+                // Half the moves by the baseline, so that cards are kept through turns.
+                let m = if rng.random_bool(0.5) {
+                    g.baseline_move(&mut rng).unwrap()
+                } else {
+                    g.random_move(&mut rng, &mut buf).unwrap()
+                };
+                g.play(m);
+            }
+        }
+    }
+    // A uniform deal: about one hand in four.
+    assert!(held_hands > 5000, "{}", held_hands);
+    assert!(
+        dealt_matching * 200 < held_hands,
+        "{} of {}",
+        dealt_matching,
+        held_hands
+    );
 }
 
 #[test]
@@ -794,11 +956,16 @@ fn reshuffle_hidden(g: &Tesseris, o: Seat, rng: &mut GameRng) -> Tesseris {
                 .filter(|&x| x != t && keep >> x & 1 == 1)
                 .map(|x| char::from(b'1' + x as u8))
                 .collect();
-            items.push(if who.is_empty() {
+            let mut item = if who.is_empty() {
                 card_name(card)
             } else {
                 format!("{}@{}", card_name(card), who)
-            });
+            };
+            // Which cards were held at their owner's last turn is public.
+            if g.held(t) >> i & 1 == 1 {
+                item.push('!');
+            }
+            items.push(item);
         }
         hands.push(items.join(","));
     }

@@ -18,22 +18,24 @@ impl Tesseris {
         }
         g.observer = o as u8;
         for t in 0..n {
-            let mut slots: [(u8, u8); 4] = [(UNKNOWN, 1 << t); 4];
-            if t == o {
-                for i in 0..4 {
-                    slots[i] = (self.hand[t][i], self.mask[t][i] | 1 << t);
-                }
-            } else {
-                for i in 0..4 {
-                    if self.mask[t][i] >> o & 1 == 1 && self.hand[t][i] != UNKNOWN {
-                        slots[i] = (self.hand[t][i], 1 << t | 1 << o);
-                    }
-                }
+            // (card, who knows it, held): `held` is kept for the unknown cards only, the
+            // ones a determinization deals.
+            let mut slots: [(u8, u8, bool); 4] = [(UNKNOWN, 1 << t, false); 4];
+            for i in 0..4 {
+                slots[i] = if t == o {
+                    (self.hand[t][i], self.mask[t][i] | 1 << t, false)
+                } else if self.mask[t][i] >> o & 1 == 1 && self.hand[t][i] != UNKNOWN {
+                    (self.hand[t][i], 1 << t | 1 << o, false)
+                } else {
+                    (UNKNOWN, 1 << t, self.held[t] >> i & 1 == 1)
+                };
             }
             slots.sort_unstable();
+            g.held[t] = 0;
             for i in 0..4 {
                 g.hand[t][i] = slots[i].0;
                 g.mask[t][i] = slots[i].1;
+                g.held[t] |= (slots[i].2 as u8) << i;
             }
         }
         for pos in 0..g.deck_len as usize {
@@ -80,6 +82,46 @@ impl Tesseris {
         out
     }
 
+    /// The inference a dealt observation must respect ([`Tesseris::held`]): an unknown card
+    /// its owner already held at its last turn, a turn without a completion, completes none
+    /// of the owner's open objectives (or the owner would have completed with it). A dealt
+    /// card that does is swapped with a random unknown deck card that completes none of them
+    /// (kept when the deck has none). `was_unknown[t]`: the slots of `t`'s hand just dealt;
+    /// `deck_unknown`: the deck positions just dealt.
+    fn respect_held(&mut self, rng: &mut GameRng, was_unknown: &[u8; 4], deck_unknown: u128) {
+        use rand::Rng;
+        for t in 0..self.n as usize {
+            let slots = was_unknown[t] & self.held[t];
+            if slots == 0 {
+                continue;
+            }
+            let mut open = 0u32;
+            for k in 0..4 {
+                if self.done[t] >> k & 1 == 0 && self.obj[t][k] < UNKNOWN {
+                    open |= 1 << self.obj[t][k];
+                }
+            }
+            for i in 0..4 {
+                if slots >> i & 1 == 0 || open >> self.hand[t][i] & 1 == 0 {
+                    continue;
+                }
+                // A uniform choice among the deck cards that fit (reservoir sampling).
+                let (mut pick, mut seen) = (None, 0u32);
+                for pos in 0..self.deck_len as usize {
+                    if deck_unknown >> pos & 1 == 1 && open >> self.deck[pos] & 1 == 0 {
+                        seen += 1;
+                        if rng.random_range(0..seen) == 0 {
+                            pick = Some(pos);
+                        }
+                    }
+                }
+                if let Some(pos) = pick {
+                    std::mem::swap(&mut self.deck[pos], &mut self.hand[t][i]);
+                }
+            }
+        }
+    }
+
     /// Deals the unknown cards of an observation at random (consistent with its knowledge) and
     /// reseeds the random stream. If `force` is `(seat, card)`, makes sure `seat` holds `card`
     /// by swapping it in from another unknown place if needed.
@@ -113,12 +155,15 @@ impl Tesseris {
                 }
             }
         }
+        let mut deck_unknown = 0u128;
         for pos in 0..self.deck_len as usize {
             if self.deck[pos] == UNKNOWN && k < len {
                 self.deck[pos] = pool[k];
+                deck_unknown |= 1 << pos;
                 k += 1;
             }
         }
+        self.respect_held(rng, &was_unknown, deck_unknown);
         if let Some((s, card)) = force {
             if !self.hand[s].contains(&card) {
                 if let Some(i) = (0..4).find(|&i| was_unknown[s] >> i & 1 == 1) {

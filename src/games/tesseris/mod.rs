@@ -114,6 +114,12 @@ pub struct Tesseris {
     done_at: [[u32; 4]; 4],
     hand: [[u8; 4]; 4],
     mask: [[u8; 4]; 4],
+    /// Bit i of `held[t]`: the card in slot i of seat `t`'s hand was already there at `t`'s
+    /// last turn, which was not a completion — so it completes none of `t`'s open objectives,
+    /// or `t` would have played it (determinization deals such slots accordingly: hidden.rs).
+    /// Public knowledge (every seat sees each draw); not hashed (it changes no move or
+    /// score); written as `!` after the card in the position text.
+    held: [u8; 4],
     pile: [[u8; PILE_CAP]; 4],
     pile_len: [u8; 4],
     /// Bottom first; the top card is `deck[deck_len - 1]`.
@@ -167,6 +173,11 @@ impl Tesseris {
     /// Seat `t`'s objectives in the order they were turned up.
     pub fn objectives(&self, t: Seat) -> [u8; 4] {
         self.obj[t]
+    }
+    /// Bit i set: the card in slot i of seat `t`'s hand was there at `t`'s last turn, which
+    /// completed nothing (in an observation, for the unknown cards only).
+    pub fn held(&self, t: Seat) -> u8 {
+        self.held[t]
     }
     /// Bit k set: objective k of seat `t` is completed.
     pub fn completed(&self, t: Seat) -> u8 {
@@ -380,6 +391,7 @@ impl Tesseris {
             done_at: [[0; 4]; 4],
             hand: [[UNKNOWN; 4]; 4],
             mask: [[0; 4]; 4],
+            held: [0; 4],
             pile: [[UNKNOWN; PILE_CAP]; 4],
             pile_len: [0; 4],
             deck: [UNKNOWN; DECK_CAP],
@@ -441,6 +453,7 @@ impl Tesseris {
             self.pile_len[p] = 1;
         }
         self.done = [0; 4];
+        self.held = [0; 4];
         self.triggered = false;
         self.to_move = self.first;
         self.hash = self.compute_hash();

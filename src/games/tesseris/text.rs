@@ -182,6 +182,9 @@ pub fn position_text(g: &Tesseris) -> String {
                     s.push_str(&d);
                 }
             }
+            if g.held[t] >> i & 1 == 1 {
+                s.push('!');
+            }
         }
     }
     s.push_str(" piles=");
@@ -395,10 +398,21 @@ fn parse_hands(
             ));
         }
         for (i, it) in items.iter().enumerate() {
+            let (it, held) = match it.strip_suffix('!') {
+                Some(x) => (x, true),
+                None => (*it, false),
+            };
+            g.held[t] |= (held as u8) << i;
             let (name, who) = match it.split_once('@') {
                 Some((a, b)) => (a, Some(b)),
-                None => (*it, None),
+                None => (it, None),
             };
+            if held && obs && name != "?" {
+                return Err(format!(
+                    "'{}!': in an observation, '!' (held since its owner's last turn) is only written on unknown cards '?'",
+                    it
+                ));
+            }
             if name == "?" {
                 if !obs || t == observer {
                     return Err(format!(
