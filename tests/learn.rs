@@ -391,7 +391,7 @@ fn hyperchess_3x3_ships_a_net_that_eval_net_and_auto_use_without_a_file() {
         let script = format!(
             "setoption name Threads value 1\nsetoption name Eval value {}\n\
              position startpos moves AbI1AcI3 AbI8AcI6\ngo nodes 3000\n\
-             setoption name Boards value 1x1\nposition startpos\ngo nodes 100\n",
+             setoption name Boards value 2x1\nposition startpos\ngo nodes 100\n",
             eval
         );
         engine_output(&[], &script)
@@ -405,17 +405,17 @@ fn hyperchess_3x3_ships_a_net_that_eval_net_and_auto_use_without_a_file() {
         net,
         hand
     );
-    // 3x3 has its net; 1x1 has none, and says so once.
+    // 3x3 has its net; 2x1 has none, and says so once.
     assert_eq!(net.matches("info string error").count(), 1, "{}", net);
     assert!(
         net.contains(
-            "no built-in net for hyperchess (hyperchess-1x1/3; built-in nets: hyperchess-3x3/3, "
+            "no built-in net for hyperchess (hyperchess-2x1/3; built-in nets: hyperchess-3x3/3, "
         ),
         "{}",
         net
     );
     assert!(!hand.contains("error"), "{}", hand);
-    // `Eval auto`, the default: the net on 3x3, the hand evaluation on 1x1, without a word;
+    // `Eval auto`, the default: the net on 3x3, the hand evaluation on 2x1, without a word;
     // a session that never sets Eval is the same.
     let auto = session("auto");
     assert_eq!(first_scores(&auto), first_scores(&net), "{}", auto);
@@ -425,6 +425,36 @@ fn hyperchess_3x3_ships_a_net_that_eval_net_and_auto_use_without_a_file() {
         "setoption name Threads value 1\nposition startpos moves AbI1AcI3 AbI8AcI6\ngo nodes 3000\n",
     );
     assert_eq!(first_scores(&default), first_scores(&net), "{}", default);
+}
+
+/// Hyperchess `Boards=1x1` (chess) ships a net too, which `Eval auto` searches with.
+#[test]
+fn hyperchess_1x1_ships_a_net_that_eval_auto_uses() {
+    let g = Hyperchess::start(&RuleOptions::of::<Hyperchess>().with("Boards", "1x1")).unwrap();
+    let net = quatre::learn::builtin::net("hyperchess", &g.feature_set().unwrap())
+        .expect("a shipped 1x1 net");
+    net.fits(&g).unwrap();
+    assert_eq!(net.header.base, BASE_HAND);
+    let session = |eval: &str| {
+        engine_output(
+            &[],
+            &format!(
+                "setoption name Boards value 1x1\nsetoption name Threads value 1\n\
+                 setoption name Eval value {}\nposition startpos moves e2e4 e7e5\ngo nodes 3000\n",
+                eval
+            ),
+        )
+    };
+    let (auto, hand) = (session("auto"), session("hand"));
+    assert!(!auto.contains("error"), "{}", auto);
+    assert_eq!(first_scores(&auto), first_scores(&session("net")));
+    assert_ne!(
+        first_scores(&auto),
+        first_scores(&hand),
+        "{}\n{}",
+        auto,
+        hand
+    );
 }
 
 /// The start position of `game` (default rules) has a shipped residual net, and `Eval auto`

@@ -115,7 +115,7 @@ fn eval_shows_the_evaluation_the_searches_use() {
             &[],
             &format!(
                 "setoption name Eval value {}\nposition startpos\neval\n\
-                 setoption name Boards value 1x1\nposition startpos\neval\n",
+                 setoption name Boards value 2x1\nposition startpos\neval\n",
                 eval
             ),
         )
@@ -130,7 +130,7 @@ fn eval_shows_the_evaluation_the_searches_use() {
         "info string eval {} cp for p1 (static evaluation, hand)",
         g.evaluate(0)
     );
-    let one = Hyperchess::start(&opts.clone().with("Boards", "1x1")).unwrap();
+    let one = Hyperchess::start(&opts.clone().with("Boards", "2x1")).unwrap();
     let one_by_hand = format!(
         "info string eval {} cp for p1 (static evaluation, hand)",
         one.evaluate(0)
