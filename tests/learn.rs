@@ -430,37 +430,33 @@ fn hyperchess_3x3_ships_a_net_that_eval_net_and_auto_use_without_a_file() {
 /// Hyperchess `Boards=1x1` (chess) ships a net too, which `Eval auto` searches with.
 #[test]
 fn hyperchess_1x1_ships_a_net_that_eval_auto_uses() {
-    let g = Hyperchess::start(&RuleOptions::of::<Hyperchess>().with("Boards", "1x1")).unwrap();
-    let net = quatre::learn::builtin::net("hyperchess", &g.feature_set().unwrap())
-        .expect("a shipped 1x1 net");
-    net.fits(&g).unwrap();
-    assert_eq!(net.header.base, BASE_HAND);
-    let session = |eval: &str| {
-        engine_output(
-            &[],
-            &format!(
-                "setoption name Boards value 1x1\nsetoption name Threads value 1\n\
-                 setoption name Eval value {}\nposition startpos moves e2e4 e7e5\ngo nodes 3000\n",
-                eval
-            ),
-        )
-    };
-    let (auto, hand) = (session("auto"), session("hand"));
-    assert!(!auto.contains("error"), "{}", auto);
-    assert_eq!(first_scores(&auto), first_scores(&session("net")));
-    assert_ne!(
-        first_scores(&auto),
-        first_scores(&hand),
-        "{}\n{}",
-        auto,
-        hand
+    eval_auto_searches_with_the_shipped_net_under::<Hyperchess>(
+        "hyperchess",
+        &[("Boards", "1x1")],
+        " moves e2e4 e7e5",
     );
 }
 
 /// The start position of `game` (default rules) has a shipped residual net, and `Eval auto`
 /// searches with it (the same scores as `Eval net` without a file, not those of `Eval hand`).
 fn eval_auto_searches_with_the_shipped_net<G: Game>(game: &str) {
-    let g = G::start(&RuleOptions::of::<G>()).unwrap();
+    eval_auto_searches_with_the_shipped_net_under::<G>(game, &[], "");
+}
+
+/// [`eval_auto_searches_with_the_shipped_net`] under the rule options `rules`, from the start
+/// and then `moves` (`" moves …"` or empty).
+fn eval_auto_searches_with_the_shipped_net_under<G: Game>(
+    game: &str,
+    rules: &[(&str, &str)],
+    moves: &str,
+) {
+    let mut opts = RuleOptions::of::<G>();
+    let mut setup = format!("setoption name Game value {}\n", game);
+    for (k, v) in rules {
+        opts = opts.with(k, v);
+        setup.push_str(&format!("setoption name {} value {}\n", k, v));
+    }
+    let g = G::start(&opts).unwrap();
     let net = quatre::learn::builtin::net(game, &g.feature_set().unwrap()).expect("a shipped net");
     net.fits(&g).unwrap();
     assert_eq!(net.header.base, BASE_HAND);
@@ -468,9 +464,9 @@ fn eval_auto_searches_with_the_shipped_net<G: Game>(game: &str) {
         engine_output(
             &[],
             &format!(
-                "setoption name Game value {}\nsetoption name Threads value 1\n\
-                 setoption name Eval value {}\nposition startpos\ngo nodes 3000\n",
-                game, eval
+                "{}setoption name Threads value 1\n\
+                 setoption name Eval value {}\nposition startpos{}\ngo nodes 3000\n",
+                setup, eval, moves
             ),
         )
     };
