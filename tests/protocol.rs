@@ -64,10 +64,13 @@ fn nodes_to_depth(e: &mut Engine, depth: u32) -> u64 {
 #[test]
 fn the_table_is_kept_between_searches_until_cleared() {
     let mut e = Engine::start();
+    // The hand evaluation: this is about the table, and the figures below are its trees' (with
+    // the shipped 1x1 net the table saves nothing two plies on, 13,879 nodes against 13,832).
     for c in [
         "setoption name Boards value 1x1",
         "setoption name Threads value 1",
         "setoption name Algorithm value alphabeta",
+        "setoption name Eval value hand",
         "position startpos",
     ] {
         assert!(e.exchange(c).is_empty(), "{}", c);
