@@ -440,6 +440,12 @@ fn cards_kept_through_a_turn_without_a_completion_are_held() {
         "{}",
         g.to_text()
     );
+    assert!(
+        g.display()
+            .contains("hand O1(kept) O2(seen by 2) O6(kept) T5(kept)"),
+        "{}",
+        g.display()
+    );
     // Seat 2 completes with its T1: what it keeps says nothing (one completion a turn).
     play(&mut g, "T1o1d");
     assert_eq!(g.held(1), 0);

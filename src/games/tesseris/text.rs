@@ -586,11 +586,16 @@ pub fn display(g: &Tesseris) -> String {
             .map(|i| {
                 let c = g.hand[t][i];
                 let d = seat_digits(g.mask[t][i], t, n);
-                if c == UNKNOWN || d.is_empty() {
+                let mut v = if c == UNKNOWN || d.is_empty() {
                     card_name(c)
                 } else {
                     format!("{}(seen by {})", card_name(c), d)
+                };
+                // Kept through its owner's last turn, which completed nothing (`!`).
+                if g.held[t] >> i & 1 == 1 {
+                    v.push_str("(kept)");
                 }
+                v
             })
             .collect();
         let _ = writeln!(
