@@ -95,12 +95,7 @@ impl Tesseris {
             if slots == 0 {
                 continue;
             }
-            let mut open = 0u32;
-            for k in 0..4 {
-                if self.done[t] >> k & 1 == 0 && self.obj[t][k] < UNKNOWN {
-                    open |= 1 << self.obj[t][k];
-                }
-            }
+            let open = super::eval::open_mask(self, t);
             for i in 0..4 {
                 if slots >> i & 1 == 0 || open >> self.hand[t][i] & 1 == 0 {
                     continue;
