@@ -359,6 +359,13 @@ fn iterate<G: Game>(
         let nd = &tree.node(node);
         // A new leaf, or the depth cap reached: score it.
         if node != 0 && (nd.visits.load(Ordering::Relaxed) == 0 || path.len() > sh.tree_depth) {
+            // The leaf is expanded on its next visit, not now. Expanding every new leaf at once
+            // (children, priors and the solver's look for a win, then the evaluation) grew the
+            // same trees, move for move, at 50,000 and 100,000 playouts, but at 68–79% of the
+            // playouts a second in the two-seat games and 80% in chess for three, whose leaves
+            // (no widening) would each take all their children: 5× the nodes (results.md,
+            // 2026-11-28, late night). Most leaves are never visited again; with a learned
+            // policy the priors are computed at expansion either way.
             if sh.leaf_search > 0 {
                 let here = quiescence_rewards(&state, sh.leaf_search, qbufs, sh.valuer);
                 leaf_value = Some(here);
@@ -396,33 +403,9 @@ fn iterate<G: Game>(
             }
             // The children just added are legal here too.
             all_available = present == total;
-        } else if !nd.expanded.load(Ordering::Acquire) {
-            if nd.try_lock() {
-                if !nd.expanded.load(Ordering::Acquire) {
-                    state.legal_moves(moves);
-                    if node == 0 {
-                        if let Some(only) = &sh.root_only {
-                            moves.retain(|m| only.contains(m));
-                        }
-                    }
-                    // Below the root, under progressive widening, the first moves only; the
-                    // root (and every node without widening) gets all its children at once.
-                    let first = if sh.widening > 0.0 && node != 0 {
-                        FIRST_CHILDREN
-                    } else {
-                        usize::MAX
-                    };
-                    widen(tree, node, &state, moves, first, sh.policy, feats);
-                    if sh.solver {
-                        mark_decisive(tree, node, &state, buf);
-                    }
-                    nd.expanded.store(true, Ordering::Release);
-                }
-                nd.unlock();
-            } else {
-                // Another thread is expanding this node: score it as a leaf rather than wait.
-                break rollout(&mut state, sh.rollout_plies, rng, buf, sh.valuer);
-            }
+        } else if !expand(sh, node, &state, moves, buf, feats) {
+            // Another thread is expanding this node: score it as a leaf rather than wait.
+            break rollout(&mut state, sh.rollout_plies, rng, buf, sh.valuer);
         }
         let knobs = Knobs {
             c,
@@ -458,11 +441,7 @@ fn iterate<G: Game>(
         path.push(child);
         node = child;
         // A proven node needs no more search: its result is the reward.
-        let p = ch.proven();
-        if p != UNPROVEN {
-            let mut r = [0.0f32; crate::game::MAX_SEATS];
-            let winner = if p == WIN { ch.mover() } else { 1 - ch.mover() };
-            r[winner] = 1.0;
+        if let Some(r) = proven_rewards(ch) {
             leaf_value = Some(r);
             break r;
         }
@@ -497,4 +476,59 @@ fn iterate<G: Game>(
         nd.visits.fetch_add(1, Ordering::Relaxed);
     }
     path.len() as u32 - 1
+}
+
+/// Perfect information: gives `node` (not yet expanded) its first children, in the policy's or
+/// `move_priority` order, and with the solver looks for the side to move's immediate win. Under
+/// progressive widening a node below the root gets [`FIRST_CHILDREN`] children, the root and
+/// every node without widening all of them. Returns false, without waiting, when another thread
+/// is expanding the node; true once it is expanded (by now or before).
+fn expand<G: Game>(
+    sh: &Shared<G>,
+    node: u32,
+    state: &G,
+    moves: &mut Vec<G::Move>,
+    buf: &mut Vec<G::Move>,
+    feats: &mut Vec<u32>,
+) -> bool {
+    let tree = &sh.tree;
+    let nd = tree.node(node);
+    if nd.expanded.load(Ordering::Acquire) {
+        return true;
+    }
+    if !nd.try_lock() {
+        return false;
+    }
+    if !nd.expanded.load(Ordering::Acquire) {
+        state.legal_moves(moves);
+        if node == 0 {
+            if let Some(only) = &sh.root_only {
+                moves.retain(|m| only.contains(m));
+            }
+        }
+        let first = if sh.widening > 0.0 && node != 0 {
+            FIRST_CHILDREN
+        } else {
+            usize::MAX
+        };
+        widen(tree, node, state, moves, first, sh.policy, feats);
+        if sh.solver {
+            mark_decisive(tree, node, state, buf);
+        }
+        nd.expanded.store(true, Ordering::Release);
+    }
+    nd.unlock();
+    true
+}
+
+/// A node proven won or lost for its mover: the rewards that proof gives every seat.
+fn proven_rewards<M: Copy>(nd: &tree::Node<M>) -> Option<[f32; crate::game::MAX_SEATS]> {
+    let p = nd.proven();
+    if p == UNPROVEN {
+        return None;
+    }
+    let mut r = [0.0f32; crate::game::MAX_SEATS];
+    let winner = if p == WIN { nd.mover() } else { 1 - nd.mover() };
+    r[winner] = 1.0;
+    Some(r)
 }
