@@ -361,7 +361,7 @@ fn iterate<G: Game>(
         if node != 0 && (nd.visits.load(Ordering::Relaxed) == 0 || path.len() > sh.tree_depth) {
             // The leaf is expanded on its next visit, not now. Expanding every new leaf at once
             // (children, priors and the solver's look for a win, then the evaluation) grew the
-            // same trees, move for move, at 50,000 and 100,000 playouts, but at 68–79% of the
+            // same trees, move for move, at 50,000 and 100,000 playouts, but at 72–86% of the
             // playouts a second in the two-seat games and 80% in chess for three, whose leaves
             // (no widening) would each take all their children: 5× the nodes (results.md,
             // 2026-11-28, late night). Most leaves are never visited again; with a learned
@@ -478,7 +478,7 @@ fn iterate<G: Game>(
     path.len() as u32 - 1
 }
 
-/// Perfect information: gives `node` (not yet expanded) its first children, in the policy's or
+/// Perfect information: gives `node`, unless it has them, its first children, in the policy's or
 /// `move_priority` order, and with the solver looks for the side to move's immediate win. Under
 /// progressive widening a node below the root gets [`FIRST_CHILDREN`] children, the root and
 /// every node without widening all of them. Returns false, without waiting, when another thread
