@@ -153,6 +153,67 @@ fn training_lowers_the_loss_below_a_constant_on_a_small_fixture() {
     assert!(worst < 0.05, "quantized and float nets differ by {}", worst);
 }
 
+/// A warm start (`--init`) begins where the net it starts from ended: the same held-out loss
+/// on the same data, whatever the data's score scale, and no worse after an epoch at a small
+/// learning rate.
+#[test]
+fn training_from_a_net_starts_at_its_loss() {
+    let data = fixture(300, 11);
+    let mut ds = Dataset::default();
+    ds.add::<Hyperchess>(&data, true).unwrap();
+    for residual in [false, true] {
+        let cfg = TrainConfig {
+            hidden: 16,
+            epochs: 4,
+            lr: 0.003,
+            lambda: 0.5,
+            residual,
+            ..TrainConfig::default()
+        };
+        let first = train(&ds, &cfg, |_| {});
+        let best = first.curve[first.best_epoch - 1].val;
+        let net = first
+            .net
+            .quantize("hyperchess", &ds.feature_set, first.scale, String::new());
+        let start_of = |init: quatre::learn::net::FloatNet, scale: f32| {
+            let cfg = TrainConfig {
+                init: Some((init, scale)),
+                epochs: 1,
+                lr: 0.0003,
+                ..cfg.clone()
+            };
+            let tr = train(&ds, &cfg, |_| {});
+            (tr.init_val.unwrap(), tr)
+        };
+        let (start, next) = start_of(net.to_float(), first.scale);
+        assert!(
+            (start - best).abs() < 0.01 * best,
+            "residual {}: started at {} where the net ended at {}",
+            residual,
+            start,
+            best
+        );
+        // A net whose logits were worth half as many engine units starts as that net with
+        // its output weights halved: the same scores.
+        let mut halved = net.to_float();
+        halved
+            .w2
+            .iter_mut()
+            .chain(halved.b2.iter_mut())
+            .for_each(|w| *w *= 0.5);
+        let (a, _) = start_of(halved, first.scale);
+        let (b, _) = start_of(net.to_float(), first.scale * 0.5);
+        assert!((a - b).abs() < 1e-6 * a, "{} against {}", a, b);
+        assert!((a - start).abs() > 1e-4 * start, "halving changed nothing");
+        assert!(
+            next.curve[0].val < best * 1.01,
+            "{:?} from {}",
+            next.curve,
+            best
+        );
+    }
+}
+
 #[test]
 fn a_residual_net_corrects_the_hand_evaluation() {
     let data = fixture(300, 11);
@@ -279,6 +340,56 @@ fn quatre_train_writes_a_net_and_refuses_bad_data() {
     let n = Net::from_bytes(&std::fs::read(&net).unwrap()).unwrap();
     assert_eq!(n.header.features, "hyperchess-1x1/3");
     assert_eq!(n.hidden(), 8);
+    // The next generation starts from that net: it says where the held-out loss began.
+    let next = dir.join("m.net");
+    let init_args = |init: &str, hidden: &str, residual: bool| {
+        let mut v = vec![
+            "train",
+            "--data",
+            data.to_str().unwrap(),
+            "--out",
+            next.to_str().unwrap(),
+            "--epochs",
+            "1",
+            "--hidden",
+            hidden,
+            "--init",
+            init,
+        ]
+        .into_iter()
+        .map(String::from)
+        .collect::<Vec<_>>();
+        if residual {
+            v.push("--residual".into());
+        }
+        v
+    };
+    let args = init_args(net.to_str().unwrap(), "8", false);
+    let out = run(&args.iter().map(|s| s.as_str()).collect::<Vec<_>>());
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(said.contains("held out, before training"), "{}", said);
+    let m = Net::from_bytes(&std::fs::read(&next).unwrap()).unwrap();
+    assert!(m.header.note.contains("started from"), "{}", m.header.note);
+    std::fs::remove_file(&next).unwrap();
+    // A net of another shape or kind, or no net: one error, no net written.
+    for (init, hidden, residual, says) in [
+        (net.to_str().unwrap(), "16", false, "give --hidden 8"),
+        (net.to_str().unwrap(), "8", true, "leave out --residual"),
+        (data.to_str().unwrap(), "8", false, "--init"),
+        ("/nonexistent/n.net", "8", false, "cannot read"),
+    ] {
+        let args = init_args(init, hidden, residual);
+        let out = run(&args.iter().map(|s| s.as_str()).collect::<Vec<_>>());
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success(), "--init {} --hidden {}", init, hidden);
+        assert!(err.contains(says), "{}: {}", says, err);
+        assert!(!next.exists());
+    }
     // Another game's name, a damaged file: an error, no net.
     let out = run(&[
         "train",

@@ -55,6 +55,12 @@ pub struct TrainArgs {
     /// Draw the loss curve into this SVG file.
     #[arg(long, value_name = "SVG")]
     pub curve: Option<PathBuf>,
+    /// Start from this net (a file `quatre train` wrote, e.g. the shipped one) rather than
+    /// from random weights: the next generation of a net, trained on new games. It must be
+    /// of the data's game and feature set, with `--hidden` units and, with `--residual`, a
+    /// correction of the hand evaluation (and without it, not).
+    #[arg(long, value_name = "NET")]
+    pub init: Option<PathBuf>,
 }
 
 /// Runs `quatre train`, printing progress with `say`.
@@ -131,7 +137,12 @@ fn run_game<G: Game>(
         ds.inputs,
         t0.elapsed().as_secs_f64()
     ));
+    let init = match &a.init {
+        Some(path) => Some(initial_net(path, G::NAME, &ds, a)?),
+        None => None,
+    };
     let cfg = TrainConfig {
+        init,
         hidden: a.hidden as usize,
         epochs: a.epochs as usize,
         batch: a.batch as usize,
@@ -161,6 +172,13 @@ fn run_game<G: Game>(
         "held-out positions {}: net {:.5} (epoch {}, the best), hand evaluation {:.5}, a constant {:.5}; score scale K {:.1} (hand {:.1})",
         tr.val_positions, last, tr.best_epoch, tr.hand_val, tr.constant_val, tr.scale, tr.hand_scale
     ));
+    if let (Some(v), Some(path)) = (tr.init_val, &a.init) {
+        say(&format!(
+            "held out, before training: {} {:.5}",
+            path.display(),
+            v
+        ));
+    }
     if let Some(v) = tr.seats_val {
         say(&format!(
             "held out, the same whatever --others: the mover's output on its target: net {:.5}, hand evaluation {:.5}; the other seats' outputs on their results: net {:.5}, hand evaluation {:.5}",
@@ -171,7 +189,10 @@ fn run_game<G: Game>(
             "{} positions of {} games, epoch {} of {}, hidden {}, lambda {}, lr {}, batch {}, weight decay {}, seed {}{}; held-out loss {:.5} (hand {:.5})",
             tr.train_positions, games.len(), tr.best_epoch, a.epochs, a.hidden, a.lambda, a.lr, a.batch, a.weight_decay, a.seed,
             if tr.residual { ", residual on the hand evaluation" } else { "" }, last, tr.hand_val
-        ) + &if ds.outputs > 1 { format!("; an output per seat, the others' targets: {}", a.others) } else { String::new() });
+        ) + &match (&a.init, tr.init_val) {
+            (Some(p), Some(v)) => format!("; started from {} (held-out loss {:.5})", p.display(), v),
+            _ => String::new(),
+        } + &if ds.outputs > 1 { format!("; an output per seat, the others' targets: {}", a.others) } else { String::new() });
     let net = if tr.residual {
         net.with_base(BASE_HAND)
     } else {
@@ -193,6 +214,50 @@ fn run_game<G: Game>(
         say(&format!("wrote the loss curve to {}", c.display()));
     }
     Ok(())
+}
+
+/// `--init`: the net at `path` as floats, with its score scale, once it is known to fit the
+/// data (`game`, its feature set, inputs and outputs) and the arguments (`--hidden`,
+/// `--residual`).
+fn initial_net(
+    path: &std::path::Path,
+    game: &str,
+    ds: &Dataset,
+    a: &TrainArgs,
+) -> Result<(super::net::FloatNet, f32), String> {
+    let net = super::net::load(&path.to_string_lossy()).map_err(|e| format!("--init {}", e))?;
+    let h = &net.header;
+    let why = if h.game != game {
+        Some(format!("a net of {}, not {}", h.game, game))
+    } else if h.features != ds.feature_set || h.inputs as usize != ds.inputs {
+        Some(format!(
+            "feature set {} ({} inputs), the data's is {} ({} inputs)",
+            h.features, h.inputs, ds.feature_set, ds.inputs
+        ))
+    } else if h.outputs as usize != ds.outputs.max(1) {
+        Some(format!(
+            "{} outputs, the data needs {}",
+            h.outputs,
+            ds.outputs.max(1)
+        ))
+    } else if h.hidden as u64 != a.hidden {
+        Some(format!(
+            "{} hidden units: give --hidden {}",
+            h.hidden, h.hidden
+        ))
+    } else if net.is_residual() != a.residual {
+        Some(if a.residual {
+            "a whole evaluation, not a correction: leave out --residual".to_string()
+        } else {
+            "a correction of the hand evaluation: give --residual".to_string()
+        })
+    } else {
+        None
+    };
+    match why {
+        Some(w) => Err(format!("--init {}: {}", path.display(), w)),
+        None => Ok((net.to_float(), h.eval_scale)),
+    }
 }
 
 /// Writes `bytes` to a temporary file beside `path`, then renames it: a killed run leaves no

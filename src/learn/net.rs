@@ -403,6 +403,26 @@ impl Net {
         self.header.hidden as usize
     }
 
+    /// The float net these weights came from, as near as the integers keep it (each weight
+    /// is its integer over the scale it was multiplied by): where `quatre train --init`
+    /// starts. Quantizing it again gives these weights back.
+    pub fn to_float(&self) -> FloatNet {
+        let (qa, qb) = (self.header.qa as f32, self.header.qb as f32);
+        FloatNet {
+            inputs: self.header.inputs as usize,
+            hidden: self.header.hidden as usize,
+            outputs: self.header.outputs as usize,
+            w1: self.w1.iter().map(|&w| w as f32 / qa).collect(),
+            b1: self.b1.iter().map(|&b| b as f32 / qa).collect(),
+            w2: self.w2.iter().map(|&w| w as f32 / qb).collect(),
+            b2: self
+                .b2
+                .iter()
+                .map(|&b| (b as f64 / (qa * qb) as f64) as f32)
+                .collect(),
+        }
+    }
+
     /// This net's weights' id (see `infer.rs`).
     pub(crate) fn id(&self) -> u64 {
         self.id
@@ -634,6 +654,20 @@ mod tests {
             "{}",
             e
         );
+    }
+
+    #[test]
+    fn a_net_back_to_float_quantizes_to_itself() {
+        let mut f = FloatNet::new(200, 16, 1, 30.0, 9);
+        f.b2[0] = -0.37;
+        f.w2.iter_mut()
+            .enumerate()
+            .for_each(|(i, w)| *w += i as f32 * 0.01);
+        let n = f.quantize("hyperchess", "test/1", 400.0, String::new());
+        let back = n.to_float();
+        assert_eq!((back.inputs, back.hidden, back.outputs), (200, 16, 1));
+        let again = back.quantize("hyperchess", "test/1", 400.0, String::new());
+        assert!(again == n, "the weights changed on the way back");
     }
 
     #[test]

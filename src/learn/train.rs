@@ -245,6 +245,12 @@ pub struct TrainConfig {
     pub weight_decay: f32,
     /// With more than two seats: the targets of the outputs of the seats not to move.
     pub others: Others,
+    /// Start from this net instead of random weights (`quatre train --init`), with the engine
+    /// units its output logit is worth: its shape must be the one trained (`hidden`, the
+    /// data's inputs and outputs) and, when `residual`, it must be a correction too. Its
+    /// output weights are rescaled to this data's scale, so that it starts out giving the
+    /// scores it gave.
+    pub init: Option<(FloatNet, f32)>,
 }
 
 /// What the outputs of the seats not to move learn, with more than two seats (the data holds
@@ -273,6 +279,7 @@ impl Default for TrainConfig {
             residual: false,
             weight_decay: 0.0,
             others: Others::Result,
+            init: None,
         }
     }
 }
@@ -303,6 +310,8 @@ pub struct Trained {
     pub hand_val: f64,
     /// The loss of always answering the mean target (what knowing nothing scores).
     pub constant_val: f64,
+    /// With an initial net (`TrainConfig::init`), its loss on the held-out games.
+    pub init_val: Option<f64>,
     /// With more than two seats, held-out figures the same whatever `Others`.
     pub seats_val: Option<SeatsVal>,
     pub curve: Vec<Epoch>,
@@ -557,10 +566,29 @@ pub fn train(ds: &Dataset, cfg: &TrainConfig, mut progress: impl FnMut(&Epoch)) 
     };
 
     let active = ds.feats.len() as f32 / n.max(1) as f32;
-    let mut net = FloatNet::new(ds.inputs, cfg.hidden, k, active, cfg.seed);
-    if cfg.residual {
+    let out_scale = if cfg.residual { hand_scale } else { scale };
+    let mut net = match &cfg.init {
+        Some((init, init_scale)) => {
+            assert!(
+                init.inputs == ds.inputs && init.hidden == cfg.hidden && init.outputs == k,
+                "the initial net's shape is not the one trained"
+            );
+            // Logit × scale is what the engine scores: keep each score where it was.
+            let r = init_scale / out_scale;
+            let mut n = init.clone();
+            n.w2.iter_mut().chain(n.b2.iter_mut()).for_each(|w| *w *= r);
+            n
+        }
+        None => FloatNet::new(ds.inputs, cfg.hidden, k, active, cfg.seed),
+    };
+    if cfg.residual && cfg.init.is_none() {
         net.w2.iter_mut().for_each(|w| *w = 0.0);
     }
+    // Where training starts, on the held-out games: the initial net's loss.
+    let init_val = cfg
+        .init
+        .is_some()
+        .then(|| loss_of(&net, ds, &val_idx, &targets));
     let threads = rayon::current_num_threads().max(1);
     let mut grads: Vec<Grad> = (0..threads).map(|_| Grad::new(&net)).collect();
     let mut total = Grad::new(&net);
@@ -680,8 +708,9 @@ pub fn train(ds: &Dataset, cfg: &TrainConfig, mut progress: impl FnMut(&Epoch)) 
     Trained {
         net,
         best_epoch,
-        scale: if cfg.residual { hand_scale } else { scale },
+        scale: out_scale,
         residual: cfg.residual,
+        init_val,
         hand_scale,
         hand_val,
         constant_val,
