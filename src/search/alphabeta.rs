@@ -195,7 +195,7 @@ fn iterative_deepening<G: Game>(
         // Under a clock, do not start an iteration that will not finish: the next one costs
         // several times this one. `movetime` asks for exactly that long (UCI), and an
         // interrupted iteration still gives its best root move so far.
-        if ctx.past_soft() || ctx.next_iteration_too_long(1) {
+        if ctx.past_soft() || ctx.next_iteration_too_long() {
             break;
         }
         depth += 1;

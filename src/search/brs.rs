@@ -164,7 +164,7 @@ pub fn search<G: Game>(root: &G, ctx: &Context, root_moves: &[G::Move]) -> Outco
         if mate_ends_search(ctx, last.as_ref()) {
             break;
         }
-        if ctx.past_soft() || ctx.next_iteration_too_long(1) {
+        if ctx.past_soft() || ctx.next_iteration_too_long() {
             break;
         }
     }
