@@ -579,11 +579,14 @@ pub fn train(ds: &Dataset, cfg: &TrainConfig, mut progress: impl FnMut(&Epoch)) 
             n.w2.iter_mut().chain(n.b2.iter_mut()).for_each(|w| *w *= r);
             n
         }
-        None => FloatNet::new(ds.inputs, cfg.hidden, k, active, cfg.seed),
+        None => {
+            let mut n = FloatNet::new(ds.inputs, cfg.hidden, k, active, cfg.seed);
+            if cfg.residual {
+                n.w2.iter_mut().for_each(|w| *w = 0.0);
+            }
+            n
+        }
     };
-    if cfg.residual && cfg.init.is_none() {
-        net.w2.iter_mut().for_each(|w| *w = 0.0);
-    }
     // Where training starts, on the held-out games: the initial net's loss.
     let init_val = cfg
         .init

@@ -296,7 +296,8 @@ impl<'a> Context<'a> {
 
     /// Under a clock (not `movetime`, which asks for exactly that long), whether to start no
     /// further iteration: [`ITERATION_START_SHARE`] of the soft limit is spent. An iteration
-    /// started later than that would most likely be cut by the hard limit.
+    /// costs about twice the one before, so one started later would end well past the soft
+    /// limit, or be cut by the hard one.
     pub fn next_iteration_too_long(&self) -> bool {
         if self.limits.movetime.is_some() {
             return false;

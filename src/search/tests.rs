@@ -477,3 +477,41 @@ fn value_scale_turns_evaluations_into_rewards_and_back() {
     params::set(&mut p, "ValueScale", "1000").unwrap();
     assert_eq!(scale(&p), 1000.0);
 }
+
+/// Under a clock, another iteration starts until `ITERATION_START_SHARE` (0.7) of the soft
+/// limit is spent, not after; under `movetime` the rule does not apply. (A soft limit of
+/// 100 s, so that no stall of the machine moves a case across the line.)
+#[test]
+fn iterations_start_until_seven_tenths_of_the_soft_limit() {
+    use std::time::{Duration, Instant};
+    let params = SearchParams::default();
+    let stop = AtomicBool::new(false);
+    let sink = |_: Event| {};
+    let case = |limits: &Limits, spent: u64| {
+        let ctx = Context {
+            start: Instant::now()
+                .checked_sub(Duration::from_secs(spent))
+                .expect("the machine has been up for 80 s"),
+            budget: super::time::Budget {
+                soft: Some(Duration::from_secs(100)),
+                hard: Some(Duration::from_secs(300)),
+            },
+            ..Context::new(&params, limits, Control::new(&stop), &sink, 0)
+        };
+        ctx.next_iteration_too_long()
+    };
+    let clock = Limits {
+        time: [Some(3_000_000), Some(3_000_000), None, None],
+        ..Default::default()
+    };
+    assert!(
+        !case(&clock, 60),
+        "60% of the soft limit: one more iteration"
+    );
+    assert!(case(&clock, 80), "80%: no more");
+    let movetime = Limits {
+        movetime: Some(100_000),
+        ..Default::default()
+    };
+    assert!(!case(&movetime, 80), "movetime is thought for whole");
+}
