@@ -82,6 +82,10 @@ enum Cmd {
     /// Training data: the engine plays itself at a fixed node count and writes every searched
     /// position with its score, the move and the game's result (see docs/learning.md).
     Selfplay(quatre::learn::SelfplayArgs),
+    /// Training data from recorded games (`match --out` files, e.g. against another engine):
+    /// the engine searches the positions along them and writes each with its score, the move
+    /// played and the game's result, as selfplay does (see docs/learning.md).
+    Label(quatre::learn::label::LabelArgs),
     /// Train a learned evaluation (a net file) on self-play data (docs/learning.md).
     Train(quatre::learn::cli::TrainArgs),
     /// Train a move policy (MCTS's priors) on the moves the self-play searches chose
@@ -449,6 +453,7 @@ fn main() -> ExitCode {
         Some(Cmd::Replay(a)) => quatre::arena::records::replay(&a.file, a.number, a.svg.as_deref())
             .and_then(|t| emit(&t)),
         Some(Cmd::Selfplay(a)) => quatre::learn::run(cli.game.as_deref(), a).map(|_| ()),
+        Some(Cmd::Label(a)) => quatre::learn::label::run(cli.game.as_deref(), a).map(|_| ()),
         Some(Cmd::Train(a)) => quatre::learn::cli::run(cli.game.as_deref(), a, &say),
         Some(Cmd::TrainPolicy(a)) => quatre::learn::policy_train::run(cli.game.as_deref(), a, &say),
     };

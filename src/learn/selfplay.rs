@@ -122,18 +122,7 @@ impl Plan {
                 .ok_or_else(|| format!("--option takes NAME=VALUE, not '{}'", o))?;
             def.set_option(n.trim(), v.trim())?;
         }
-        let mut params = SearchParams {
-            threads: 1,
-            hash_mb: BUILTIN_HASH_MB,
-            ..SearchParams::default()
-        };
-        for o in &a.search_options {
-            let (n, v) = o
-                .split_once('=')
-                .ok_or_else(|| format!("--search-option takes NAME=VALUE, not '{}'", o))?;
-            params::set(&mut params, n.trim(), v.trim())
-                .map_err(|e| format!("--search-option {}: {}", o, e))?;
-        }
+        let params = search_params(&a.search_options)?;
         let start = def.start(Some(1))?;
         let hidden = start.hidden_information();
         let chance = start.to_text() != def.start(Some(2))?.to_text();
@@ -246,30 +235,21 @@ impl Plan {
                 return Err("stopped".into());
             }
             let seat = state.to_move();
-            // A seat searches what it may know (as in the arena): its observation.
-            let view: Option<Box<dyn AnyGame>> = match self.hidden {
-                true => Some(self.def.from_text(&state.observation_text(seat))?),
-                false => None,
-            };
-            let view = view.as_deref().unwrap_or(state.as_ref());
             params.seed = mix(gseed, 3 + ply as u64) >> 1;
-            let stop = AtomicBool::new(false);
-            let control = Control {
-                memory: Some(&memory),
-                ..Control::new(&stop)
-            };
             // Drawn from (seed, index, ply): the same moves are full searches whatever the
             // concurrency or the shard.
-            let written = self.fast.is_none_or(|(_, share)| {
-                let draw = (mix(gseed, (1 << 32) + ply as u64) >> 11) as f64;
-                draw / ((1u64 << 53) as f64) < share
-            });
+            let written = self.fast.is_none_or(|(_, share)| drawn(gseed, ply, share));
             let limits = if written { &full } else { &fast };
-            let r = view.search_controlled(&params, limits, control, &|_| {});
-            let mv = r
-                .best
+            let (mv, score) = search_for_mover(
+                &self.def,
+                self.hidden,
+                state.as_ref(),
+                &params,
+                limits,
+                &memory,
+            )?;
+            let mv = mv
                 .ok_or_else(|| format!("game {}: no move from the search at ply {}", index, ply))?;
-            let score = Score::from_search(r.report.and_then(|r| r.lines.first().map(|l| l.score)));
             scores[seat].push(score.centipawns());
             if written {
                 searched.fetch_add(1, Ordering::Relaxed);
@@ -306,6 +286,57 @@ impl Plan {
     }
 }
 
+/// One thread's search settings for a run: the protocol's defaults with the built-in players'
+/// table size, then `--search-option NAME=VALUE`s.
+pub(super) fn search_params(options: &[String]) -> Result<SearchParams, String> {
+    let mut params = SearchParams {
+        threads: 1,
+        hash_mb: BUILTIN_HASH_MB,
+        ..SearchParams::default()
+    };
+    for o in options {
+        let (n, v) = o
+            .split_once('=')
+            .ok_or_else(|| format!("--search-option takes NAME=VALUE, not '{}'", o))?;
+        params::set(&mut params, n.trim(), v.trim())
+            .map_err(|e| format!("--search-option {}: {}", o, e))?;
+    }
+    Ok(params)
+}
+
+/// Whether the position at `ply` of the game seeded `gseed` is among the `share` searched and
+/// written: a draw from (seed, game, ply) alone, so the same whatever the concurrency or shard.
+pub(super) fn drawn(gseed: u64, ply: usize, share: f64) -> bool {
+    let draw = (mix(gseed, (1 << 32) + ply as u64) >> 11) as f64;
+    draw / ((1u64 << 53) as f64) < share
+}
+
+/// Searches `state` for its seat to move as the arena's players do: from what the seat may know
+/// (its observation) in a game that hides information. The best move (None when the search
+/// gave none) and the score from the mover's view.
+pub(super) fn search_for_mover(
+    def: &GameDef,
+    hidden: bool,
+    state: &dyn AnyGame,
+    params: &SearchParams,
+    limits: &Limits,
+    memory: &Memory,
+) -> Result<(Option<String>, Score), String> {
+    let view: Option<Box<dyn AnyGame>> = match hidden {
+        true => Some(def.from_text(&state.observation_text(state.to_move()))?),
+        false => None,
+    };
+    let view = view.as_deref().unwrap_or(state);
+    let stop = AtomicBool::new(false);
+    let control = Control {
+        memory: Some(memory),
+        ..Control::new(&stop)
+    };
+    let r = view.search_controlled(params, limits, control, &|_| {});
+    let score = Score::from_search(r.report.and_then(|r| r.lines.first().map(|l| l.score)));
+    Ok((r.best, score))
+}
+
 /// The games of block `k` of `n` (1-based) of a run of `games`: contiguous, in order.
 pub fn shard_range(games: usize, shard: Option<(usize, usize)>) -> std::ops::Range<usize> {
     match shard {
@@ -319,25 +350,41 @@ pub fn run(game: Option<&str>, a: &SelfplayArgs) -> Result<Summary, String> {
     let plan = Plan::new(game, a)?;
     let shard = a.shard.as_deref().map(parse_shard).transpose()?;
     let range = shard_range(a.games as usize, shard);
-    let concurrency = a.concurrency.map(|c| c as usize).unwrap_or_else(|| {
+    let play = |i: usize, abort: &AtomicBool, searched: &AtomicU64| plan.play(i, abort, searched);
+    write_games("selfplay", &a.out, range, a.concurrency, a.quiet, &play)
+}
+
+/// Plays (or labels) the games of `range` with `play` and writes them to `out` in index order,
+/// through `out.partial`, renamed once every game is written (removed on an error); `what`
+/// names the subcommand in the progress lines and the summary, printed on stderr.
+pub(super) fn write_games(
+    what: &str,
+    out_path: &Path,
+    range: std::ops::Range<usize>,
+    concurrency: Option<u64>,
+    quiet: bool,
+    play: &PlayFn,
+) -> Result<Summary, String> {
+    let concurrency = concurrency.map(|c| c as usize).unwrap_or_else(|| {
         std::thread::available_parallelism()
             .map(|n| n.get())
             .unwrap_or(1)
     });
-    let partial = partial_path(&a.out);
+    let partial = partial_path(out_path);
     let file = std::fs::File::create(&partial)
         .map_err(|e| format!("cannot write {}: {}", partial.display(), e))?;
     let mut out = std::io::BufWriter::new(file);
     let t0 = Instant::now();
     let mut written = 0u64;
-    let r = play_all(&plan, range.clone(), concurrency, a.quiet, &mut |g: &GameData| {
+    let each = &mut |g: &GameData| {
         out.write_all(g.to_text().as_bytes())
             .map_err(|e| format!("cannot write {}: {}", partial.display(), e))?;
         written += g.positions.len() as u64;
-        if !a.quiet {
+        if !quiet {
             let secs = t0.elapsed().as_secs_f64();
             eprintln!(
-                "selfplay: game {} ({} of {}): {} positions, {} plies, result {} ({}); {} positions in {:.1} s ({:.0}/hour)",
+                "{}: game {} ({} of {}): {} positions, {} plies, result {} ({}); {} positions in {:.1} s ({:.0}/hour)",
+                what,
                 g.index + 1,
                 g.index + 1 - range.start,
                 range.len(),
@@ -355,8 +402,9 @@ pub fn run(game: Option<&str>, a: &SelfplayArgs) -> Result<Summary, String> {
             );
         }
         Ok(())
-    })
-    .and_then(|s| {
+    };
+    let r = play_all(what, play, range.clone(), concurrency, quiet, each);
+    let r = r.and_then(|s| {
         out.flush()
             .map_err(|e| format!("cannot write {}: {}", partial.display(), e))?;
         Ok(s)
@@ -369,11 +417,11 @@ pub fn run(game: Option<&str>, a: &SelfplayArgs) -> Result<Summary, String> {
             return Err(e);
         }
     };
-    std::fs::rename(&partial, &a.out).map_err(|e| {
+    std::fs::rename(&partial, out_path).map_err(|e| {
         format!(
             "cannot rename {} to {}: {}",
             partial.display(),
-            a.out.display(),
+            out_path.display(),
             e
         )
     })?;
@@ -383,16 +431,22 @@ pub fn run(game: Option<&str>, a: &SelfplayArgs) -> Result<Summary, String> {
         seconds: t0.elapsed().as_secs_f64(),
     };
     eprintln!(
-        "selfplay: {} games, {} positions in {:.1} s ({:.0} positions/hour, {} at once) -> {}",
+        "{}: {} games, {} positions in {:.1} s ({:.0} positions/hour, {} at once) -> {}",
+        what,
         s.games,
         s.positions,
         s.seconds,
         s.positions as f64 * 3600.0 / s.seconds.max(1e-9),
         concurrency,
-        a.out.display()
+        out_path.display()
     );
     Ok(s)
 }
+
+/// Game `i` of a run, played or labelled: it checks the abort flag between searches and counts
+/// the positions it searches (for the progress lines).
+pub(super) type PlayFn<'a> =
+    dyn Fn(usize, &AtomicBool, &AtomicU64) -> Result<GameData, String> + Sync + 'a;
 
 /// Where a run writes until it is complete.
 pub fn partial_path(out: &Path) -> PathBuf {
@@ -401,11 +455,12 @@ pub fn partial_path(out: &Path) -> PathBuf {
     PathBuf::from(p)
 }
 
-/// Plays the games of `range` on `concurrency` threads and hands each to `each` in index order;
+/// Plays (`play`) the games of `range` on `concurrency` threads and hands each to `each` in index order;
 /// returns the positions written. The first error stops every thread. Unless `quiet`, a line
 /// every 10 s says how many positions were searched (games can be long).
 fn play_all(
-    plan: &Plan,
+    what: &str,
+    play: &PlayFn,
     range: std::ops::Range<usize>,
     concurrency: usize,
     quiet: bool,
@@ -427,7 +482,7 @@ fn play_all(
                 if i >= end || abort.load(Ordering::Relaxed) {
                     break;
                 }
-                if tx.send((i, plan.play(i, abort, searched))).is_err() {
+                if tx.send((i, play(i, abort, searched))).is_err() {
                     break;
                 }
             });
@@ -446,7 +501,8 @@ fn play_all(
                         let (n, secs) =
                             (searched.load(Ordering::Relaxed), t0.elapsed().as_secs_f64());
                         eprintln!(
-                            "selfplay: {} positions searched in {:.0} s ({:.0}/hour), {} games written",
+                            "{}: {} positions searched in {:.0} s ({:.0}/hour), {} games written",
+                            what,
                             n,
                             secs,
                             n as f64 * 3600.0 / secs.max(1e-9),

@@ -1,0 +1,199 @@
+//! `quatre label`: training data from recorded games (`quatre match --out` files). Each game is
+//! replayed through the rules; the engine searches the positions along it at a fixed node
+//! count, from the mover's view, and writes them in the self-play data format
+//! ([`super::format`]) with the move the game played and the game's result.
+//!
+//! Self-play data teaches a net what wins against the engine itself. Games against other
+//! engines (or people) carry results the engine's own play cannot produce: the way out of
+//! nets that win in self-play and lose elsewhere (docs/learning.md, "The self-play trap").
+//!
+//! Determinism: as `quatre selfplay`, each game's file lines are a function of (seed, the
+//! game's place among the kept records, the records), so shards concatenate to the unsharded
+//! file whatever `--concurrency` is.
+
+use super::format::{GameData, Position};
+use super::selfplay::{drawn, search_for_mover, search_params, shard_range, write_games, Summary};
+use crate::arena::mix;
+use crate::arena::parse_shard;
+use crate::arena::referee::{GameDef, GameRecord};
+use crate::games;
+use crate::search::{Limits, Memory};
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+
+/// `quatre label` arguments (`--game`, the global flag, if given, must be the records' game).
+#[derive(clap::Args, Debug, Clone, Default)]
+pub struct LabelArgs {
+    /// Game files written by `quatre match --out` (repeatable), read in the order given. Every
+    /// game must be of one game with the same rule options.
+    #[arg(long = "records", value_name = "FILE", required = true, num_args = 1..)]
+    pub records: Vec<PathBuf>,
+    /// Nodes per searched position (MCTS: playouts), searched as `quatre selfplay` does.
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+    pub nodes: u64,
+    /// The share of each game's positions searched and written (0 < P ≤ 1), drawn from the
+    /// seed, the game and the ply.
+    #[arg(long, value_name = "P", default_value_t = 1.0)]
+    pub share: f64,
+    /// Seed of the run (the searches' seeds and which positions `--share` keeps).
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Label only block I of N of the kept games (`3/100`): the shards' files, concatenated in
+    /// order, are the unsharded run's file byte for byte.
+    #[arg(long, value_name = "I/N")]
+    pub shard: Option<String>,
+    /// Games labelled at once, one search thread each (default: every core).
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=1024))]
+    pub concurrency: Option<u64>,
+    /// A search option, `Name=Value` as the protocol's `setoption` (repeatable).
+    #[arg(long = "search-option", value_name = "NAME=VALUE")]
+    pub search_options: Vec<String>,
+    /// The data file to write (written as FILE.partial, renamed when the run is complete).
+    #[arg(long, value_name = "FILE")]
+    pub out: PathBuf,
+    /// No line per game on stderr (the summary is still printed).
+    #[arg(long)]
+    pub quiet: bool,
+}
+
+/// Parses `label` arguments (without the leading `label`), for tests and embedding.
+pub fn parse_args<I, S>(args: I) -> Result<LabelArgs, String>
+where
+    I: IntoIterator<Item = S>,
+    S: Into<std::ffi::OsString> + Clone,
+{
+    crate::arena::parse_subcommand("label", args)
+}
+
+/// A record kept for labelling, with where it came from (`file:game`, for the data's `start=`).
+struct Kept {
+    rec: GameRecord,
+    from: String,
+}
+
+/// The records to label, in order: every game of the files but those that did not start or
+/// ended by a fault (a time forfeit, an illegal move, a crash, no answer), whose result says
+/// who erred rather than who stood better. Returns them with the number left out.
+fn kept_records(files: &[PathBuf]) -> Result<(Vec<Kept>, usize), String> {
+    let mut kept = Vec::new();
+    let mut left_out = 0;
+    for f in files {
+        let name = f
+            .file_name()
+            .map(|n| n.to_string_lossy().replace(['\t', '\n', '\r'], " "))
+            .unwrap_or_default();
+        for rec in crate::arena::records::read(f)? {
+            if !rec.started || rec.offender.is_some() {
+                left_out += 1;
+                continue;
+            }
+            let from = format!("record:{}:{}", name, rec.game + 1);
+            kept.push(Kept { rec, from });
+        }
+    }
+    Ok((kept, left_out))
+}
+
+/// `quatre label`: labels the kept games of the records (or a shard of them), writes the data
+/// file and prints a summary on stderr.
+pub fn run(game: Option<&str>, a: &LabelArgs) -> Result<Summary, String> {
+    if !(a.share > 0.0 && a.share <= 1.0) {
+        return Err(format!(
+            "--share must be above 0 and at most 1, not {}",
+            a.share
+        ));
+    }
+    let params = search_params(&a.search_options)?;
+    let (kept, left_out) = kept_records(&a.records)?;
+    let first = kept.first().ok_or_else(|| {
+        "the records hold no game that ended by the rules or an adjudication".to_string()
+    })?;
+    let mut def = GameDef::from_entry(games::resolve(Some(&first.rec.game_name))?);
+    if let Some(g) = game {
+        let asked = games::resolve(Some(g))?;
+        if asked.name != def.name {
+            return Err(format!(
+                "--game {} but the records are games of {}",
+                asked.name, def.name
+            ));
+        }
+    }
+    for (k, v) in &first.rec.options {
+        def.set_option(k, v)
+            .map_err(|e| format!("{}: option {}={}: {}", first.from, k, v, e))?;
+    }
+    if let Some(k) = kept
+        .iter()
+        .find(|k| k.rec.game_name != first.rec.game_name || k.rec.options != first.rec.options)
+    {
+        return Err(format!(
+            "{} is {} with other options than {}: label one game with one set of options at a time",
+            k.from, k.rec.game_name, first.from
+        ));
+    }
+    let hidden = def.start(Some(1))?.hidden_information();
+    if left_out > 0 && !a.quiet {
+        eprintln!(
+            "label: {} of {} games left out (not started, or ended by a fault)",
+            left_out,
+            left_out + kept.len()
+        );
+    }
+    let shard = a.shard.as_deref().map(parse_shard).transpose()?;
+    let range = shard_range(kept.len(), shard);
+    let limits = Limits {
+        nodes: Some(a.nodes),
+        ..Limits::default()
+    };
+    let play = |i: usize, abort: &AtomicBool, searched: &AtomicU64| -> Result<GameData, String> {
+        let Kept { rec, from } = &kept[i];
+        let gseed = mix(a.seed, i as u64);
+        let mut state = def
+            .from_text(&rec.start)
+            .map_err(|e| format!("{}: the start position does not load: {}", from, e))?;
+        let memory = Memory::default();
+        let mut params = params.clone();
+        let mut positions = Vec::new();
+        let mut ply = 0;
+        for (k, mv) in rec.opening.iter().chain(&rec.moves).enumerate() {
+            if abort.load(Ordering::Relaxed) {
+                return Err("stopped".into());
+            }
+            // The opening's plies are not the players' choices: searched by no one, not written.
+            if k >= rec.opening.len() && drawn(gseed, ply, a.share) {
+                params.seed = mix(gseed, 3 + ply as u64) >> 1;
+                let (_, score) =
+                    search_for_mover(&def, hidden, state.as_ref(), &params, &limits, &memory)?;
+                searched.fetch_add(1, Ordering::Relaxed);
+                positions.push(Position {
+                    ply,
+                    seat: state.to_move(),
+                    score,
+                    mv: mv.clone(),
+                    text: state.to_text(),
+                });
+            }
+            state
+                .play_text(mv)
+                .map_err(|e| format!("{} ply {}: {}", from, ply + 1, e))?;
+            ply += 1;
+        }
+        Ok(GameData {
+            game: def.name.clone(),
+            options: def
+                .options
+                .iter()
+                .map(|(k, v)| (k.to_string(), v.to_string()))
+                .collect(),
+            seed: a.seed,
+            index: i,
+            nodes: a.nodes,
+            start: from.clone(),
+            result: rec.result.clone(),
+            plies: ply,
+            reason: rec.reason.replace(['\t', '\n', '\r'], " "),
+            positions,
+        })
+    };
+    write_games("label", &a.out, range, a.concurrency, a.quiet, &play)
+}

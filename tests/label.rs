@@ -1,0 +1,344 @@
+//! `quatre label` (docs/learning.md, "Data from recorded games"): the games of `quatre match
+//! --out` files searched position by position into the self-play data format. What it writes is
+//! true of the recorded games (their moves, positions and results), the same seed gives the
+//! same file whatever the concurrency, shards concatenate to the unsharded file, games ended by
+//! a fault are left out, and bad input is refused with a message. Searches are limited by
+//! nodes, so nothing here depends on the machine's speed.
+
+use quatre::arena::referee::{GameDef, GameRecord};
+use quatre::arena::{parse_args as match_args, run_match};
+use quatre::learn::format::{self, GameData};
+use quatre::learn::label;
+use quatre::learn::selfplay::partial_path;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn tmp(name: &str) -> PathBuf {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("label-tests");
+    std::fs::create_dir_all(&dir).unwrap();
+    dir.join(name)
+}
+
+/// Plays a match of `game` (with `options`) between `engines` at fixed nodes and writes its
+/// records to `out`; returns the file's path.
+fn record(game: &str, options: &[&str], engines: &[&str], games: &str, out: &str) -> PathBuf {
+    let out = tmp(out);
+    let _ = std::fs::remove_file(&out);
+    let mut def = GameDef::from_entry(quatre::games::resolve(Some(game)).unwrap());
+    for o in options {
+        let (k, v) = o.split_once('=').unwrap();
+        def.set_option(k, v).unwrap();
+    }
+    let mut a: Vec<String> = [
+        "--quiet",
+        "--games",
+        games,
+        "--max-plies",
+        "40",
+        "--seed",
+        "4",
+        "--nodes",
+        "100",
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect();
+    for e in engines {
+        a.extend(["--engine".to_string(), e.to_string()]);
+    }
+    a.extend(["--out".to_string(), out.display().to_string()]);
+    run_match(def, &match_args(a).unwrap()).unwrap();
+    out
+}
+
+/// Runs `label` in this process on `records` with `args` (plus `--quiet` and `--out`); returns
+/// the file's bytes.
+fn label(
+    game: Option<&str>,
+    records: &[&Path],
+    args: &[&str],
+    out: &str,
+) -> Result<Vec<u8>, String> {
+    let out = tmp(out);
+    let mut v: Vec<String> = vec!["--records".into()];
+    v.extend(records.iter().map(|p| p.display().to_string()));
+    v.extend(args.iter().map(|s| s.to_string()));
+    v.extend(["--quiet".into(), "--out".into(), out.display().to_string()]);
+    let a = label::parse_args(&v)?;
+    label::run(game, &a)?;
+    assert!(!partial_path(&out).exists(), "the partial file is renamed");
+    Ok(std::fs::read(&out).unwrap())
+}
+
+fn records_of(path: &Path) -> Vec<GameRecord> {
+    quatre::arena::records::read(path).unwrap()
+}
+
+/// Checks labelled games against their records: one data game per record, in order, with its
+/// result and reason; each written position is the recorded game's position at that ply (the
+/// game replayed through the rules), its seat the one to move, its move the one played.
+fn check_against(data: &[GameData], recs: &[GameRecord], file: &str, all: bool) {
+    assert_eq!(data.len(), recs.len());
+    for (g, rec) in data.iter().zip(recs) {
+        let mut def = GameDef::from_entry(quatre::games::resolve(Some(&rec.game_name)).unwrap());
+        for (k, v) in &rec.options {
+            def.set_option(k, v).unwrap();
+        }
+        assert_eq!(g.game, rec.game_name);
+        assert_eq!(g.result, rec.result);
+        assert_eq!(g.reason, rec.reason);
+        assert_eq!(g.start, format!("record:{}:{}", file, rec.game + 1));
+        let plies: Vec<&String> = rec.opening.iter().chain(&rec.moves).collect();
+        assert_eq!(g.plies, plies.len());
+        if all {
+            assert_eq!(
+                g.positions.len(),
+                rec.moves.len(),
+                "every move's position is written"
+            );
+        }
+        let mut state = def.from_text(&rec.start).unwrap();
+        let mut at = g.positions.iter().peekable();
+        for (ply, mv) in plies.iter().enumerate() {
+            if let Some(p) = at.next_if(|p| p.ply == ply) {
+                assert!(ply >= rec.opening.len(), "no opening ply is written");
+                assert_eq!(p.text, state.to_text(), "game {} ply {}", rec.game + 1, ply);
+                assert_eq!(p.seat, state.to_move());
+                assert_eq!(&p.mv, *mv);
+                assert!(
+                    !matches!(p.score, format::Score::None),
+                    "every position is scored"
+                );
+            }
+            state.play_text(mv).unwrap();
+        }
+        assert!(
+            at.next().is_none(),
+            "positions in ply order, each at a ply of the game"
+        );
+    }
+}
+
+#[test]
+fn labelled_games_are_the_recorded_games_and_the_same_seed_gives_the_same_file() {
+    let recs = record(
+        "hyperchess",
+        &["Boards=1x1"],
+        &[
+            "builtin:alphabeta nodes=150 name=a",
+            "builtin:mcts nodes=150 name=m",
+        ],
+        "4",
+        "h1.jsonl",
+    );
+    let args = ["--nodes", "120", "--seed", "3"];
+    let one = label(
+        None,
+        &[&recs],
+        &[&args[..], &["--concurrency", "1"]].concat(),
+        "h1-a.txt",
+    )
+    .unwrap();
+    let two = label(
+        Some("hyperchess"),
+        &[&recs],
+        &[&args[..], &["--concurrency", "2"]].concat(),
+        "h1-b.txt",
+    )
+    .unwrap();
+    assert_eq!(one, two, "one thread or two: the same bytes");
+    let text = String::from_utf8(one.clone()).unwrap();
+    let data = format::read_str(&text).unwrap();
+    assert_eq!(data.iter().map(|g| g.to_text()).collect::<String>(), text);
+    check_against(&data, &records_of(&recs), "h1.jsonl", true);
+
+    let s1 = label(
+        None,
+        &[&recs],
+        &[&args[..], &["--shard", "1/3"]].concat(),
+        "h1-s1.txt",
+    )
+    .unwrap();
+    let s2 = label(
+        None,
+        &[&recs],
+        &[&args[..], &["--shard", "2/3"]].concat(),
+        "h1-s2.txt",
+    )
+    .unwrap();
+    let s3 = label(
+        None,
+        &[&recs],
+        &[&args[..], &["--shard", "3/3"]].concat(),
+        "h1-s3.txt",
+    )
+    .unwrap();
+    assert_eq!(
+        [s1, s2, s3].concat(),
+        one,
+        "the shards concatenate to the unsharded file"
+    );
+
+    let half = label(
+        None,
+        &[&recs],
+        &[&args[..], &["--share", "0.5"]].concat(),
+        "h1-h.txt",
+    )
+    .unwrap();
+    let half = format::read_str(std::str::from_utf8(&half).unwrap()).unwrap();
+    check_against(&half, &records_of(&recs), "h1.jsonl", false);
+    let (n_half, n_all) = (
+        half.iter().map(|g| g.positions.len()).sum::<usize>(),
+        data.iter().map(|g| g.positions.len()).sum::<usize>(),
+    );
+    assert!(
+        n_half > 0 && 3 * n_half < 2 * n_all && 3 * n_half > n_all,
+        "{} of {}",
+        n_half,
+        n_all
+    );
+
+    let other = label(
+        None,
+        &[&recs],
+        &["--nodes", "120", "--seed", "4"],
+        "h1-c.txt",
+    )
+    .unwrap();
+    assert_ne!(other, text.as_bytes(), "another seed, other searches");
+}
+
+#[test]
+fn hidden_information_games_are_searched_from_the_movers_view() {
+    let recs = record(
+        "tesseris",
+        &[],
+        &["builtin:mcts nodes=100 name=m", "builtin:baseline"],
+        "2",
+        "t1.jsonl",
+    );
+    let bytes = label(Some("tesseris"), &[&recs], &["--nodes", "100"], "t1.txt").unwrap();
+    let data = format::read_str(std::str::from_utf8(&bytes).unwrap()).unwrap();
+    check_against(&data, &records_of(&recs), "t1.jsonl", true);
+}
+
+#[test]
+fn games_ended_by_a_fault_are_left_out_and_bad_input_is_refused() {
+    let recs = record(
+        "rithmomachia",
+        &[],
+        &["builtin:alphabeta nodes=50 name=a", "builtin:random"],
+        "3",
+        "r1.jsonl",
+    );
+    // The second game, as if lost on time: its result says who erred, not who stood better.
+    let text = std::fs::read_to_string(&recs).unwrap();
+    let faulted = tmp("r1-fault.jsonl");
+    let lines: Vec<String> = text
+        .lines()
+        .enumerate()
+        .map(|(i, l)| match i {
+            1 => {
+                let mut v: serde_json::Value = serde_json::from_str(l).unwrap();
+                v["offender"] = serde_json::json!(0);
+                v["termination"] = serde_json::json!("time forfeit");
+                v.to_string()
+            }
+            _ => l.to_string(),
+        })
+        .collect();
+    std::fs::write(&faulted, lines.join("\n") + "\n").unwrap();
+    let bytes = label(None, &[&faulted], &["--nodes", "50"], "r1.txt").unwrap();
+    let data = format::read_str(std::str::from_utf8(&bytes).unwrap()).unwrap();
+    let kept: Vec<GameRecord> = records_of(&faulted)
+        .into_iter()
+        .filter(|r| r.offender.is_none())
+        .collect();
+    assert_eq!(kept.len(), 2);
+    check_against(&data, &kept, "r1-fault.jsonl", true);
+
+    let err = |game: Option<&str>, files: &[&Path], args: &[&str]| {
+        label(game, files, args, "bad.txt").expect_err("refused")
+    };
+    let e = err(Some("tesseract"), &[&recs], &["--nodes", "50"]);
+    assert!(
+        e.contains("--game tesseract") && e.contains("rithmomachia"),
+        "{}",
+        e
+    );
+    let other = record(
+        "rithmomachia",
+        &["Captures=convert"],
+        &["builtin:random", "builtin:random"],
+        "1",
+        "r2.jsonl",
+    );
+    let e = err(None, &[&recs, &other], &["--nodes", "50"]);
+    assert!(
+        e.contains("other options") && e.contains("r2.jsonl"),
+        "{}",
+        e
+    );
+    let e = err(None, &[&recs], &["--nodes", "50", "--share", "0"]);
+    assert!(e.contains("--share"), "{}", e);
+    let missing = tmp("no-such-file.jsonl");
+    let e = err(None, &[&missing], &["--nodes", "50"]);
+    assert!(e.contains("no-such-file.jsonl"), "{}", e);
+    let not_records = tmp("not-records.jsonl");
+    std::fs::write(&not_records, "quatre-selfplay/1\thyperchess\n").unwrap();
+    let e = err(None, &[&not_records], &["--nodes", "50"]);
+    assert!(e.contains("not-records.jsonl:1"), "{}", e);
+    assert!(!tmp("bad.txt").exists(), "no file for a refused run");
+}
+
+#[test]
+fn labelled_data_trains_a_net_through_the_command_line() {
+    let recs = record(
+        "hyperchess",
+        &["Boards=1x1"],
+        &[
+            "builtin:alphabeta nodes=100 name=a",
+            "builtin:alphabeta nodes=60 name=b",
+        ],
+        "4",
+        "h2.jsonl",
+    );
+    let (data, net) = (tmp("h2.txt"), tmp("h2.net"));
+    let run = |args: &[&str]| {
+        let o = Command::new(env!("CARGO_BIN_EXE_quatre"))
+            .args(args)
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        String::from_utf8_lossy(&o.stderr).into_owned()
+    };
+    let err = run(&[
+        "label",
+        "--records",
+        &recs.display().to_string(),
+        "--nodes",
+        "100",
+        "--out",
+        &data.display().to_string(),
+    ]);
+    assert!(
+        err.contains("label: 4 games") && err.contains("positions/hour"),
+        "{}",
+        err
+    );
+    run(&[
+        "--game",
+        "hyperchess",
+        "train",
+        "--data",
+        &data.display().to_string(),
+        "--epochs",
+        "1",
+        "--hidden",
+        "8",
+        "--out",
+        &net.display().to_string(),
+    ]);
+    assert!(std::fs::metadata(&net).unwrap().len() > 0);
+}
