@@ -83,8 +83,8 @@ enum Cmd {
     /// position with its score, the move and the game's result (see docs/learning.md).
     Selfplay(quatre::learn::SelfplayArgs),
     /// Training data from recorded games (`match --out` files, e.g. against another engine):
-    /// the engine searches the positions along them and writes each with its score, the move
-    /// played and the game's result, as selfplay does (see docs/learning.md).
+    /// the engine searches the positions along them and writes each with its score and move
+    /// and the game's result, as selfplay does (see docs/learning.md).
     Label(quatre::learn::label::LabelArgs),
     /// Train a learned evaluation (a net file) on self-play data (docs/learning.md).
     Train(quatre::learn::cli::TrainArgs),

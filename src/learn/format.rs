@@ -80,7 +80,7 @@ pub struct Position {
     pub seat: usize,
     /// The search's score from the mover's view.
     pub score: Score,
-    /// The move played, in the game's notation.
+    /// The move the search chose, in the game's notation (self-play: the move played).
     pub mv: String,
     /// The position: the game's full position text (`Game::to_text`).
     pub text: String,
@@ -99,7 +99,8 @@ pub struct GameData {
     /// Nodes per move.
     pub nodes: u64,
     /// How the game began: `random:K` (K random plies), `openings:L` (line L of the opening file,
-    /// 1-based) or `openings:L+random:K`.
+    /// 1-based) or `openings:L+random:K`; for `quatre label`, `record:NAME:N` (game N of the
+    /// match whose file is named NAME).
     pub start: String,
     /// Each seat's final reward (sums to 1: 1 a win, 0 a loss, 0.5 each in a two-seat draw).
     pub result: Vec<f32>,

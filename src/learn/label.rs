@@ -1,7 +1,7 @@
 //! `quatre label`: training data from recorded games (`quatre match --out` files). Each game is
 //! replayed through the rules; the engine searches the positions along it at a fixed node
 //! count, from the mover's view, and writes them in the self-play data format
-//! ([`super::format`]) with the move the game played and the game's result.
+//! ([`super::format`]) with the search's score and move and the game's result.
 //!
 //! Self-play data teaches a net what wins against the engine itself. Games against other
 //! engines (or people) carry results the engine's own play cannot produce: the way out of
@@ -65,33 +65,108 @@ where
     crate::arena::parse_subcommand("label", args)
 }
 
-/// A record kept for labelling, with where it came from (`file:game`, for the data's `start=`).
+/// A record kept for labelling, with where it came from: `from` for the data's `start=`
+/// (`record:NAME:N`, the file's name and the match's game number), `place` for messages (the
+/// file's path and the game number).
 struct Kept {
     rec: GameRecord,
     from: String,
+    place: String,
 }
 
 /// The records to label, in order: every game of the files but those that did not start or
 /// ended by a fault (a time forfeit, an illegal move, a crash, no answer), whose result says
-/// who erred rather than who stood better. Returns them with the number left out.
+/// who erred rather than who stood better. Returns them with the number left out. A game given
+/// twice (one file twice, or a match's shards with their merged file) is refused.
 fn kept_records(files: &[PathBuf]) -> Result<(Vec<Kept>, usize), String> {
+    use std::collections::HashMap;
     let mut kept = Vec::new();
     let mut left_out = 0;
+    let mut seen: HashMap<(Option<u64>, usize, String, Vec<String>), String> = HashMap::new();
     for f in files {
         let name = f
             .file_name()
             .map(|n| n.to_string_lossy().replace(['\t', '\n', '\r'], " "))
             .unwrap_or_default();
         for rec in crate::arena::records::read(f)? {
+            let place = format!("{} game {}", f.display(), rec.game + 1);
+            let key = (rec.seed, rec.game, rec.start.clone(), rec.moves.clone());
+            if let Some(before) = seen.insert(key, place.clone()) {
+                return Err(format!(
+                    "{} is {} again: give each game once (a match's shards or its merged file, not both)",
+                    place, before
+                ));
+            }
             if !rec.started || rec.offender.is_some() {
                 left_out += 1;
                 continue;
             }
             let from = format!("record:{}:{}", name, rec.game + 1);
-            kept.push(Kept { rec, from });
+            kept.push(Kept { rec, from, place });
         }
     }
     Ok((kept, left_out))
+}
+
+/// Replays a kept record through the rules without searching, so that a bad record is refused
+/// before any search: every move must be legal, and the game must end where and as the record
+/// says (over with the record's result when the rules ended it, still going when an
+/// adjudication or a move cap did, at the record's final position).
+fn check_record(def: &GameDef, k: &Kept) -> Result<(), String> {
+    use crate::arena::referee::termination;
+    use crate::game::Status;
+    let rec = &k.rec;
+    let mut state = def
+        .from_text(&rec.start)
+        .map_err(|e| format!("{}: the start position does not load: {}", k.place, e))?;
+    for (ply, mv) in rec.opening.iter().chain(&rec.moves).enumerate() {
+        if let Status::Over(_) = state.status() {
+            return Err(format!(
+                "{}: the game is over at ply {} but the record goes on ('{}')",
+                k.place, ply, mv
+            ));
+        }
+        state
+            .play_text(mv)
+            .map_err(|e| format!("{} ply {}: {}", k.place, ply, e))?;
+    }
+    if !rec.end.is_empty() && state.to_text() != rec.end {
+        return Err(format!(
+            "{}: its moves lead to another position than the record's end",
+            k.place
+        ));
+    }
+    match (state.status(), rec.termination == termination::RULES) {
+        (Status::Over(o), true) => {
+            let n = rec.result.len();
+            let rewards = &o.rewards[..n.min(o.rewards.len())];
+            if rewards.len() != n
+                || rewards
+                    .iter()
+                    .zip(&rec.result)
+                    .any(|(a, b)| (a - b).abs() > 1e-4)
+            {
+                return Err(format!(
+                    "{}: the rules give the result {:?}, the record {:?}",
+                    k.place, rewards, rec.result
+                ));
+            }
+        }
+        (Status::Ongoing, true) => {
+            return Err(format!(
+                "{}: the record says the rules ended it, but after its moves the game goes on",
+                k.place
+            ))
+        }
+        (Status::Over(_), false) => {
+            return Err(format!(
+                "{}: the rules ended the game, but the record says '{}'",
+                k.place, rec.termination
+            ))
+        }
+        (Status::Ongoing, false) => {}
+    }
+    Ok(())
 }
 
 /// `quatre label`: labels the kept games of the records (or a shard of them), writes the data
@@ -106,7 +181,10 @@ pub fn run(game: Option<&str>, a: &LabelArgs) -> Result<Summary, String> {
     let params = search_params(&a.search_options)?;
     let (kept, left_out) = kept_records(&a.records)?;
     let first = kept.first().ok_or_else(|| {
-        "the records hold no game that ended by the rules or an adjudication".to_string()
+        format!(
+            "the records hold no game to label: {} left out (not started, or ended by a fault)",
+            left_out
+        )
     })?;
     let mut def = GameDef::from_entry(games::resolve(Some(&first.rec.game_name))?);
     if let Some(g) = game {
@@ -120,19 +198,37 @@ pub fn run(game: Option<&str>, a: &LabelArgs) -> Result<Summary, String> {
     }
     for (k, v) in &first.rec.options {
         def.set_option(k, v)
-            .map_err(|e| format!("{}: option {}={}: {}", first.from, k, v, e))?;
+            .map_err(|e| format!("{}: option {}={}: {}", first.place, k, v, e))?;
     }
-    if let Some(k) = kept
-        .iter()
-        .find(|k| k.rec.game_name != first.rec.game_name || k.rec.options != first.rec.options)
-    {
-        return Err(format!(
-            "{} is {} with other options than {}: label one game with one set of options at a time",
-            k.from, k.rec.game_name, first.from
-        ));
+    for k in &kept {
+        if k.rec.game_name != first.rec.game_name {
+            return Err(format!(
+                "{} is a game of {}, {} of {}: label one game at a time",
+                k.place, k.rec.game_name, first.place, first.rec.game_name
+            ));
+        }
+        if k.rec.options != first.rec.options {
+            let differ: Vec<String> = k
+                .rec
+                .options
+                .iter()
+                .filter(|(n, v)| first.rec.options.get(*n) != Some(v))
+                .map(|(n, v)| {
+                    let was = first.rec.options.get(n).map_or("unset", |s| s.as_str());
+                    format!("{}={} (not {})", n, v, was)
+                })
+                .collect();
+            return Err(format!(
+                "{} has other rule options than {}: {}; label one set of options at a time",
+                k.place,
+                first.place,
+                differ.join(", ")
+            ));
+        }
+        check_record(&def, k)?;
     }
     let hidden = def.start(Some(1))?.hidden_information();
-    if left_out > 0 && !a.quiet {
+    if left_out > 0 {
         eprintln!(
             "label: {} of {} games left out (not started, or ended by a fault)",
             left_out,
@@ -146,11 +242,11 @@ pub fn run(game: Option<&str>, a: &LabelArgs) -> Result<Summary, String> {
         ..Limits::default()
     };
     let play = |i: usize, abort: &AtomicBool, searched: &AtomicU64| -> Result<GameData, String> {
-        let Kept { rec, from } = &kept[i];
+        let Kept { rec, from, place } = &kept[i];
         let gseed = mix(a.seed, i as u64);
         let mut state = def
             .from_text(&rec.start)
-            .map_err(|e| format!("{}: the start position does not load: {}", from, e))?;
+            .map_err(|e| format!("{}: the start position does not load: {}", place, e))?;
         let memory = Memory::default();
         let mut params = params.clone();
         let mut positions = Vec::new();
@@ -162,20 +258,24 @@ pub fn run(game: Option<&str>, a: &LabelArgs) -> Result<Summary, String> {
             // The opening's plies are not the players' choices: searched by no one, not written.
             if k >= rec.opening.len() && drawn(gseed, ply, a.share) {
                 params.seed = mix(gseed, 3 + ply as u64) >> 1;
-                let (_, score) =
+                let (best, score) =
                     search_for_mover(&def, hidden, state.as_ref(), &params, &limits, &memory)?;
                 searched.fetch_add(1, Ordering::Relaxed);
+                // The search's own move, as in self-play data: the score is its line's, and
+                // training leaves out positions whose searched move captures or promotes.
+                let best =
+                    best.ok_or_else(|| format!("{} ply {}: no move from the search", place, ply))?;
                 positions.push(Position {
                     ply,
                     seat: state.to_move(),
                     score,
-                    mv: mv.clone(),
+                    mv: best,
                     text: state.to_text(),
                 });
             }
             state
                 .play_text(mv)
-                .map_err(|e| format!("{} ply {}: {}", from, ply + 1, e))?;
+                .map_err(|e| format!("{} ply {}: {}", place, ply, e))?;
             ply += 1;
         }
         Ok(GameData {
