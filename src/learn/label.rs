@@ -12,9 +12,8 @@
 //! file whatever `--concurrency` is.
 
 use super::format::{GameData, Position};
-use super::selfplay::{drawn, search_for_mover, search_params, shard_range, write_games, Summary};
+use super::selfplay::{drawn, search_for_mover, search_params, write_games, RunArgs, Summary};
 use crate::arena::mix;
-use crate::arena::parse_shard;
 use crate::arena::referee::{GameDef, GameRecord};
 use crate::games;
 use crate::search::{Limits, Memory};
@@ -38,22 +37,8 @@ pub struct LabelArgs {
     /// Seed of the run (the searches' seeds and which positions `--share` keeps).
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
-    /// Label only block I of N of the kept games (`3/100`): the shards' files, concatenated in
-    /// order, are the unsharded run's file byte for byte.
-    #[arg(long, value_name = "I/N")]
-    pub shard: Option<String>,
-    /// Games labelled at once, one search thread each (default: every core).
-    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=1024))]
-    pub concurrency: Option<u64>,
-    /// A search option, `Name=Value` as the protocol's `setoption` (repeatable).
-    #[arg(long = "search-option", value_name = "NAME=VALUE")]
-    pub search_options: Vec<String>,
-    /// The data file to write (written as FILE.partial, renamed when the run is complete).
-    #[arg(long, value_name = "FILE")]
-    pub out: PathBuf,
-    /// No line per game on stderr (the summary is still printed).
-    #[arg(long)]
-    pub quiet: bool,
+    #[command(flatten)]
+    pub run: RunArgs,
 }
 
 /// Parses `label` arguments (without the leading `label`), for tests and embedding.
@@ -178,7 +163,7 @@ pub fn run(game: Option<&str>, a: &LabelArgs) -> Result<Summary, String> {
             a.share
         ));
     }
-    let params = search_params(&a.search_options)?;
+    let params = search_params(&a.run.search_options)?;
     let (kept, left_out) = kept_records(&a.records)?;
     let first = kept.first().ok_or_else(|| {
         format!(
@@ -235,8 +220,6 @@ pub fn run(game: Option<&str>, a: &LabelArgs) -> Result<Summary, String> {
             left_out + kept.len()
         );
     }
-    let shard = a.shard.as_deref().map(parse_shard).transpose()?;
-    let range = shard_range(kept.len(), shard);
     let limits = Limits {
         nodes: Some(a.nodes),
         ..Limits::default()
@@ -295,5 +278,5 @@ pub fn run(game: Option<&str>, a: &LabelArgs) -> Result<Summary, String> {
             positions,
         })
     };
-    write_games("label", &a.out, range, a.concurrency, a.quiet, &play)
+    write_games("label", &a.run, kept.len(), &play)
 }

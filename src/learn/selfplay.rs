@@ -52,18 +52,6 @@ pub struct SelfplayArgs {
     /// opening i modulo their number.
     #[arg(long, value_name = "FILE")]
     pub openings: Option<PathBuf>,
-    /// Play only block I of N of the run's games (`3/100`, 1 ≤ I ≤ N): the files of shards
-    /// 1…N, concatenated in order, are the unsharded run's file byte for byte.
-    #[arg(long, value_name = "I/N")]
-    pub shard: Option<String>,
-    /// Games played at once, one search thread each (default: every core). The file is the
-    /// same whatever this is.
-    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=1024))]
-    pub concurrency: Option<u64>,
-    /// A search option, `Name=Value` as the protocol's `setoption` (repeatable), e.g.
-    /// `Hash=16`. `Threads` above 1 makes the file depend on timing.
-    #[arg(long = "search-option", value_name = "NAME=VALUE")]
-    pub search_options: Vec<String>,
     /// End games early by the search's scores, as `match --adjudicate`:
     /// `draw=CP/K[/PLY],win=CP/K` (the result recorded is the adjudication's).
     #[arg(long, value_name = "RULES")]
@@ -71,6 +59,25 @@ pub struct SelfplayArgs {
     /// Draw a game after this many plies (opening included), whatever the rules say.
     #[arg(long, value_name = "N")]
     pub max_plies: Option<usize>,
+    #[command(flatten)]
+    pub run: RunArgs,
+}
+
+/// The flags `quatre selfplay` and `quatre label` share: the shard, the searches and the file.
+#[derive(clap::Args, Debug, Clone, Default)]
+pub struct RunArgs {
+    /// Only block I of N of the run's games (`3/100`, 1 ≤ I ≤ N): the files of shards 1…N,
+    /// concatenated in order, are the unsharded run's file byte for byte.
+    #[arg(long, value_name = "I/N")]
+    pub shard: Option<String>,
+    /// Games played or labelled at once, one search thread each (default: every core). The
+    /// file is the same whatever this is.
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=1024))]
+    pub concurrency: Option<u64>,
+    /// A search option, `Name=Value` as the protocol's `setoption` (repeatable), e.g.
+    /// `Hash=16`. `Threads` above 1 makes the file depend on timing.
+    #[arg(long = "search-option", value_name = "NAME=VALUE")]
+    pub search_options: Vec<String>,
     /// The data file to write (written as FILE.partial, renamed when the run is complete).
     #[arg(long, value_name = "FILE")]
     pub out: PathBuf,
@@ -122,7 +129,7 @@ impl Plan {
                 .ok_or_else(|| format!("--option takes NAME=VALUE, not '{}'", o))?;
             def.set_option(n.trim(), v.trim())?;
         }
-        let params = search_params(&a.search_options)?;
+        let params = search_params(&a.run.search_options)?;
         let start = def.start(Some(1))?;
         let hidden = start.hidden_information();
         let chance = start.to_text() != def.start(Some(2))?.to_text();
@@ -348,23 +355,23 @@ pub fn shard_range(games: usize, shard: Option<(usize, usize)>) -> std::ops::Ran
 /// `quatre selfplay`: plays the run (or its shard), writes the file, prints a summary on stderr.
 pub fn run(game: Option<&str>, a: &SelfplayArgs) -> Result<Summary, String> {
     let plan = Plan::new(game, a)?;
-    let shard = a.shard.as_deref().map(parse_shard).transpose()?;
-    let range = shard_range(a.games as usize, shard);
     let play = |i: usize, abort: &AtomicBool, searched: &AtomicU64| plan.play(i, abort, searched);
-    write_games("selfplay", &a.out, range, a.concurrency, a.quiet, &play)
+    write_games("selfplay", &a.run, a.games as usize, &play)
 }
 
-/// Plays (or labels) the games of `range` with `play` and writes them to `out` in index order,
-/// through `out.partial`, renamed once every game is written (removed on an error); `what`
-/// names the subcommand in the progress lines and the summary, printed on stderr.
+/// Plays (or labels) the games of the run's shard (of `games`) with `play` and writes them to
+/// `run.out` in index order, through `out.partial`, renamed once every game is written (removed
+/// on an error); `what` names the subcommand in the progress lines and the summary, printed on
+/// stderr.
 pub(super) fn write_games(
     what: &str,
-    out_path: &Path,
-    range: std::ops::Range<usize>,
-    concurrency: Option<u64>,
-    quiet: bool,
+    run: &RunArgs,
+    games: usize,
     play: &PlayFn,
 ) -> Result<Summary, String> {
+    let shard = run.shard.as_deref().map(parse_shard).transpose()?;
+    let range = shard_range(games, shard);
+    let (out_path, concurrency, quiet) = (&run.out, run.concurrency, run.quiet);
     let concurrency = concurrency.map(|c| c as usize).unwrap_or_else(|| {
         std::thread::available_parallelism()
             .map(|n| n.get())
