@@ -413,3 +413,114 @@ fn labelled_data_trains_a_net_through_the_command_line() {
     ]);
     assert!(std::fs::metadata(&net).unwrap().len() > 0);
 }
+
+/// Self-play data (`quatre selfplay`) of `game` with `args`, written to `out`.
+fn selfplay_data(game: &str, args: &[&str], out: &str) -> PathBuf {
+    let out = tmp(out);
+    let mut v: Vec<String> = args.iter().map(|s| s.to_string()).collect();
+    v.extend(["--quiet".into(), "--out".into(), out.display().to_string()]);
+    let a = quatre::learn::selfplay::parse_args(&v).unwrap();
+    quatre::learn::selfplay::run(Some(game), &a).unwrap();
+    out
+}
+
+fn label_data(files: &[&Path], args: &[&str], out: &str) -> Result<Vec<GameData>, String> {
+    let out = tmp(out);
+    let mut v: Vec<String> = vec!["--data".into()];
+    v.extend(files.iter().map(|p| p.display().to_string()));
+    v.extend(args.iter().map(|s| s.to_string()));
+    v.extend(["--quiet".into(), "--out".into(), out.display().to_string()]);
+    let a = label::parse_args(&v)?;
+    label::run(None, &a)?;
+    format::read_file(&out)
+}
+
+#[test]
+fn data_files_are_searched_again_keeping_their_games() {
+    let base = [
+        "--games",
+        "3",
+        "--nodes",
+        "100",
+        "--max-plies",
+        "30",
+        "--seed",
+        "2",
+    ];
+    let sp = selfplay_data(
+        "hyperchess",
+        &[&base[..], &["--option", "Boards=1x1"]].concat(),
+        "sp1.txt",
+    );
+    let before = format::read_file(&sp).unwrap();
+    let again = label_data(
+        &[&sp],
+        &["--nodes", "400", "--concurrency", "1"],
+        "sp1-a.txt",
+    )
+    .unwrap();
+    let twice = label_data(
+        &[&sp],
+        &["--nodes", "400", "--concurrency", "2"],
+        "sp1-b.txt",
+    )
+    .unwrap();
+    assert_eq!(again, twice, "one thread or two: the same games");
+    assert_eq!(again.len(), before.len());
+    let mut changed = 0;
+    for (i, (a, b)) in again.iter().zip(&before).enumerate() {
+        assert_eq!((a.index, a.nodes, a.seed), (i, 400, 1));
+        assert_eq!(
+            (&a.game, &a.options, &a.start, &a.result, a.plies, &a.reason),
+            (&b.game, &b.options, &b.start, &b.result, b.plies, &b.reason)
+        );
+        assert_eq!(
+            a.positions.len(),
+            b.positions.len(),
+            "share 1: every position"
+        );
+        let entry = quatre::games::find(&a.game).unwrap();
+        let mut opts = entry.default_options();
+        for (k, v) in &a.options {
+            opts.set(k, v).unwrap();
+        }
+        for (p, q) in a.positions.iter().zip(&b.positions) {
+            assert_eq!((p.ply, p.seat, &p.text), (q.ply, q.seat, &q.text));
+            let mut s = entry.from_text(&p.text, &opts).unwrap();
+            assert!(s.play_text(&p.mv).is_ok(), "{} is legal", p.mv);
+            changed += (p.score != q.score) as usize;
+        }
+    }
+    assert!(
+        changed > 0,
+        "400 nodes score some position otherwise than 100"
+    );
+    let half = label_data(&[&sp], &["--nodes", "100", "--share", "0.5"], "sp1-h.txt").unwrap();
+    let (n_half, n_all) = (
+        half.iter().map(|g| g.positions.len()).sum::<usize>(),
+        before.iter().map(|g| g.positions.len()).sum::<usize>(),
+    );
+    assert!(n_half > 0 && n_half < n_all, "{} of {}", n_half, n_all);
+
+    let other = selfplay_data("hyperchess", &base, "sp2.txt");
+    let e = label_data(&[&sp, &other], &["--nodes", "100"], "sp-bad.txt").unwrap_err();
+    assert!(
+        e.contains("sp2.txt") && e.contains("other rule options"),
+        "{}",
+        e
+    );
+    let e = label::parse_args([
+        "--data",
+        "a.txt",
+        "--records",
+        "b.jsonl",
+        "--nodes",
+        "10",
+        "--out",
+        "c.txt",
+    ])
+    .unwrap_err();
+    assert!(e.contains("--records") && e.contains("--data"), "{}", e);
+    let e = label::parse_args(["--nodes", "10", "--out", "c.txt"]).unwrap_err();
+    assert!(e.contains("--records"), "{}", e);
+}

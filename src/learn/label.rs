@@ -16,7 +16,7 @@ use super::selfplay::{drawn, search_for_mover, search_params, write_games, RunAr
 use crate::arena::mix;
 use crate::arena::referee::{GameDef, GameRecord};
 use crate::games;
-use crate::search::{Limits, Memory};
+use crate::search::{Limits, Memory, SearchParams};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
@@ -25,8 +25,18 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 pub struct LabelArgs {
     /// Game files written by `quatre match --out` (repeatable), read in the order given. Every
     /// game must be of one game with the same rule options.
-    #[arg(long = "records", value_name = "FILE", required = true, num_args = 1..)]
+    #[arg(
+        long = "records",
+        value_name = "FILE",
+        num_args = 1..,
+        required_unless_present = "data",
+        conflicts_with = "data"
+    )]
     pub records: Vec<PathBuf>,
+    /// Instead of records, data files (`quatre selfplay`'s or `quatre label`'s): their positions
+    /// searched again at `--nodes` (e.g. deeper), each game keeping its result.
+    #[arg(long = "data", value_name = "FILE", num_args = 1..)]
+    pub data: Vec<PathBuf>,
     /// Nodes per searched position (MCTS: playouts), searched as `quatre selfplay` does.
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
     pub nodes: u64,
@@ -164,6 +174,9 @@ pub fn run(game: Option<&str>, a: &LabelArgs) -> Result<Summary, String> {
         ));
     }
     let params = search_params(&a.run.search_options)?;
+    if !a.data.is_empty() {
+        return relabel(game, a, params);
+    }
     let (kept, left_out) = kept_records(&a.records)?;
     let first = kept.first().ok_or_else(|| {
         format!(
@@ -171,16 +184,7 @@ pub fn run(game: Option<&str>, a: &LabelArgs) -> Result<Summary, String> {
             left_out
         )
     })?;
-    let mut def = GameDef::from_entry(games::resolve(Some(&first.rec.game_name))?);
-    if let Some(g) = game {
-        let asked = games::resolve(Some(g))?;
-        if asked.name != def.name {
-            return Err(format!(
-                "--game {} but the records are games of {}",
-                asked.name, def.name
-            ));
-        }
-    }
+    let mut def = game_def(game, &first.rec.game_name, "records")?;
     for (k, v) in &first.rec.options {
         def.set_option(k, v)
             .map_err(|e| format!("{}: option {}={}: {}", first.place, k, v, e))?;
@@ -279,4 +283,106 @@ pub fn run(game: Option<&str>, a: &LabelArgs) -> Result<Summary, String> {
         })
     };
     write_games("label", &a.run, kept.len(), &play)
+}
+
+/// The definition of the data's game `name`; `--game`, when given, must name it.
+fn game_def(asked: Option<&str>, name: &str, what: &str) -> Result<GameDef, String> {
+    let def = GameDef::from_entry(games::resolve(Some(name))?);
+    if let Some(g) = asked {
+        let asked = games::resolve(Some(g))?;
+        if asked.name != def.name {
+            return Err(format!(
+                "--game {} but the {} are games of {}",
+                asked.name, what, def.name
+            ));
+        }
+    }
+    Ok(def)
+}
+
+/// `quatre label --data`: the positions of data files searched again at `--nodes` (a deeper
+/// search's labels for positions already played). Each game keeps its header (result, start,
+/// plies, reason) with the run's seed, its place among the games as index and the new node
+/// count; a `--share` of its positions, drawn as for records, get the new search's score and
+/// move. A position is searched from its text alone, as training reads it.
+fn relabel(game: Option<&str>, a: &LabelArgs, params: SearchParams) -> Result<Summary, String> {
+    let mut data: Vec<(GameData, String)> = Vec::new();
+    for f in &a.data {
+        for g in super::format::read_file(f)? {
+            let place = format!(
+                "{} (the game of index={} seed={})",
+                f.display(),
+                g.index,
+                g.seed
+            );
+            data.push((g, place));
+        }
+    }
+    let (first, first_place) = data
+        .first()
+        .ok_or_else(|| "the data files hold no game".to_string())?;
+    let mut def = game_def(game, &first.game, "data files")?;
+    for (k, v) in &first.options {
+        def.set_option(k, v)
+            .map_err(|e| format!("{}: option {}={}: {}", first_place, k, v, e))?;
+    }
+    if let Some((_, place)) = data
+        .iter()
+        .find(|(g, _)| g.game != first.game || g.options != first.options)
+    {
+        return Err(format!(
+            "{} is of another game or other rule options than {}: label one set of options at a time",
+            place, first_place
+        ));
+    }
+    let hidden = def.start(Some(1))?.hidden_information();
+    let limits = Limits {
+        nodes: Some(a.nodes),
+        ..Limits::default()
+    };
+    let play = |i: usize, abort: &AtomicBool, searched: &AtomicU64| -> Result<GameData, String> {
+        let (g, place) = &data[i];
+        let gseed = mix(a.seed, i as u64);
+        let memory = Memory::default();
+        let mut params = params.clone();
+        let mut positions = Vec::new();
+        for p in g.positions.iter().filter(|p| drawn(gseed, p.ply, a.share)) {
+            if abort.load(Ordering::Relaxed) {
+                return Err("stopped".into());
+            }
+            let state = def
+                .from_text(&p.text)
+                .map_err(|e| format!("{} ply {}: {}", place, p.ply, e))?;
+            if state.to_move() != p.seat {
+                return Err(format!(
+                    "{} ply {}: the position's seat to move is p{}, the data says p{}",
+                    place,
+                    p.ply,
+                    state.to_move() + 1,
+                    p.seat + 1
+                ));
+            }
+            params.seed = mix(gseed, 3 + p.ply as u64) >> 1;
+            let (best, score) =
+                search_for_mover(&def, hidden, state.as_ref(), &params, &limits, &memory)?;
+            searched.fetch_add(1, Ordering::Relaxed);
+            let best =
+                best.ok_or_else(|| format!("{} ply {}: no move from the search", place, p.ply))?;
+            positions.push(Position {
+                ply: p.ply,
+                seat: p.seat,
+                score,
+                mv: best,
+                text: p.text.clone(),
+            });
+        }
+        Ok(GameData {
+            seed: a.seed,
+            index: i,
+            nodes: a.nodes,
+            positions,
+            ..g.clone()
+        })
+    };
+    write_games("label", &a.run, data.len(), &play)
 }
