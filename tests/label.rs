@@ -158,29 +158,21 @@ fn labelled_games_are_the_recorded_games_and_the_same_seed_gives_the_same_file()
     assert_eq!(data.iter().map(|g| g.to_text()).collect::<String>(), text);
     check_against(&data, &records_of(&recs), "h1.jsonl", true);
 
-    let s1 = label(
-        None,
-        &[&recs],
-        &[&args[..], &["--shard", "1/3"]].concat(),
-        "h1-s1.txt",
-    )
-    .unwrap();
-    let s2 = label(
-        None,
-        &[&recs],
-        &[&args[..], &["--shard", "2/3"]].concat(),
-        "h1-s2.txt",
-    )
-    .unwrap();
-    let s3 = label(
-        None,
-        &[&recs],
-        &[&args[..], &["--shard", "3/3"]].concat(),
-        "h1-s3.txt",
-    )
-    .unwrap();
+    let shards: Vec<Vec<u8>> = (1..=3)
+        .map(|k| {
+            let shard = format!("{}/3", k);
+            let out = format!("h1-s{}.txt", k);
+            label(
+                None,
+                &[&recs],
+                &[&args[..], &["--shard", &shard]].concat(),
+                &out,
+            )
+            .unwrap()
+        })
+        .collect();
     assert_eq!(
-        [s1, s2, s3].concat(),
+        shards.concat(),
         one,
         "the shards concatenate to the unsharded file"
     );

@@ -100,6 +100,12 @@ impl GameDef {
 
     /// Every rule option in effect, for the game record.
     fn options_map(&self) -> BTreeMap<String, String> {
+        self.option_pairs().into_iter().collect()
+    }
+
+    /// Every rule option in effect as `(name, value)`, in the game's order (the training
+    /// data's header).
+    pub fn option_pairs(&self) -> Vec<(String, String)> {
         self.options
             .iter()
             .map(|(k, v)| (k.to_string(), v.to_string()))

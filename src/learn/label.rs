@@ -237,13 +237,12 @@ pub fn run(game: Option<&str>, a: &LabelArgs) -> Result<Summary, String> {
         let memory = Memory::default();
         let mut params = params.clone();
         let mut positions = Vec::new();
-        let mut ply = 0;
-        for (k, mv) in rec.opening.iter().chain(&rec.moves).enumerate() {
+        for (ply, mv) in rec.opening.iter().chain(&rec.moves).enumerate() {
             if abort.load(Ordering::Relaxed) {
                 return Err("stopped".into());
             }
             // The opening's plies are not the players' choices: searched by no one, not written.
-            if k >= rec.opening.len() && drawn(gseed, ply, a.share) {
+            if ply >= rec.opening.len() && drawn(gseed, ply, a.share) {
                 params.seed = mix(gseed, 3 + ply as u64) >> 1;
                 let (best, score) =
                     search_for_mover(&def, hidden, state.as_ref(), &params, &limits, &memory)?;
@@ -263,21 +262,16 @@ pub fn run(game: Option<&str>, a: &LabelArgs) -> Result<Summary, String> {
             state
                 .play_text(mv)
                 .map_err(|e| format!("{} ply {}: {}", place, ply, e))?;
-            ply += 1;
         }
         Ok(GameData {
             game: def.name.clone(),
-            options: def
-                .options
-                .iter()
-                .map(|(k, v)| (k.to_string(), v.to_string()))
-                .collect(),
+            options: def.option_pairs(),
             seed: a.seed,
             index: i,
             nodes: a.nodes,
             start: from.clone(),
             result: rec.result.clone(),
-            plies: ply,
+            plies: rec.opening.len() + rec.moves.len(),
             reason: rec.reason.replace(['\t', '\n', '\r'], " "),
             positions,
         })

@@ -275,12 +275,7 @@ impl Plan {
         };
         Ok(GameData {
             game: self.def.name.clone(),
-            options: self
-                .def
-                .options
-                .iter()
-                .map(|(k, v)| (k.to_string(), v.to_string()))
-                .collect(),
+            options: self.def.option_pairs(),
             seed: self.seed,
             index,
             nodes: self.nodes,
