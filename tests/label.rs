@@ -338,6 +338,14 @@ fn games_ended_by_a_fault_are_left_out_and_bad_input_is_refused() {
         "{}",
         e
     );
+    // It shows both positions: the record's end, and the one a move short of it.
+    let end = first["end"].as_str().unwrap();
+    assert!(e.contains(&format!("recorded: '{}'", end)), "{}", e);
+    assert!(
+        e.contains("replayed: '") && !e.contains(&format!("replayed: '{}'", end)),
+        "{}",
+        e
+    );
     let unstarted = edit("r1-unstarted.jsonl", &|v| {
         v["started"] = serde_json::json!(false)
     });
