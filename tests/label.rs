@@ -59,15 +59,28 @@ fn label(
     args: &[&str],
     out: &str,
 ) -> Result<Vec<u8>, String> {
+    let out = run_label(game, "--records", records, args, out)?;
+    Ok(std::fs::read(&out).unwrap())
+}
+
+/// Runs `quatre label` on `files` given after `flag` (`--records` or `--data`), quietly, and
+/// returns the path written (checking that the partial file was renamed).
+fn run_label(
+    game: Option<&str>,
+    flag: &str,
+    files: &[&Path],
+    args: &[&str],
+    out: &str,
+) -> Result<PathBuf, String> {
     let out = tmp(out);
-    let mut v: Vec<String> = vec!["--records".into()];
-    v.extend(records.iter().map(|p| p.display().to_string()));
+    let mut v: Vec<String> = vec![flag.into()];
+    v.extend(files.iter().map(|p| p.display().to_string()));
     v.extend(args.iter().map(|s| s.to_string()));
     v.extend(["--quiet".into(), "--out".into(), out.display().to_string()]);
     let a = label::parse_args(&v)?;
     label::run(game, &a)?;
     assert!(!partial_path(&out).exists(), "the partial file is renamed");
-    Ok(std::fs::read(&out).unwrap())
+    Ok(out)
 }
 
 fn records_of(path: &Path) -> Vec<GameRecord> {
@@ -425,14 +438,7 @@ fn selfplay_data(game: &str, args: &[&str], out: &str) -> PathBuf {
 }
 
 fn label_data(files: &[&Path], args: &[&str], out: &str) -> Result<Vec<GameData>, String> {
-    let out = tmp(out);
-    let mut v: Vec<String> = vec!["--data".into()];
-    v.extend(files.iter().map(|p| p.display().to_string()));
-    v.extend(args.iter().map(|s| s.to_string()));
-    v.extend(["--quiet".into(), "--out".into(), out.display().to_string()]);
-    let a = label::parse_args(&v)?;
-    label::run(None, &a)?;
-    format::read_file(&out)
+    format::read_file(&run_label(None, "--data", files, args, out)?)
 }
 
 #[test]

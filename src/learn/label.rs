@@ -125,14 +125,13 @@ fn check_record(def: &GameDef, k: &Kept) -> Result<(), String> {
             .play_text(mv)
             .map_err(|e| format!("{} ply {}: {}", k.place, ply, e))?;
     }
-    if !rec.end.is_empty() && state.to_text() != rec.end {
+    let end = state.to_text();
+    if !rec.end.is_empty() && end != rec.end {
         // Both texts, so that a record of another build (other rules, another text format)
         // shows where it differs.
         return Err(format!(
             "{}: its moves lead to another position than the record's end (replayed: '{}'; recorded: '{}')",
-            k.place,
-            state.to_text(),
-            rec.end
+            k.place, end, rec.end
         ));
     }
     match (state.status(), rec.termination == termination::RULES) {
