@@ -16,6 +16,9 @@
 use crate::game::{Game, GameRng, OptionKind, OptionSpec, Outcome, RuleOptions, Seat, Status};
 use crate::zobrist;
 
+/// The most turns [`Tesseris::kept`] counts (one digit in the position text).
+pub const KEPT_MAX: u8 = 9;
+
 mod ai;
 mod draw;
 mod eval;
@@ -114,12 +117,14 @@ pub struct Tesseris {
     done_at: [[u32; 4]; 4],
     hand: [[u8; 4]; 4],
     mask: [[u8; 4]; 4],
-    /// Bit i of `held[t]`: the card in slot i of seat `t`'s hand was already there at `t`'s
-    /// last turn, which was not a completion — so it completes none of `t`'s open objectives,
-    /// or `t` would have played it (determinization deals such slots accordingly: hidden.rs).
-    /// Public knowledge (every seat sees each draw); not hashed (it changes no move or
-    /// score); written as `!` after the card in the position text.
-    held: [u8; 4],
+    /// `kept[t][i]`: how many of `t`'s turns in a row, none of them a completion, the card in
+    /// slot i of `t`'s hand stayed through (0: drawn since, or `t`'s last turn completed; at
+    /// most [`KEPT_MAX`]). Above 0 the card completes none of `t`'s open objectives, or `t`
+    /// would have played it; and each such turn `t` chose another card to give away
+    /// (determinization deals such slots accordingly: hidden.rs). Public knowledge (every
+    /// seat sees each draw and discard); not hashed (it changes no move or score); written as
+    /// `!` (1) or `!k` after the card in the position text.
+    kept: [[u8; 4]; 4],
     pile: [[u8; PILE_CAP]; 4],
     pile_len: [u8; 4],
     /// Bottom first; the top card is `deck[deck_len - 1]`.
@@ -177,7 +182,12 @@ impl Tesseris {
     /// Bit i set: the card in slot i of seat `t`'s hand was there at `t`'s last turn, which
     /// completed nothing (in an observation, for the unknown cards only).
     pub fn held(&self, t: Seat) -> u8 {
-        self.held[t]
+        (0..4).fold(0, |m, i| m | ((self.kept[t][i] > 0) as u8) << i)
+    }
+    /// How many of seat `t`'s turns in a row without a completion the card in slot `i` stayed
+    /// through (0 when not [`held`](Self::held)).
+    pub fn kept(&self, t: Seat, i: usize) -> u8 {
+        self.kept[t][i]
     }
     /// Bit k set: objective k of seat `t` is completed.
     pub fn completed(&self, t: Seat) -> u8 {
@@ -391,7 +401,7 @@ impl Tesseris {
             done_at: [[0; 4]; 4],
             hand: [[UNKNOWN; 4]; 4],
             mask: [[0; 4]; 4],
-            held: [0; 4],
+            kept: [[0; 4]; 4],
             pile: [[UNKNOWN; PILE_CAP]; 4],
             pile_len: [0; 4],
             deck: [UNKNOWN; DECK_CAP],
@@ -453,7 +463,7 @@ impl Tesseris {
             self.pile_len[p] = 1;
         }
         self.done = [0; 4];
-        self.held = [0; 4];
+        self.kept = [[0; 4]; 4];
         self.triggered = false;
         self.to_move = self.first;
         self.hash = self.compute_hash();

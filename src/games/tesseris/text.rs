@@ -182,8 +182,13 @@ pub fn position_text(g: &Tesseris) -> String {
                     s.push_str(&d);
                 }
             }
-            if g.held[t] >> i & 1 == 1 {
-                s.push('!');
+            match g.kept[t][i] {
+                0 => {}
+                1 => s.push('!'),
+                k => {
+                    s.push('!');
+                    s.push((b'0' + k) as char);
+                }
             }
         }
     }
@@ -398,11 +403,22 @@ fn parse_hands(
             ));
         }
         for (i, it) in items.iter().enumerate() {
-            let (it, held) = match it.strip_suffix('!') {
-                Some(x) => (x, true),
-                None => (*it, false),
+            let (it, kept) = match it.rsplit_once('!') {
+                Some((x, "")) => (x, 1),
+                Some((x, k)) => match k.parse::<u8>() {
+                    Ok(v) if (1..=super::KEPT_MAX).contains(&v) && k.len() == 1 => (x, v),
+                    _ => {
+                        return Err(format!(
+                            "'{}': after '!' (kept through its owner's last turns) comes nothing or the number of turns, 1 to {}",
+                            it,
+                            super::KEPT_MAX
+                        ))
+                    }
+                },
+                None => (*it, 0),
             };
-            g.held[t] |= (held as u8) << i;
+            let held = kept > 0;
+            g.kept[t][i] = kept;
             let (name, who) = match it.split_once('@') {
                 Some((a, b)) => (a, Some(b)),
                 None => (it, None),
@@ -592,8 +608,10 @@ pub fn display(g: &Tesseris) -> String {
                     format!("{}(seen by {})", card_name(c), d)
                 };
                 // Kept through its owner's last turn, which completed nothing (`!`).
-                if g.held[t] >> i & 1 == 1 {
-                    v.push_str("(kept)");
+                match g.kept[t][i] {
+                    0 => {}
+                    1 => v.push_str("(kept)"),
+                    k => v.push_str(&format!("(kept {} turns)", k)),
                 }
                 v
             })

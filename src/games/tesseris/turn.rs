@@ -9,9 +9,16 @@ impl Tesseris {
         let s = self.to_move as usize;
         self.hash = self.hash.wrapping_sub(self.misc_hash());
         let (i, c) = self.discard(s, m);
-        // What stays in the hand was there when `s` chose not to complete with it (a
-        // completion may leave a second matching card: no inference then).
-        self.held[s] = if m.discard < 4 { 15 & !(1 << i) } else { 0 };
+        // What stays in the hand was there when `s` chose not to complete with it, and chose
+        // to give away another card (a completion may leave a second matching card: no
+        // inference then).
+        for j in 0..4 {
+            self.kept[s][j] = if m.discard < 4 && j != i {
+                (self.kept[s][j] + 1).min(KEPT_MAX)
+            } else {
+                0
+            };
+        }
         self.draw(s, i, c, m.draw);
         self.end_turn(s);
     }
@@ -101,7 +108,7 @@ impl Tesseris {
                 self.set_slot(s, i, c2, 1 << s | 1 << v);
                 let refill = self.pop_deck().unwrap_or(c2);
                 self.set_slot(v, j, refill, 1 << v);
-                self.held[v] &= !(1 << j);
+                self.kept[v][j] = 0;
                 self.settle();
             }
         }
