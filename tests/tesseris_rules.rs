@@ -1601,30 +1601,21 @@ fn four_seat_determinization_deals_long_kept_cards_the_others_need() {
             let d = g.determinize(o, &mut rng);
             for t in (0..p).filter(|&t| t != o) {
                 let want = wanted_from(&g, t);
-                for i in 0..4 {
-                    if g.slot_mask(t, i) >> o & 1 == 1 {
-                        continue;
-                    }
-                    let b = match g.kept(t, i) {
-                        0 => 0,
-                        1 | 2 => continue,
-                        _ => 1,
-                    };
-                    acc[b][0] += want >> g.hand(t)[i] & 1;
-                    acc[b][2] += 1;
-                }
                 // The dealt hand's unknown slots are sorted by count in the observation's
                 // order, as the real hand's are not: add up by count, not by slot.
-                for i in 0..4 {
-                    if d.slot_mask(t, i) >> o & 1 == 1 {
-                        continue;
+                for (state, col) in [(&g, 0), (&d, 1)] {
+                    for i in 0..4 {
+                        if state.slot_mask(t, i) >> o & 1 == 1 {
+                            continue;
+                        }
+                        let b = match state.kept(t, i) {
+                            0 => 0,
+                            1 | 2 => continue,
+                            _ => 1,
+                        };
+                        acc[b][col] += want >> state.hand(t)[i] & 1;
+                        acc[b][2] += (col == 0) as u32;
                     }
-                    let b = match d.kept(t, i) {
-                        0 => 0,
-                        1 | 2 => continue,
-                        _ => 1,
-                    };
-                    acc[b][1] += want >> d.hand(t)[i] & 1;
                 }
             }
             let m = g.baseline_move(&mut rng).unwrap();

@@ -99,7 +99,6 @@ impl Tesseris {
     /// (kept when the deck has none). `was_unknown[t]`: the slots of `t`'s hand just dealt;
     /// `deck_unknown`: the deck positions just dealt.
     fn respect_held(&mut self, rng: &mut GameRng, was_unknown: &[u8; 4], deck_unknown: u128) {
-        use rand::Rng;
         for t in 0..self.n as usize {
             let slots = was_unknown[t] & self.held(t);
             if slots == 0 {
@@ -110,20 +109,33 @@ impl Tesseris {
                 if slots >> i & 1 == 0 || open >> self.hand[t][i] & 1 == 0 {
                     continue;
                 }
-                // A uniform choice among the deck cards that fit (reservoir sampling).
-                let (mut pick, mut seen) = (None, 0u32);
-                for pos in 0..self.deck_len as usize {
-                    if deck_unknown >> pos & 1 == 1 && open >> self.deck[pos] & 1 == 0 {
-                        seen += 1;
-                        if rng.random_range(0..seen) == 0 {
-                            pick = Some(pos);
-                        }
-                    }
-                }
-                if let Some(pos) = pick {
-                    std::mem::swap(&mut self.deck[pos], &mut self.hand[t][i]);
+                self.swap_from_deck(rng, deck_unknown, t, i, |c| open >> c & 1 == 0);
+            }
+        }
+    }
+
+    /// Swaps the card in slot `i` of `t`'s hand with a uniform choice (reservoir sampling)
+    /// among the just-dealt deck cards (`deck_unknown`) that `fits`; none fitting: no swap.
+    fn swap_from_deck(
+        &mut self,
+        rng: &mut GameRng,
+        deck_unknown: u128,
+        t: usize,
+        i: usize,
+        fits: impl Fn(u8) -> bool,
+    ) {
+        use rand::Rng;
+        let (mut pick, mut seen) = (None, 0u32);
+        for pos in 0..self.deck_len as usize {
+            if deck_unknown >> pos & 1 == 1 && fits(self.deck[pos]) {
+                seen += 1;
+                if rng.random_range(0..seen) == 0 {
+                    pick = Some(pos);
                 }
             }
+        }
+        if let Some(pos) = pick {
+            std::mem::swap(&mut self.deck[pos], &mut self.hand[t][i]);
         }
     }
 
@@ -181,18 +193,7 @@ impl Tesseris {
                 if rng.random::<f64>() < r / (p0 + (1.0 - p0) * r) {
                     continue;
                 }
-                let (mut pick, mut seen) = (None, 0u32);
-                for pos in 0..self.deck_len as usize {
-                    if deck_unknown >> pos & 1 == 1 && want >> self.deck[pos] & 1 == 1 {
-                        seen += 1;
-                        if rng.random_range(0..seen) == 0 {
-                            pick = Some(pos);
-                        }
-                    }
-                }
-                if let Some(pos) = pick {
-                    std::mem::swap(&mut self.deck[pos], &mut self.hand[t][i]);
-                }
+                self.swap_from_deck(rng, deck_unknown, t, i, |c| want >> c & 1 == 1);
             }
         }
     }
