@@ -145,7 +145,8 @@ impl Tesseris {
     /// stays in its hand makes it likelier one of them. An unknown slot kept `k` turns is
     /// dealt a card another seat needs with the posterior odds: the deal's share of such
     /// cards as prior odds, divided by [`KEPT_RHO`] per turn (swapped in from the unknown
-    /// deck cards). Measured: docs/rules/tesseris.md, "Determinization".
+    /// deck cards). The rule and its measurements: docs/rules/tesseris.md, "Chance,
+    /// determinization, playing on an observation".
     fn deal_kept_denial(&mut self, rng: &mut GameRng, was_unknown: &[u8; 4], deck_unknown: u128) {
         use rand::Rng;
         if (self.n as usize) < KEPT_MODEL_SEATS {

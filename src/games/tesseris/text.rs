@@ -607,7 +607,7 @@ pub fn display(g: &Tesseris) -> String {
                 } else {
                     format!("{}(seen by {})", card_name(c), d)
                 };
-                // Kept through its owner's last turn, which completed nothing (`!`).
+                // Kept through its owner's last turns, which completed nothing (`!`, `!k`).
                 match g.kept[t][i] {
                     0 => {}
                     1 => v.push_str("(kept)"),
