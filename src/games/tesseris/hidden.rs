@@ -12,7 +12,8 @@ pub(super) const KEPT_RHO: f64 = 0.6;
 /// The fewest seats [`Tesseris::deal_kept_denial`] applies to: with 4 seats it gained (ISMCTS
 /// at 20,000 playouts against three baselines, 800 deals of seeds 1 to 4, each paired with the
 /// uniform deal: reward share 0.517 against 0.469, +4.7 ± 2.3 points; outright wins 45.9%
-/// against 41.8%), with 2 it lost (75.0% against 81.0% over 300 games), 3 are unmeasured.
+/// against 41.8%), with 2 it lost (75.0% against 81.0% over 300 games), with 3 it is not yet
+/// clear (+11.1 ± 4.4 and −0.8 ± 4.2 points on two seeds of 200 deals).
 pub(super) const KEPT_MODEL_SEATS: usize = 4;
 
 impl Tesseris {
