@@ -1538,12 +1538,11 @@ obj=T5,O1,O4,O3/O6,O2,T2,T4 hands=O1,T2,T4,T6/?,?!,?!3,?!9 piles=O4/O4/O3/T2 dec
 }
 
 #[test]
-fn with_fewer_than_four_seats_a_long_kept_card_is_dealt_as_a_once_kept_one() {
-    // Rule: 2 and 3 seats deal as before the count existed (only "completes none of its
-    // holder's objectives"): the same deals for `?!5` as for `?!`. (3 seats: measured, not
-    // yet settled; docs/rules/tesseris.md.)
+fn with_two_seats_a_long_kept_card_is_dealt_as_a_once_kept_one() {
+    // Rule: 2 seats deal as before the count existed (only "completes none of its holder's
+    // objectives"): the same deals for `?!5` as for `?!`.
     let mut differing = 0;
-    for p in [2usize, 3] {
+    for p in [2usize] {
         let mut g = Tesseris::start_with_seed(&opts(p), 3).unwrap();
         let mut rng = rng_from_seed(8);
         while !g.status().is_over() && g.ply() < 120 {
@@ -1567,7 +1566,7 @@ fn with_fewer_than_four_seats_a_long_kept_card_is_dealt_as_a_once_kept_one() {
             g.play(m);
         }
     }
-    assert!(differing > 20, "{}", differing);
+    assert!(differing > 10, "{}", differing);
 }
 
 /// `text` with every kept count written as once (`!k` → `!`).

@@ -12,9 +12,10 @@ pub(super) const KEPT_RHO: f64 = 0.6;
 /// The fewest seats [`Tesseris::deal_kept_denial`] applies to: with 4 seats it gained (ISMCTS
 /// at 20,000 playouts against three baselines, 800 deals of seeds 1 to 4, each paired with the
 /// uniform deal: reward share 0.517 against 0.469, +4.7 ± 2.3 points; outright wins 45.9%
-/// against 41.8%), with 2 it lost (75.0% against 81.0% over 300 games), with 3 it is not yet
-/// clear (+11.1 ± 4.4 and −0.8 ± 4.2 points on two seeds of 200 deals).
-pub(super) const KEPT_MODEL_SEATS: usize = 4;
+/// against 41.8%), with 3 too (against two baselines, 600 deals of seeds 1 to 3: +11.1, −0.8
+/// and +14.3 points, +8.2 ± 2.5; outright wins 64.3% against 55.3%), with 2 it lost (75.0%
+/// against 81.0% over 300 games).
+pub(super) const KEPT_MODEL_SEATS: usize = 3;
 
 impl Tesseris {
     /// What seat `o` knows, as an observation state (other hands' unknown cards and the deck
