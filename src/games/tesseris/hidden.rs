@@ -154,8 +154,22 @@ impl Tesseris {
         if (self.n as usize) < KEPT_MODEL_SEATS {
             return;
         }
-        let rho = KEPT_RHO;
         let n = self.n as usize;
+        // How many of each shape were just dealt (swaps between dealt places keep it).
+        let mut dealt = [0u32; 19];
+        for pos in 0..self.deck_len as usize {
+            if deck_unknown >> pos & 1 == 1 {
+                dealt[self.deck[pos] as usize] += 1;
+            }
+        }
+        for x in 0..n {
+            for j in 0..4 {
+                if was_unknown[x] >> j & 1 == 1 {
+                    dealt[self.hand[x][j] as usize] += 1;
+                }
+            }
+        }
+        let total: u32 = dealt.iter().sum();
         for t in 0..n {
             let slots = was_unknown[t] & self.held(t);
             if slots == 0 {
@@ -170,29 +184,18 @@ impl Tesseris {
                 continue;
             }
             // The prior: the share of wanted cards among those just dealt.
-            let (mut dealt, mut dealt_wanted) = (0u32, 0u32);
-            for pos in 0..self.deck_len as usize {
-                if deck_unknown >> pos & 1 == 1 {
-                    dealt += 1;
-                    dealt_wanted += want >> self.deck[pos] & 1;
-                }
-            }
-            for x in 0..n {
-                for j in 0..4 {
-                    if was_unknown[x] >> j & 1 == 1 {
-                        dealt += 1;
-                        dealt_wanted += want >> self.hand[x][j] & 1;
-                    }
-                }
-            }
-            let p0 = dealt_wanted as f64 / dealt.max(1) as f64;
+            let dealt_wanted: u32 = (0..18)
+                .filter(|&c| want >> c & 1 == 1)
+                .map(|c| dealt[c])
+                .sum();
+            let p0 = dealt_wanted as f64 / total.max(1) as f64;
             for i in 0..4 {
                 if slots >> i & 1 == 0 || want >> self.hand[t][i] & 1 == 1 {
                     continue;
                 }
                 // Posterior odds of wanted: prior odds / rho^k; keep the unwanted card with
                 // the probability that makes the slot's chance of unwanted the posterior's.
-                let r = rho.powi(self.kept[t][i] as i32);
+                let r = KEPT_RHO.powi(self.kept[t][i] as i32);
                 if rng.random::<f64>() < r / (p0 + (1.0 - p0) * r) {
                     continue;
                 }
