@@ -155,6 +155,13 @@ impl Tesseris {
             return;
         }
         let n = self.n as usize;
+        if (0..n).all(|t| was_unknown[t] & self.held(t) == 0) {
+            return;
+        }
+        let mut open = [0u32; 4];
+        for (x, m) in open.iter_mut().enumerate().take(n) {
+            *m = super::eval::open_mask(self, x);
+        }
         // How many of each shape were just dealt (swaps between dealt places keep it).
         let mut dealt = [0u32; 19];
         for pos in 0..self.deck_len as usize {
@@ -175,11 +182,8 @@ impl Tesseris {
             if slots == 0 {
                 continue;
             }
-            let own = super::eval::open_mask(self, t);
-            let others = (0..n)
-                .filter(|&x| x != t)
-                .fold(0, |m, x| m | super::eval::open_mask(self, x));
-            let want = others & !own;
+            let others = (0..n).filter(|&x| x != t).fold(0, |m, x| m | open[x]);
+            let want = others & !open[t];
             if want == 0 {
                 continue;
             }
