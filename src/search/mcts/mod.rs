@@ -262,7 +262,10 @@ fn worker<G: Game>(sh: &Shared<G>, index: usize) {
         }
         if started && done_here % 16 == 0 {
             let now = Instant::now();
-            if sh.ctx.past_soft() {
+            // The hard limit too: under `movetime` the soft limit is the hard one, and the
+            // search stops a little before it (`time::own_stop`) so that its own answer, with
+            // its last `info`, comes before the watchdog's (as alpha-beta and BRS do).
+            if sh.ctx.past_soft() || sh.ctx.past_hard() {
                 sh.done.store(true, Ordering::Relaxed);
                 break;
             }
