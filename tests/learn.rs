@@ -5,7 +5,7 @@ use quatre::game::{rng_from_seed, Game, RuleOptions};
 use quatre::games::hyperchess::Hyperchess;
 use quatre::learn::format::{GameData, Position, Score};
 use quatre::learn::net::{Net, BASE_HAND};
-use quatre::learn::train::{train, Dataset, TrainConfig};
+use quatre::learn::train::{train, Dataset, TrainConfig, DEFAULT_SCALE, MAX_SCALE};
 use rand::Rng;
 
 mod common;
@@ -151,6 +151,53 @@ fn training_lowers_the_loss_below_a_constant_on_a_small_fixture() {
         }
     }
     assert!(worst < 0.05, "quantized and float nets differ by {}", worst);
+}
+
+/// Every game drawn: the results fit no score scale (the fit would run to its bound, 100,000,
+/// and the net's outputs to scores of tens of thousands), so the protocol's scale stands in
+/// and the net's scores stay those of a position, not of a mate.
+#[test]
+fn drawn_games_fit_no_scale_and_the_protocols_stands_in() {
+    let mut data = fixture(120, 3);
+    for g in &mut data {
+        g.result = vec![0.5, 0.5];
+    }
+    let mut ds = Dataset::default();
+    ds.add::<Hyperchess>(&data, true).unwrap();
+    let cfg = TrainConfig {
+        hidden: 8,
+        epochs: 2,
+        ..TrainConfig::default()
+    };
+    let tr = train(&ds, &cfg, |_| {});
+    assert!(!tr.scales_fitted);
+    assert_eq!(tr.scale, DEFAULT_SCALE);
+    assert_eq!(tr.hand_scale, DEFAULT_SCALE);
+    assert!((DEFAULT_SCALE - 173.72).abs() < 0.01, "{}", DEFAULT_SCALE);
+    let net = tr
+        .net
+        .quantize("hyperchess", &ds.feature_set, tr.scale, String::new());
+    let net = Net::from_bytes(&net.to_bytes()).unwrap();
+    let opts = RuleOptions::of::<Hyperchess>().with("Boards", "1x1");
+    let start = Hyperchess::start(&opts).unwrap();
+    let cp = net.evaluate(&start, 0);
+    assert!(cp.abs() < 1000, "{} at the start", cp);
+    // Games whose results follow the scores fit their own scale.
+    let tr = train(
+        &{
+            let mut ds = Dataset::default();
+            ds.add::<Hyperchess>(&fixture(120, 3), true).unwrap();
+            ds
+        },
+        &cfg,
+        |_| {},
+    );
+    assert!(tr.scales_fitted);
+    assert!(
+        tr.scale < MAX_SCALE && tr.scale != DEFAULT_SCALE,
+        "{}",
+        tr.scale
+    );
 }
 
 /// A warm start (`--init`) begins where the net it starts from ended: the same held-out loss

@@ -168,6 +168,12 @@ fn run_game<G: Game>(
         ))
     });
     let last = tr.curve[tr.best_epoch - 1].val;
+    if !tr.scales_fitted {
+        say(&format!(
+            "warning: the games' results do not follow the scores (every game drawn, or too few games): no score scale fits them, and the protocol's 1/(1+10^(-cp/400)) stands in (K {:.1}); for a net that learns from results, play more games or decisive ones (`selfplay --adjudicate`)",
+            crate::learn::train::DEFAULT_SCALE
+        ));
+    }
     say(&format!(
         "held-out positions {}: net {:.5} (epoch {}, the best), hand evaluation {:.5}, a constant {:.5}; score scale K {:.1} (hand {:.1})",
         tr.val_positions, last, tr.best_epoch, tr.hand_val, tr.constant_val, tr.scale, tr.hand_scale

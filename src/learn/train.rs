@@ -197,8 +197,27 @@ fn as_logit(x: f32, k: f32, offset: f32) -> f32 {
     }
 }
 
+/// A fitted scale above this says that the data's results do not follow its scores (every
+/// game drawn, say, or too few games): a lead of 1,000 would be worth under 52.5%. Training
+/// then uses [`DEFAULT_SCALE`] instead of a scale that would turn the net's outputs into scores
+/// of tens of thousands.
+pub const MAX_SCALE: f32 = 10_000.0;
+
+/// The protocol's own mapping of a score to a win probability, `1/(1+10^(−cp/400))`, as `K`.
+pub const DEFAULT_SCALE: f32 = 400.0 / std::f32::consts::LN_10;
+
+/// `k` if it is a scale the data could fit ([`MAX_SCALE`]), else [`DEFAULT_SCALE`]: the
+/// scale and whether it is `k`.
+pub fn usable_scale(k: f32) -> (f32, bool) {
+    if k <= MAX_SCALE {
+        (k, true)
+    } else {
+        (DEFAULT_SCALE, false)
+    }
+}
+
 /// The scale `K` at which `σ(x/K + offset)` best predicts `result` (least squares), over the
-/// positions `use_it` keeps; golden-section search on `ln K`.
+/// positions `use_it` keeps; golden-section search on `ln K` between 1 and 100,000.
 pub fn fit_scale(
     x: &[f32],
     result: &[f32],
@@ -306,6 +325,9 @@ pub struct Trained {
     /// Whether the net is a correction of the hand evaluation.
     pub residual: bool,
     pub hand_scale: f32,
+    /// False when the results did not fit a scale (of the scores or of the hand evaluation)
+    /// and [`DEFAULT_SCALE`] stood in ([`usable_scale`]).
+    pub scales_fitted: bool,
     /// The hand evaluation's loss on the held-out games (the bar the net should pass).
     pub hand_val: f64,
     /// The loss of always answering the mean target (what knowing nothing scores).
@@ -491,8 +513,13 @@ pub fn train(ds: &Dataset, cfg: &TrainConfig, mut progress: impl FnMut(&Epoch)) 
     // An even position is worth 1/N to each of N seats: scores become logits around
     // logit(1/N) (0 with two seats).
     let offset = Net::logit_offset(k);
-    let scale = fit_scale(&ds.score, &scored_result, offset, |i| !ds.held_out[i]);
-    let hand_scale = fit_scale(&ds.hand, &ds.result, offset, |j| !ds.held_out[j / k]);
+    let (scale, scale_fitted) = usable_scale(fit_scale(&ds.score, &scored_result, offset, |i| {
+        !ds.held_out[i]
+    }));
+    let (hand_scale, hand_scale_fitted) =
+        usable_scale(fit_scale(&ds.hand, &ds.result, offset, |j| {
+            !ds.held_out[j / k]
+        }));
     let lambda = cfg.lambda;
     let blend =
         |x: f32, k: f32, r: f32| lambda * r + (1.0 - lambda) * sigmoid(as_logit(x, k, offset));
@@ -715,6 +742,7 @@ pub fn train(ds: &Dataset, cfg: &TrainConfig, mut progress: impl FnMut(&Epoch)) 
         residual: cfg.residual,
         init_val,
         hand_scale,
+        scales_fitted: scale_fitted && hand_scale_fitted,
         hand_val,
         constant_val,
         seats_val,
