@@ -462,6 +462,42 @@ fn quatre_train_writes_a_net_and_refuses_bad_data() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// Too few games for one to be held out: the run says so rather than print a held-out loss
+/// of 0, and writes the last epoch's net.
+#[test]
+fn quatre_train_says_when_no_game_is_held_out() {
+    let dir = std::env::temp_dir().join(format!("quatre-train-few-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let data = dir.join("d.txt");
+    let mut text = String::new();
+    for g in fixture(2, 2) {
+        g.write(&mut text);
+    }
+    std::fs::write(&data, &text).unwrap();
+    let net = dir.join("n.net");
+    let out = common::run_cli(&[
+        "train",
+        "--data",
+        data.to_str().unwrap(),
+        "--out",
+        net.to_str().unwrap(),
+        "--epochs",
+        "2",
+        "--hidden",
+        "8",
+    ]);
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(said.contains("warning: no game held out"), "{}", said);
+    assert!(!said.contains("held-out positions"), "{}", said);
+    assert!(Net::from_bytes(&std::fs::read(&net).unwrap()).is_ok());
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 /// `Eval net` with `EvalFile`, as a GUI sends them: the searches evaluate with the net; a
 /// missing file and a net of another rule set get one error line each, and every `go` still
 /// answers.

@@ -174,10 +174,18 @@ fn run_game<G: Game>(
             crate::learn::train::DEFAULT_SCALE
         ));
     }
-    say(&format!(
-        "held-out positions {}: net {:.5} (epoch {}, the best), hand evaluation {:.5}, a constant {:.5}; score scale K {:.1} (hand {:.1})",
-        tr.val_positions, last, tr.best_epoch, tr.hand_val, tr.constant_val, tr.scale, tr.hand_scale
-    ));
+    if tr.val_positions == 0 {
+        say(&format!(
+            "warning: no game held out (one in twenty is, chosen by its seed and index; {} gave none): the last epoch's net is written, and its loss on unseen games is not known; score scale K {:.1} (hand {:.1})",
+            if games.len() == 1 { "the one game".to_string() } else { format!("these {} games", games.len()) },
+            tr.scale, tr.hand_scale
+        ));
+    } else {
+        say(&format!(
+            "held-out positions {}: net {:.5} (epoch {}, the best), hand evaluation {:.5}, a constant {:.5}; score scale K {:.1} (hand {:.1})",
+            tr.val_positions, last, tr.best_epoch, tr.hand_val, tr.constant_val, tr.scale, tr.hand_scale
+        ));
+    }
     if let (Some(v), Some(path)) = (tr.init_val, &a.init) {
         say(&format!(
             "held out, before training: {} {:.5}",
