@@ -446,6 +446,12 @@ pub trait Game: Clone + Send + Sync + Debug + 'static {
         }
     }
 
+    /// How many plies an MCTS rollout from this state plays, given the search's `plies`: the
+    /// same unless the game knows better (tesseris plays a round that can end the game out).
+    fn rollout_plies(&self, plies: usize) -> usize {
+        plies
+    }
+
     /// The move MCTS rollouts play from a new leaf: a random one unless the game knows a cheap
     /// policy that scores leaves better (tesseris plays its rule-based player there).
     fn rollout_move(&self, rng: &mut GameRng, buf: &mut Vec<Self::Move>) -> Option<Self::Move> {

@@ -91,6 +91,14 @@ static OPTIONS: [OptionSpec; 5] = [
     },
 ];
 
+/// MCTS rollouts in a round that can end the game ([`Tesseris::round_may_end_game`]) play on
+/// for this many plies, to the game's end as a rule (a round of 4 seats lasts about 32 plies):
+/// the search then scores the final result, outright win, shared win or loss, where the
+/// evaluation's points after a few plies cannot tell them apart (44% of the 4-seat games
+/// against the baseline are decided by a point or less). Measured with the 8-ply rollouts of
+/// the other rounds (`Tuning`, search/tuning.rs): docs/results.md, 2026-11-29 (evening).
+const FINAL_ROLLOUT_PLIES: usize = 100;
+
 /// A tesseris state (full or one seat's observation).
 #[derive(Clone, Debug)]
 pub struct Tesseris {
@@ -210,6 +218,16 @@ impl Tesseris {
     pub fn rounds_done(&self) -> u16 {
         self.rounds_done
     }
+    /// True when the game can end with this round: with `Rounds` set, it is the last one;
+    /// otherwise some seat's points plus the four this round can give reach `Target`.
+    pub fn round_may_end_game(&self) -> bool {
+        if self.rounds_opt > 0 {
+            return self.rounds_done + 1 >= self.rounds_opt;
+        }
+        let n = self.n as usize;
+        self.scores[..n].iter().any(|&s| s + 4 >= self.target)
+    }
+
     pub fn round_end_triggered(&self) -> bool {
         self.triggered
     }
@@ -668,6 +686,14 @@ impl Game for Tesseris {
 
     fn features(&self, out: &mut Vec<u32>) {
         features::features(self, out)
+    }
+
+    fn rollout_plies(&self, plies: usize) -> usize {
+        if plies > 0 && self.round_may_end_game() {
+            plies.max(FINAL_ROLLOUT_PLIES)
+        } else {
+            plies
+        }
     }
 
     fn rollout_move(&self, rng: &mut GameRng, buf: &mut Vec<TMove>) -> Option<TMove> {

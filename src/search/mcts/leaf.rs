@@ -15,6 +15,7 @@ pub(super) fn rollout<G: Game>(
     buf: &mut Vec<G::Move>,
     valuer: Valuer,
 ) -> [f32; crate::game::MAX_SEATS] {
+    let plies = state.rollout_plies(plies);
     crate::game::playout(state, rng, plies, buf, G::rollout_move);
     match state.status() {
         Status::Over(o) => o.rewards,
