@@ -682,13 +682,14 @@ fn marker_passes_to_the_next_seat_and_a_new_round_is_dealt() {
 #[test]
 fn rollouts_play_out_a_round_that_can_end_the_game() {
     // Target 16: a seat at 12 can reach it with this round's 4 points, one at 11 cannot.
-    let g = build(&near_end(2, "11,11", 1, 1), &[]);
+    let o3 = opts(3);
+    let g = build_with(&near_end(3, "11,11,11", 1, 1), &[], &o3, 0);
     assert!(!g.round_may_end_game());
-    assert_eq!(g.rollout_plies(4), 4);
-    let g = build(&near_end(2, "11,12", 1, 1), &[]);
+    assert_eq!(g.rollout_plies(8), 8);
+    let g = build_with(&near_end(3, "11,12,11", 1, 1), &[], &o3, 0);
     assert!(g.round_may_end_game());
     assert!(
-        g.rollout_plies(4) >= 64,
+        g.rollout_plies(8) >= 64,
         "long enough for a round of 4 seats"
     );
     assert_eq!(
@@ -697,20 +698,24 @@ fn rollouts_play_out_a_round_that_can_end_the_game() {
         "RolloutPlies 0 (the evaluation alone) stays"
     );
     assert_eq!(g.rollout_plies(500), 500, "a longer RolloutPlies stays");
+    // Two seats: the rollouts keep their length.
+    let g = build(&near_end(2, "11,12", 1, 1), &[]);
+    assert!(g.round_may_end_game());
+    assert_eq!(g.rollout_plies(8), 8);
     // With `Rounds` set the points do not matter: only the last round ends the game.
-    let o = opts(2).with("Rounds", "5");
-    let g = build_with(&near_end(2, "15,15", 1, 1), &[], &o, 0);
+    let o = opts(3).with("Rounds", "5");
+    let g = build_with(&near_end(3, "15,15,15", 1, 1), &[], &o, 0);
     assert!(
         !g.round_may_end_game(),
         "three rounds played, the fourth is on"
     );
-    let last = near_end(2, "0,0", 1, 1).replace("rounds=3", "rounds=4");
+    let last = near_end(3, "0,0,0", 1, 1).replace("rounds=3", "rounds=4");
     let g = build_with(&last, &[], &o, 0);
     assert!(g.round_may_end_game());
     // And a rollout that long from the last round reaches the end of the game.
     let mut g = g;
     let mut rng = GameRng::seed_from_u64(1);
-    let plies = g.rollout_plies(4);
+    let plies = g.rollout_plies(8);
     playout(
         &mut g,
         &mut rng,

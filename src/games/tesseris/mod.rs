@@ -689,7 +689,10 @@ impl Game for Tesseris {
     }
 
     fn rollout_plies(&self, plies: usize) -> usize {
-        if plies > 0 && self.round_may_end_game() {
+        // Three seats or more: with two, ISMCTS at 20,000 playouts against the baseline scored
+        // 72.5% with it and 8-ply rollouts elsewhere, against 81.0% (100 deals, seed 7; with
+        // 4-ply rollouts elsewhere 81.0%, and 8-ply rollouts alone 80.5% on seed 2).
+        if self.n >= 3 && plies > 0 && self.round_may_end_game() {
             plies.max(FINAL_ROLLOUT_PLIES)
         } else {
             plies
