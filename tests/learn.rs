@@ -356,19 +356,23 @@ fn version_1_net_files_still_load_as_whole_nets() {
     );
 }
 
-#[test]
-fn quatre_train_writes_a_net_and_refuses_bad_data() {
-    let dir = std::env::temp_dir().join(format!("quatre-train-{}", std::process::id()));
+/// A scratch folder named `name`, with `games` games of [`fixture`] (seed 2) written in it as
+/// `d.txt`: the folder, the data file and its text.
+fn fixture_file(name: &str, games: usize) -> (std::path::PathBuf, std::path::PathBuf, String) {
+    let dir = std::env::temp_dir().join(format!("{}-{}", name, std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let data = dir.join("d.txt");
     let mut text = String::new();
-    for g in fixture(40, 2) {
+    for g in fixture(games, 2) {
         g.write(&mut text);
     }
     std::fs::write(&data, &text).unwrap();
-    let net = dir.join("n.net");
-    let run = common::run_cli;
-    let out = run(&[
+    (dir, data, text)
+}
+
+/// `quatre train` on `data` into `net`, 2 epochs of 8 hidden units.
+fn train_small(data: &std::path::Path, net: &std::path::Path) -> std::process::Output {
+    common::run_cli(&[
         "train",
         "--data",
         data.to_str().unwrap(),
@@ -378,7 +382,15 @@ fn quatre_train_writes_a_net_and_refuses_bad_data() {
         "2",
         "--hidden",
         "8",
-    ]);
+    ])
+}
+
+#[test]
+fn quatre_train_writes_a_net_and_refuses_bad_data() {
+    let (dir, data, text) = fixture_file("quatre-train", 40);
+    let net = dir.join("n.net");
+    let run = common::run_cli;
+    let out = train_small(&data, &net);
     assert!(
         out.status.success(),
         "{}",
@@ -466,26 +478,9 @@ fn quatre_train_writes_a_net_and_refuses_bad_data() {
 /// of 0, and writes the last epoch's net.
 #[test]
 fn quatre_train_says_when_no_game_is_held_out() {
-    let dir = std::env::temp_dir().join(format!("quatre-train-few-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let data = dir.join("d.txt");
-    let mut text = String::new();
-    for g in fixture(2, 2) {
-        g.write(&mut text);
-    }
-    std::fs::write(&data, &text).unwrap();
+    let (dir, data, _) = fixture_file("quatre-train-few", 2);
     let net = dir.join("n.net");
-    let out = common::run_cli(&[
-        "train",
-        "--data",
-        data.to_str().unwrap(),
-        "--out",
-        net.to_str().unwrap(),
-        "--epochs",
-        "2",
-        "--hidden",
-        "8",
-    ]);
+    let out = train_small(&data, &net);
     let said = String::from_utf8_lossy(&out.stdout);
     assert!(
         out.status.success(),
