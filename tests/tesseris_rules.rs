@@ -354,6 +354,80 @@ fn draws_needing_an_empty_deck_are_not_available() {
     assert_eq!(total_cards(&h)[..12].iter().sum::<u32>(), 48);
 }
 
+/// `is_legal_known` (the baseline's check of its one choice) says of every conceivable move what
+/// the move list says: random and baseline games with 2 to 4 seats and the full deck, and the
+/// empty-deck position above (where only a pile discard makes the deck).
+#[test]
+fn the_quick_legality_check_agrees_with_the_move_list() {
+    let every = |g: &Tesseris, known: &mut u32| {
+        let list = legal(g);
+        for card in 0..19u8 {
+            for discard in 0..9u8 {
+                for draw in 0..10u8 {
+                    let m = TMove {
+                        card,
+                        discard,
+                        draw,
+                    };
+                    if let Some(ok) = g.is_legal_known(m) {
+                        *known += 1;
+                        assert_eq!(
+                            ok,
+                            list.contains(&m),
+                            "{} {}",
+                            g.format_move(m),
+                            g.to_text()
+                        );
+                    }
+                }
+            }
+        }
+        for &m in &list {
+            assert_ne!(g.is_legal_known(m), Some(false), "{}", g.to_text());
+        }
+    };
+    let mut known = 0u32;
+    let mut rng = rng_from_seed(31);
+    for (p, full) in [(2, false), (2, true), (3, false), (4, false)] {
+        let o = opts(p).with("FullDeck", if full { "true" } else { "false" });
+        for seed in 0..3 {
+            let mut g = Tesseris::start_with_seed(&o, seed).unwrap();
+            let mut buf = Vec::new();
+            while !g.status().is_over() && g.ply() < 300 {
+                every(&g, &mut known);
+                // An observation's hand holds unknown cards: only the list can tell.
+                let obs =
+                    Tesseris::from_text(&g.observation_text(g.to_move()), g.options()).unwrap();
+                let other = (g.to_move() + 1) % p;
+                let theirs = Tesseris::from_text(&g.observation_text(other), g.options()).unwrap();
+                let first = legal(&g)[0];
+                assert!(obs.is_legal_known(first).is_some());
+                if theirs.hand(g.to_move()).contains(&UNKNOWN) {
+                    assert_eq!(theirs.is_legal_known(first), None);
+                }
+                let m = if rng.random_range(0..2) == 0 {
+                    g.baseline_move(&mut rng).unwrap()
+                } else {
+                    g.random_move(&mut rng, &mut buf).unwrap()
+                };
+                g.play(m);
+            }
+            every(&g, &mut known);
+        }
+    }
+    let r = remaining(BASE, 12, &[]);
+    let head = BASE.replace(
+        "piles=O2/T2/O5/T5",
+        &format!(
+            "piles={}/T2/O5/T5",
+            cards_text(&[&[c("O2")], &r[..]].concat())
+        ),
+    );
+    let g = Tesseris::from_text(&format!("full {} deck=- rng=5", head), &opts(2)).unwrap();
+    every(&g, &mut known);
+    assert!(known > 500_000, "{}", known);
+}
+
 #[test]
 fn steal_takes_a_random_card_and_the_victim_refills_from_the_deck() {
     let mut stolen_seen = 0u32;

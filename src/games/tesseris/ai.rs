@@ -51,10 +51,6 @@ pub fn baseline_move_in(g: &Tesseris, rng: &mut GameRng, legal: &mut Vec<TMove>)
     if g.status.is_over() || (g.observer != NO_SEAT && g.observer as usize != s) {
         return None;
     }
-    g.legal_moves(legal);
-    if legal.is_empty() {
-        return None;
-    }
     let mine = open_mask(g, s);
     let mut theirs = 0u32;
     for t in (0..n).filter(|&t| t != s) {
@@ -67,6 +63,12 @@ pub fn baseline_move_in(g: &Tesseris, rng: &mut GameRng, legal: &mut Vec<TMove>)
         discard,
         draw,
     };
+    // The choice is checked without listing every move where the hand is known (rollouts);
+    // the list is made only for the fallbacks.
+    if g.is_legal_known(mv) == Some(true) {
+        return Some(mv);
+    }
+    g.legal_moves(legal);
     if legal.contains(&mv) {
         return Some(mv);
     }

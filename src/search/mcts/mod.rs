@@ -221,13 +221,32 @@ fn immediate_win<G: Game>(root: &G, moves: &[G::Move]) -> Option<G::Move> {
     })
 }
 
+/// ISMCTS's per-thread record of the moves legal in a deal: the set of the node being selected
+/// in, and the root's list of the last iteration with its count of children when every child
+/// was legal and every legal move a child (`usize::MAX` when not).
+struct Available<M> {
+    set: FxHashSet<M>,
+    root: Vec<M>,
+    root_children: usize,
+}
+
+impl<M> Default for Available<M> {
+    fn default() -> Self {
+        Available {
+            set: FxHashSet::default(),
+            root: Vec::new(),
+            root_children: usize::MAX,
+        }
+    }
+}
+
 fn worker<G: Game>(sh: &Shared<G>, index: usize) {
     let params = sh.ctx.params;
     let mut rng = rng_from_seed(params.seed.wrapping_add(0x9E37_79B9 * index as u64));
     let mut moves: Vec<G::Move> = Vec::new();
     let mut buf: Vec<G::Move> = Vec::new();
     let mut path: Vec<u32> = Vec::with_capacity(256);
-    let mut legal: FxHashSet<G::Move> = FxHashSet::default();
+    let mut legal: Available<G::Move> = Available::default();
     let mut qbufs: PlyBufs<G> = PlyBufs::new(sh.leaf_search + 1);
     let mut feats: Vec<u32> = Vec::new();
     let mut last_report = Instant::now();
@@ -328,7 +347,7 @@ fn iterate<G: Game>(
     moves: &mut Vec<G::Move>,
     buf: &mut Vec<G::Move>,
     path: &mut Vec<u32>,
-    legal: &mut FxHashSet<G::Move>,
+    legal: &mut Available<G::Move>,
     qbufs: &mut PlyBufs<G>,
     feats: &mut Vec<u32>,
 ) -> u32 {
@@ -392,20 +411,33 @@ fn iterate<G: Game>(
                     moves.retain(|m| only.contains(m));
                 }
             }
-            legal.clear();
-            legal.extend(moves.iter().copied());
-            let (mut present, mut total) = (0, 0);
-            for c in tree.children(node) {
-                total += 1;
-                if tree.node(c).mv().is_some_and(|m| legal.contains(&m)) {
-                    present += 1;
+            let total = tree.children(node).count();
+            if node == 0 && legal.root_children == total && legal.root == *moves {
+                // The list and the children of the last time, when every child was legal: so
+                // they are now (the seat to move at the root knows its moves, so they are the
+                // same in every deal, and this skips a set of them per iteration).
+                all_available = true;
+            } else {
+                legal.set.clear();
+                legal.set.extend(moves.iter().copied());
+                let present = tree
+                    .children(node)
+                    .filter(|&c| tree.node(c).mv().is_some_and(|m| legal.set.contains(&m)))
+                    .count();
+                if present < moves.len() {
+                    add_missing_children(tree, node, &state, moves);
+                }
+                // The children just added are legal here too.
+                all_available = present == total;
+                if node == 0 {
+                    legal.root.clone_from(moves);
+                    legal.root_children = if present == moves.len() && all_available {
+                        total
+                    } else {
+                        usize::MAX
+                    };
                 }
             }
-            if present < moves.len() {
-                add_missing_children(tree, node, &state, moves);
-            }
-            // The children just added are legal here too.
-            all_available = present == total;
         } else if !expand(sh, node, &state, moves, buf, feats) {
             // Another thread is expanding this node: score it as a leaf rather than wait.
             break rollout(&mut state, sh.rollout_plies, rng, buf, sh.valuer);
@@ -420,7 +452,13 @@ fn iterate<G: Game>(
             },
             puct: if sh.policy.is_some() { sh.puct } else { 0.0 },
         };
-        let (mut pick, short) = select(tree, node, hidden.then_some(&*legal), all_available, knobs);
+        let (mut pick, short) = select(
+            tree,
+            node,
+            hidden.then_some(&legal.set),
+            all_available,
+            knobs,
+        );
         // The widening window admits more moves than have children: create the next ones.
         if short && !hidden && !nd.complete() && nd.try_lock() {
             let have = nd.widened.load(Ordering::Relaxed) & !COMPLETE;

@@ -59,7 +59,8 @@ pub(super) fn select<M: Copy + Eq + std::hash::Hash>(
         let n_total = match available {
             Some(moves) => {
                 let Some(m) = cn.mv() else { continue };
-                if !moves.contains(&m) {
+                // (`all_available`: every child's move is in the set.)
+                if !all_available && !moves.contains(&m) {
                     continue;
                 }
                 let own = if all_available {
