@@ -446,6 +446,13 @@ pub trait Game: Clone + Send + Sync + Debug + 'static {
         }
     }
 
+    /// MCTS's rollout length when the `RolloutPlies` option leaves it to the game: `tuned`, the
+    /// game's measured choice, unless it measured another for these options (tesseris: 4 plies
+    /// with 2 seats, 8 with more).
+    fn default_rollout_plies(&self, tuned: usize) -> usize {
+        tuned
+    }
+
     /// How many plies an MCTS rollout from this state plays, given the search's `plies`: the
     /// same unless the game knows better (tesseris plays a round that can end the game out).
     fn rollout_plies(&self, plies: usize) -> usize {

@@ -478,3 +478,32 @@ fn the_ponder_option_gives_a_quarter_more_soft_time_on_a_clock() {
     assert_eq!(budget(&mut e), (soft, hard));
     e.quit();
 }
+
+/// Tesseris's rollout length left to the game (`RolloutPlies` −1) is 4 plies with 2 seats and 8
+/// with 3 or 4 (docs/rules/tesseris.md, Search): the same searches as those values set by hand.
+#[test]
+fn tesseris_default_rollouts_are_four_plies_with_two_seats_and_eight_with_more() {
+    let search = |players: usize, plies: Option<usize>| {
+        let set = plies
+            .map(|p| format!("setoption name RolloutPlies value {p}\n"))
+            .unwrap_or_default();
+        let out = common::script_output(
+            &[],
+            &format!(
+                "setoption name Game value tesseris\nsetoption name Players value {players}\n\
+                 setoption name Threads value 1\n{set}position startpos\ngo nodes 3000\n"
+            ),
+        );
+        let lines: Vec<String> = out
+            .lines()
+            .filter(|l| l.starts_with("info string candidate") || l.starts_with("bestmove"))
+            .map(String::from)
+            .collect();
+        assert!(lines.len() > 5, "{out}");
+        lines
+    };
+    assert_eq!(search(2, None), search(2, Some(4)));
+    assert_ne!(search(2, None), search(2, Some(8)));
+    assert_eq!(search(4, None), search(4, Some(8)));
+    assert_ne!(search(4, None), search(4, Some(4)));
+}

@@ -776,6 +776,11 @@ fn rollouts_play_out_a_round_that_can_end_the_game() {
     let g = build(&near_end(2, "11,12", 1, 1), &[]);
     assert!(g.round_may_end_game());
     assert_eq!(g.rollout_plies(8), 8);
+    // And they are 4 plies long unless `RolloutPlies` says otherwise; 8 with more seats.
+    assert_eq!(g.default_rollout_plies(8), TWO_SEAT_ROLLOUT_PLIES);
+    assert_eq!(TWO_SEAT_ROLLOUT_PLIES, 4);
+    let g = build_with(&near_end(3, "11,11,11", 1, 1), &[], &o3, 0);
+    assert_eq!(g.default_rollout_plies(8), 8);
     // With `Rounds` set the points do not matter: only the last round ends the game.
     let o = opts(3).with("Rounds", "5");
     let g = build_with(&near_end(3, "15,15,15", 1, 1), &[], &o, 0);

@@ -104,7 +104,8 @@ const TABLE: &[(&str, Tuning)] = &[
             // 20,000 playouts against three baselines, 800 deals of seeds 1–4 paired with
             // 4-ply rollouts: 8 plies alone +1.3 ± 2.2 points of reward share, the rollout to
             // the end alone +1.6 ± 1.3, both +5.1 ± 2.3 and 52.0% outright
-            // wins against 45.9% (docs/results.md, 2026-11-29 (evening)).
+            // wins against 45.9% (docs/results.md, 2026-11-29 (evening)). With 2 seats, 4
+            // plies (`Tesseris::default_rollout_plies`).
             rollout_plies: 8,
             ..Tuning::DEFAULT
         },

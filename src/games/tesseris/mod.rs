@@ -34,6 +34,9 @@ pub use text::{card_name, parse_card};
 pub const NAME: &str = "tesseris";
 /// A card whose identity the observer does not know (text `?`).
 pub const UNKNOWN: u8 = 18;
+/// MCTS's default rollout length with 2 seats (`RolloutPlies` −1; 3 and 4 seats take the
+/// game's tuning, 8).
+pub const TWO_SEAT_ROLLOUT_PLIES: usize = 4;
 /// `observer` of a full state.
 const NO_SEAT: u8 = 255;
 /// Cards outside hands and objectives: at most 72 - 8 - 8.
@@ -686,6 +689,16 @@ impl Game for Tesseris {
 
     fn features(&self, out: &mut Vec<u32>) {
         features::features(self, out)
+    }
+
+    fn default_rollout_plies(&self, tuned: usize) -> usize {
+        // With 2 seats the 8 plies measured for 4 scored 77.0% against 4 plies' 81.0% (100 deals
+        // of seed 7; 80.5% against 81.0% on seed 2), at 1.66 times the time a move.
+        if self.n == 2 {
+            TWO_SEAT_ROLLOUT_PLIES
+        } else {
+            tuned
+        }
     }
 
     fn rollout_plies(&self, plies: usize) -> usize {

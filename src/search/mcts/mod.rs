@@ -118,7 +118,10 @@ pub fn search<G: Game>(root: &G, ctx: &Context, moves: &[G::Move]) -> Outcome<G:
         root_only: (moves.len() < all.len() || !ctx.limits.searchmoves.is_empty())
             .then(|| moves.to_vec()),
         win: immediate_win(root, moves),
-        rollout_plies: ctx.params.rollout_plies.unwrap_or(tuning.rollout_plies),
+        rollout_plies: ctx
+            .params
+            .rollout_plies
+            .unwrap_or_else(|| root.default_rollout_plies(tuning.rollout_plies)),
         solver: informed,
         tree_depth: match ctx.params.tree_depth.unwrap_or(tuning.tree_depth) {
             0 => usize::MAX,
