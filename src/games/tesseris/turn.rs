@@ -7,7 +7,7 @@ use super::*;
 impl Tesseris {
     pub(super) fn play_full(&mut self, m: TMove) {
         let s = self.to_move as usize;
-        self.hash = self.hash.wrapping_sub(self.misc_hash());
+        let before = self.misc();
         let (i, c) = self.discard(s, m);
         // What stays in the hand was there when `s` chose not to complete with it, and chose
         // to give away another card (a completion may leave a second matching card: no
@@ -20,7 +20,7 @@ impl Tesseris {
             };
         }
         self.draw(s, i, c, m.draw);
-        self.end_turn(s);
+        self.end_turn(s, before);
     }
 
     /// The discard: the card leaves slot `i` of seat `s`'s hand onto a pile or under an
@@ -122,7 +122,7 @@ impl Tesseris {
 
     /// The end of the turn: the round ends after the last seat of a triggered round (scores,
     /// then the next deal or the end of the game); otherwise the next seat moves.
-    fn end_turn(&mut self, s: usize) {
+    fn end_turn(&mut self, s: usize, before: Misc) {
         let n = self.n as usize;
         if self.done[s] == 15 {
             self.triggered = true;
@@ -149,7 +149,10 @@ impl Tesseris {
         if dealt {
             self.hash = self.compute_hash();
         } else {
-            self.hash = self.hash.wrapping_add(self.misc_hash());
+            // The keys of what changed (most turns: the seat to move alone).
+            self.hash = self
+                .hash
+                .wrapping_add(misc_delta(&before, &self.misc(), self.n));
         }
     }
 }
