@@ -327,11 +327,9 @@ fn empty_deck_is_rebuilt_from_the_cards_under_the_pile_tops() {
     }
 }
 
-#[test]
-fn draws_needing_an_empty_deck_are_not_available() {
-    // A position whose deck is empty although piles hold more than a top (only reachable through
-    // a position text): the rules rebuild the deck when a card goes onto a pile; an objective
-    // discard leaves the deck empty, so neither d nor a steal is then available.
+/// A position whose deck is empty although pile 1 holds every other card under its top (only
+/// reachable through a position text).
+fn empty_deck_position() -> Tesseris {
     let r = remaining(BASE, 12, &[]);
     let head = BASE.replace(
         "piles=O2/T2/O5/T5",
@@ -340,7 +338,15 @@ fn draws_needing_an_empty_deck_are_not_available() {
             cards_text(&[&[c("O2")], &r[..]].concat())
         ),
     );
-    let g = Tesseris::from_text(&format!("full {} deck=- rng=5", head), &opts(2)).unwrap();
+    Tesseris::from_text(&format!("full {} deck=- rng=5", head), &opts(2)).unwrap()
+}
+
+#[test]
+fn draws_needing_an_empty_deck_are_not_available() {
+    // A position whose deck is empty although piles hold more than a top (only reachable through
+    // a position text): the rules rebuild the deck when a card goes onto a pile; an objective
+    // discard leaves the deck empty, so neither d nor a steal is then available.
+    let g = empty_deck_position();
     let moves = legal(&g);
     assert!(moves
         .iter()
@@ -415,15 +421,7 @@ fn the_quick_legality_check_agrees_with_the_move_list() {
             every(&g, &mut known);
         }
     }
-    let r = remaining(BASE, 12, &[]);
-    let head = BASE.replace(
-        "piles=O2/T2/O5/T5",
-        &format!(
-            "piles={}/T2/O5/T5",
-            cards_text(&[&[c("O2")], &r[..]].concat())
-        ),
-    );
-    let g = Tesseris::from_text(&format!("full {} deck=- rng=5", head), &opts(2)).unwrap();
+    let g = empty_deck_position();
     every(&g, &mut known);
     assert!(known > 500_000, "{}", known);
 }
