@@ -370,6 +370,16 @@ fn fixture_file(name: &str, games: usize) -> (std::path::PathBuf, std::path::Pat
     (dir, data, text)
 }
 
+/// The standard output of a run that must have succeeded (else its standard error is shown).
+fn succeeded(out: &std::process::Output) -> String {
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
 /// `quatre train` on `data` into `net`, 2 epochs of 8 hidden units.
 fn train_small(data: &std::path::Path, net: &std::path::Path) -> std::process::Output {
     common::run_cli(&[
@@ -390,12 +400,7 @@ fn quatre_train_writes_a_net_and_refuses_bad_data() {
     let (dir, data, text) = fixture_file("quatre-train", 40);
     let net = dir.join("n.net");
     let run = common::run_cli;
-    let out = train_small(&data, &net);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    succeeded(&train_small(&data, &net));
     let n = Net::from_bytes(&std::fs::read(&net).unwrap()).unwrap();
     assert_eq!(n.header.features, "hyperchess-1x1/3");
     assert_eq!(n.hidden(), 8);
@@ -424,13 +429,7 @@ fn quatre_train_writes_a_net_and_refuses_bad_data() {
         v
     };
     let args = init_args(net.to_str().unwrap(), "8", false);
-    let out = run(&args.iter().map(|s| s.as_str()).collect::<Vec<_>>());
-    let said = String::from_utf8_lossy(&out.stdout);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let said = succeeded(&run(&args.iter().map(|s| s.as_str()).collect::<Vec<_>>()));
     assert!(said.contains("held out, before training"), "{}", said);
     let m = Net::from_bytes(&std::fs::read(&next).unwrap()).unwrap();
     assert!(m.header.note.contains("started from"), "{}", m.header.note);
@@ -480,13 +479,7 @@ fn quatre_train_writes_a_net_and_refuses_bad_data() {
 fn quatre_train_says_when_no_game_is_held_out() {
     let (dir, data, _) = fixture_file("quatre-train-few", 2);
     let net = dir.join("n.net");
-    let out = train_small(&data, &net);
-    let said = String::from_utf8_lossy(&out.stdout);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let said = succeeded(&train_small(&data, &net));
     assert!(said.contains("warning: no game held out"), "{}", said);
     assert!(!said.contains("held-out positions"), "{}", said);
     assert!(Net::from_bytes(&std::fs::read(&net).unwrap()).is_ok());
