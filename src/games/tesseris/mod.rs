@@ -38,43 +38,6 @@ pub const UNKNOWN: u8 = 18;
 /// game's tuning, 8).
 pub const TWO_SEAT_ROLLOUT_PLIES: usize = 4;
 
-/// What a turn may change of a state besides its cards: the hash keys them (`misc_key`), and a
-/// turn adds the keys of the fields that changed only.
-#[derive(Clone, Copy)]
-struct Misc {
-    to_move: u8,
-    first: u8,
-    triggered: bool,
-    rounds_done: u16,
-    scores: [u16; 4],
-}
-
-/// The indices of `m`'s keys in the `S_MISC` table (seats beyond `n` are not keyed).
-fn misc_indices(m: &Misc, n: u8) -> impl Iterator<Item = u64> + '_ {
-    [
-        m.to_move as u64,
-        8 + m.first as u64,
-        16 + m.triggered as u64,
-        1000 + m.rounds_done as u64,
-    ]
-    .into_iter()
-    .chain((0..n as usize).map(|t| 1_000_000 * (t as u64 + 1) + m.scores[t] as u64))
-}
-
-fn misc_key(m: &Misc, n: u8) -> u64 {
-    misc_indices(m, n).fold(0u64, |h, i| h.wrapping_add(zobrist::key(S_MISC, i)))
-}
-
-/// `misc_key(b) - misc_key(a)`, computing the keys of the fields that differ only.
-fn misc_delta(a: &Misc, b: &Misc, n: u8) -> u64 {
-    misc_indices(a, n)
-        .zip(misc_indices(b, n))
-        .filter(|(x, y)| x != y)
-        .fold(0u64, |h, (x, y)| {
-            h.wrapping_sub(zobrist::key(S_MISC, x))
-                .wrapping_add(zobrist::key(S_MISC, y))
-        })
-}
 /// `observer` of a full state.
 const NO_SEAT: u8 = 255;
 /// Cards outside hands and objectives: at most 72 - 8 - 8.
@@ -131,6 +94,44 @@ static OPTIONS: [OptionSpec; 5] = [
         },
     },
 ];
+
+/// What a turn may change of a state besides its cards: the hash keys them (`misc_key`), and a
+/// turn adds the keys of the fields that changed only.
+#[derive(Clone, Copy)]
+struct Misc {
+    to_move: u8,
+    first: u8,
+    triggered: bool,
+    rounds_done: u16,
+    scores: [u16; 4],
+}
+
+/// The indices of `m`'s keys in the `S_MISC` table (seats beyond `n` are not keyed).
+fn misc_indices(m: &Misc, n: u8) -> impl Iterator<Item = u64> + '_ {
+    [
+        m.to_move as u64,
+        8 + m.first as u64,
+        16 + m.triggered as u64,
+        1000 + m.rounds_done as u64,
+    ]
+    .into_iter()
+    .chain((0..n as usize).map(|t| 1_000_000 * (t as u64 + 1) + m.scores[t] as u64))
+}
+
+fn misc_key(m: &Misc, n: u8) -> u64 {
+    misc_indices(m, n).fold(0u64, |h, i| h.wrapping_add(zobrist::key(S_MISC, i)))
+}
+
+/// `misc_key(b) - misc_key(a)`, computing the keys of the fields that differ only.
+fn misc_delta(a: &Misc, b: &Misc, n: u8) -> u64 {
+    misc_indices(a, n)
+        .zip(misc_indices(b, n))
+        .filter(|(x, y)| x != y)
+        .fold(0u64, |h, (x, y)| {
+            h.wrapping_sub(zobrist::key(S_MISC, x))
+                .wrapping_add(zobrist::key(S_MISC, y))
+        })
+}
 
 /// MCTS rollouts in a round that can end the game ([`Tesseris::round_may_end_game`]) play on
 /// for this many plies, to the game's end as a rule (a round of 4 seats lasts about 32 plies):

@@ -434,7 +434,7 @@ fn iterate<G: Game>(
                 all_available = present == total;
                 if node == 0 {
                     legal.root.clone_from(moves);
-                    legal.root_children = if present == moves.len() && all_available {
+                    legal.root_children = if present == total && total == moves.len() {
                         total
                     } else {
                         usize::MAX
