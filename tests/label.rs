@@ -530,3 +530,108 @@ fn data_files_are_searched_again_keeping_their_games() {
     let e = label::parse_args(["--nodes", "10", "--out", "c.txt"]).unwrap_err();
     assert!(e.contains("--records"), "{}", e);
 }
+
+/// A shell engine of tests/engines/.
+fn engine_script(name: &str) -> String {
+    let p: PathBuf = [env!("CARGO_MANIFEST_DIR"), "tests", "engines", name]
+        .iter()
+        .collect();
+    p.to_string_lossy().into_owned()
+}
+
+/// `--teacher`: another engine scores the positions. Every written move is the teacher's and
+/// legal, every position scored, and a run's file is the same whatever `--concurrency` (each
+/// game starts its teacher with `ucinewgame`, so what one game left in its table cannot reach
+/// another). A quatre process searching one thread is the engine's own search: its labels are
+/// those quatre label gives without a teacher. Teachers that cannot teach are refused.
+#[test]
+fn a_teacher_engine_scores_the_positions_and_one_that_cannot_is_refused() {
+    let recs = record(
+        "hyperchess",
+        &["Boards=1x1", "Promotions=chess"],
+        &[
+            "builtin:alphabeta nodes=150 name=a",
+            "builtin:mcts nodes=150 name=m",
+        ],
+        "4",
+        "t1.jsonl",
+    );
+    let args = ["--nodes", "120", "--seed", "3"];
+    let own = label(None, &[&recs], &args, "t1-own.txt").unwrap();
+    let quatre = format!("{} option.Threads=1", env!("CARGO_BIN_EXE_quatre"));
+    let taught: Vec<Vec<u8>> = ["1", "2"]
+        .iter()
+        .map(|c| {
+            let more = ["--teacher", quatre.as_str(), "--concurrency", c];
+            label(None, &[&recs], &[&args[..], &more].concat(), "t1-q.txt").unwrap()
+        })
+        .collect();
+    assert_eq!(
+        taught[0], taught[1],
+        "one game at a time or two: the same bytes"
+    );
+    let data = format::read_str(std::str::from_utf8(&taught[0]).unwrap()).unwrap();
+    check_against(&data, &records_of(&recs), "t1.jsonl", true);
+    assert_eq!(
+        String::from_utf8(taught[0].clone()).unwrap(),
+        String::from_utf8(own).unwrap(),
+        "a quatre process as the teacher gives quatre's own labels"
+    );
+
+    let err = |files: &[&Path], teacher: &str| {
+        label(
+            None,
+            files,
+            &["--nodes", "50", "--teacher", teacher],
+            "t-bad.txt",
+        )
+        .expect_err("refused")
+    };
+    // A chess engine (no Game option) cannot read a promotion to a guard.
+    let guards = record(
+        "hyperchess",
+        &["Boards=1x1", "Promotions=hyperchess"],
+        &["builtin:random name=a", "builtin:random name=b"],
+        "1",
+        "t2.jsonl",
+    );
+    let e = err(&[&guards], &engine_script("take1.sh"));
+    assert!(
+        e.contains("does not know hyperchess") && e.contains("Promotions=chess"),
+        "{}",
+        e
+    );
+    // A teacher whose move is not legal read another position.
+    let e = err(&[&recs], &engine_script("illegal.sh"));
+    assert!(
+        e.contains("answered '9', not a legal move here") && e.contains("t1.jsonl game 1"),
+        "{}",
+        e
+    );
+    let e = err(&[&recs], "/nonexistent/teacher");
+    assert!(e.contains("cannot start '/nonexistent/teacher'"), "{}", e);
+    let e = err(&[&recs], &format!("{} nodes=10", quatre));
+    assert!(e.contains("leave out its nodes="), "{}", e);
+    let deals = record(
+        "tesseris",
+        &[],
+        &["builtin:baseline name=a", "builtin:baseline name=b"],
+        "1",
+        "t3.jsonl",
+    );
+    let e = err(&[&deals], &quatre);
+    assert!(e.contains("hides information"), "{}", e);
+    // Without records: `--data` positions are relabelled by quatre's own search only.
+    let e = label::parse_args([
+        "--data",
+        "x.txt",
+        "--nodes",
+        "5",
+        "--teacher",
+        "y",
+        "--out",
+        "z",
+    ])
+    .expect_err("refused");
+    assert!(e.contains("--teacher"), "{}", e);
+}

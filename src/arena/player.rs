@@ -321,6 +321,12 @@ pub trait Player: Send {
     fn set_rule_options(&mut self, _options: &[(String, String)]) -> Result<(), Fault> {
         Ok(())
     }
+    /// Forgets what earlier searches left behind (an external engine gets `ucinewgame` or
+    /// `uginewgame` and answers `isready` within `timeout`; a built-in player drops its tables),
+    /// so that one player can search many games and give each the answers a fresh one would.
+    fn new_game(&mut self, _timeout: Duration) -> Result<(), Fault> {
+        Ok(())
+    }
 }
 
 /// Starts the player described by `spec` and gets it ready for a game.
@@ -456,6 +462,11 @@ impl Player for Builtin {
     fn finish(&mut self) {
         self.join_ending();
     }
+    fn new_game(&mut self, _timeout: Duration) -> Result<(), Fault> {
+        self.join_ending();
+        self.memory = Arc::default();
+        Ok(())
+    }
 }
 
 // --- external engines ------------------------------------------------------------------------
@@ -492,6 +503,8 @@ struct External {
     eof: bool,
     /// It declared a `Game` option between `uci` and `uciok`.
     declares_game: bool,
+    /// The handshake it was started with.
+    proto: Proto,
 }
 
 impl External {
@@ -551,6 +564,7 @@ impl External {
             finished: false,
             eof: false,
             declares_game: false,
+            proto: setup.proto,
         })
     }
 
@@ -630,6 +644,7 @@ impl External {
 
     fn handshake(&mut self, spec: &EngineSpec, setup: &Setup) -> Result<(), Fault> {
         let proto = spec.proto.unwrap_or(setup.proto);
+        self.proto = proto;
         let t = setup.handshake_timeout;
         self.send(proto.word())?;
         self.expect(&["uciok", "ugiok"], t, &format!("{}ok", proto.word()))?;
@@ -639,13 +654,7 @@ impl External {
         }
         self.send("isready")?;
         self.expect(&["readyok"], t, "readyok")?;
-        self.send(match proto {
-            Proto::Uci => "ucinewgame",
-            Proto::Ugi => "uginewgame",
-        })?;
-        self.send("isready")?;
-        self.expect(&["readyok"], t, "readyok")?;
-        Ok(())
+        self.new_game(t)
     }
 }
 
@@ -711,6 +720,15 @@ impl Player for External {
 
     fn knows_game(&self) -> bool {
         self.declares_game
+    }
+    fn new_game(&mut self, timeout: Duration) -> Result<(), Fault> {
+        self.send(match self.proto {
+            Proto::Uci => "ucinewgame",
+            Proto::Ugi => "uginewgame",
+        })?;
+        self.send("isready")?;
+        self.expect(&["readyok"], timeout, "readyok")?;
+        Ok(())
     }
     fn set_rule_options(&mut self, options: &[(String, String)]) -> Result<(), Fault> {
         for (k, v) in options {

@@ -90,6 +90,19 @@ impl GameDef {
         (!changed.is_empty()).then_some((def, changed))
     }
 
+    /// The rules of [`FOREIGN_ENGINE_RULES`] this definition sets otherwise than an engine
+    /// that does not know the game reads them, as `(name, the value it reads)`: a game played
+    /// under them may hold moves such an engine cannot read, whoever set them.
+    pub fn unreadable_by_foreign_engines(&self) -> Vec<(String, String)> {
+        FOREIGN_ENGINE_RULES
+            .iter()
+            .filter(|(name, value)| {
+                self.options.spec(name).is_some() && self.options.text(name) != *value
+            })
+            .map(|(n, v)| (n.to_string(), v.to_string()))
+            .collect()
+    }
+
     pub fn start(&self, seed: Option<u64>) -> Result<Box<dyn AnyGame>, String> {
         (self.start)(&self.options, seed)
     }

@@ -13,6 +13,7 @@
 
 use super::format::{GameData, Position};
 use super::selfplay::{drawn, search_for_mover, search_params, write_games, RunArgs, Summary};
+use super::teacher::Teachers;
 use crate::arena::mix;
 use crate::arena::referee::{GameDef, GameRecord};
 use crate::games;
@@ -37,6 +38,12 @@ pub struct LabelArgs {
     /// searched again at `--nodes` (e.g. deeper), each game keeping its result.
     #[arg(long = "data", value_name = "FILE", num_args = 1..)]
     pub data: Vec<PathBuf>,
+    /// Scores the records' positions with this engine instead of quatre's own search: an engine
+    /// as `quatre match --engine` takes one (`"/usr/games/stockfish option.Threads=1"`,
+    /// `"builtin:alphabeta option.Eval=hand"`), each position searched to `--nodes` (`go nodes
+    /// N`) after `ucinewgame` at each game's start. The data keep its move and score.
+    #[arg(long, value_name = "ENGINE", conflicts_with = "data")]
+    pub teacher: Option<String>,
     /// Nodes per searched position (MCTS: playouts), searched as `quatre selfplay` does.
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
     pub nodes: u64,
@@ -220,6 +227,16 @@ pub fn run(game: Option<&str>, a: &LabelArgs) -> Result<Summary, String> {
         check_record(&def, k)?;
     }
     let hidden = def.start(Some(1))?.hidden_information();
+    let teachers = match &a.teacher {
+        Some(_) if hidden => {
+            return Err(format!(
+                "--teacher: {} hides information, and a teacher would be shown whole positions; label its games with quatre's own search (leave out --teacher)",
+                def.name
+            ))
+        }
+        Some(spec) => Some(Teachers::start(spec, &def, a.nodes)?),
+        None => None,
+    };
     if left_out > 0 {
         eprintln!(
             "label: {} of {} games left out (not started, or ended by a fault)",
@@ -240,15 +257,25 @@ pub fn run(game: Option<&str>, a: &LabelArgs) -> Result<Summary, String> {
         let memory = Memory::default();
         let mut params = params.clone();
         let mut positions = Vec::new();
-        for (ply, mv) in rec.opening.iter().chain(&rec.moves).enumerate() {
+        let mut teacher = teachers.as_ref().map(|t| t.take()).transpose()?;
+        let history: Vec<String> = rec.opening.iter().chain(&rec.moves).cloned().collect();
+        for (ply, mv) in history.iter().enumerate() {
             if abort.load(Ordering::Relaxed) {
                 return Err("stopped".into());
             }
             // The opening's plies are not the players' choices: searched by no one, not written.
             if ply >= rec.opening.len() && drawn(gseed, ply, a.share) {
-                params.seed = mix(gseed, 3 + ply as u64) >> 1;
-                let (best, score) =
-                    search_for_mover(&def, hidden, state.as_ref(), &params, &limits, &memory)?;
+                let (best, score) = match (&teachers, teacher.as_deref_mut()) {
+                    (Some(ts), Some(t)) => {
+                        let at = format!("{} ply {}", place, ply);
+                        let l = ts.label(t, &rec.start, &history[..ply], state.as_ref(), &at)?;
+                        (Some(l.mv), l.score)
+                    }
+                    _ => {
+                        params.seed = mix(gseed, 3 + ply as u64) >> 1;
+                        search_for_mover(&def, hidden, state.as_ref(), &params, &limits, &memory)?
+                    }
+                };
                 searched.fetch_add(1, Ordering::Relaxed);
                 // The search's own move, as in self-play data: the score is its line's, and
                 // training leaves out positions whose searched move captures or promotes.
@@ -266,6 +293,9 @@ pub fn run(game: Option<&str>, a: &LabelArgs) -> Result<Summary, String> {
                 .play_text(mv)
                 .map_err(|e| format!("{} ply {}: {}", place, ply, e))?;
         }
+        if let (Some(ts), Some(t)) = (&teachers, teacher) {
+            ts.give_back(t);
+        }
         Ok(GameData {
             game: def.name.clone(),
             options: def.option_pairs(),
@@ -279,7 +309,11 @@ pub fn run(game: Option<&str>, a: &LabelArgs) -> Result<Summary, String> {
             positions,
         })
     };
-    write_games("label", &a.run, kept.len(), &play)
+    let done = write_games("label", &a.run, kept.len(), &play);
+    if let Some(ts) = &teachers {
+        ts.finish();
+    }
+    done
 }
 
 /// The definition of the data's game `name`; `--game`, when given, must name it.

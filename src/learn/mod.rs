@@ -15,6 +15,7 @@ pub mod net;
 pub mod policy;
 pub mod policy_train;
 pub mod selfplay;
+pub mod teacher;
 pub mod train;
 
 pub use selfplay::{run, SelfplayArgs};
