@@ -3,6 +3,8 @@
 //! count, from the mover's view, and writes them in the self-play data format
 //! ([`super::format`]) with the search's score and move and the game's result.
 //!
+//! With `--teacher` another engine scores the positions instead ([`super::teacher`]).
+//!
 //! Self-play data teaches a net what wins against the engine itself. Games against other
 //! engines (or people) carry results the engine's own play cannot produce: the way out of
 //! nets that win in self-play and lose elsewhere (docs/learning.md, "The self-play trap").
