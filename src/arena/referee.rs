@@ -378,11 +378,16 @@ pub fn position_line(state: &dyn AnyGame, seat: usize, job: &Job, moves: &[Strin
     if let (Some(d), None) = (job.deal_seed, &job.start) {
         s += &format!(" seed {}", d);
     }
+    with_moves(s, moves)
+}
+
+/// `position` followed by ` moves …` when there are moves.
+pub fn with_moves(mut position: String, moves: &[String]) -> String {
     if !moves.is_empty() {
-        s += " moves ";
-        s += &moves.join(" ");
+        position += " moves ";
+        position += &moves.join(" ");
     }
-    s
+    position
 }
 
 /// Plays one game to its end. Never panics on an engine's behaviour; an error is returned only

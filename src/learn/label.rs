@@ -259,7 +259,11 @@ pub fn run(game: Option<&str>, a: &LabelArgs) -> Result<Summary, String> {
         let memory = Memory::default();
         let mut params = params.clone();
         let mut positions = Vec::new();
-        let mut teacher = teachers.as_ref().map(|t| t.take()).transpose()?;
+        // The run's teachers and the one this game took.
+        let mut teacher = match &teachers {
+            Some(ts) => Some((ts, ts.take()?)),
+            None => None,
+        };
         let history: Vec<String> = rec.opening.iter().chain(&rec.moves).cloned().collect();
         for (ply, mv) in history.iter().enumerate() {
             if abort.load(Ordering::Relaxed) {
@@ -267,13 +271,14 @@ pub fn run(game: Option<&str>, a: &LabelArgs) -> Result<Summary, String> {
             }
             // The opening's plies are not the players' choices: searched by no one, not written.
             if ply >= rec.opening.len() && drawn(gseed, ply, a.share) {
-                let (best, score) = match (&teachers, teacher.as_deref_mut()) {
-                    (Some(ts), Some(t)) => {
+                let (best, score) = match &mut teacher {
+                    Some((ts, t)) => {
                         let at = format!("{} ply {}", place, ply);
-                        let l = ts.label(t, &rec.start, &history[..ply], state.as_ref(), &at)?;
+                        let l =
+                            ts.label(&mut **t, &rec.start, &history[..ply], state.as_ref(), &at)?;
                         (Some(l.mv), l.score)
                     }
-                    _ => {
+                    None => {
                         params.seed = mix(gseed, 3 + ply as u64) >> 1;
                         search_for_mover(&def, hidden, state.as_ref(), &params, &limits, &memory)?
                     }
@@ -295,7 +300,7 @@ pub fn run(game: Option<&str>, a: &LabelArgs) -> Result<Summary, String> {
                 .play_text(mv)
                 .map_err(|e| format!("{} ply {}: {}", place, ply, e))?;
         }
-        if let (Some(ts), Some(t)) = (&teachers, teacher) {
+        if let Some((ts, t)) = teacher {
             ts.give_back(t);
         }
         Ok(GameData {

@@ -14,7 +14,7 @@
 use super::format::Score;
 use crate::arena::adjudicate::MATE_CP;
 use crate::arena::player::{self, EngineSpec, Fault, Player, Proto, Request, Setup};
-use crate::arena::referee::GameDef;
+use crate::arena::referee::{go_line, with_moves, GameDef};
 use crate::games::AnyGame;
 use crate::search::Limits;
 use std::sync::Mutex;
@@ -131,18 +131,14 @@ impl Teachers {
         state: &dyn AnyGame,
         place: &str,
     ) -> Result<Label, String> {
-        let mut position = format!("position fen {}", start);
-        if !moves.is_empty() {
-            position += " moves ";
-            position += &moves.join(" ");
-        }
+        let limits = Limits {
+            nodes: Some(self.nodes),
+            ..Limits::default()
+        };
         let req = Request {
-            position,
-            go: format!("go nodes {}", self.nodes),
-            limits: Limits {
-                nodes: Some(self.nodes),
-                ..Limits::default()
-            },
+            position: with_moves(format!("position fen {}", start), moves),
+            go: go_line(&limits, state.players()),
+            limits,
             state,
             wait: SEARCH_WAIT,
             grace: STOP_GRACE,
