@@ -446,6 +446,13 @@ pub trait Game: Clone + Send + Sync + Debug + 'static {
         }
     }
 
+    /// The name under which the search's tables ([`crate::search::tuning`]) keep what was
+    /// measured for this rule set: the game's name, or a variant of it whose search was
+    /// measured apart (hyperchess on one board, which is chess: `hyperchess-1x1`).
+    fn tuning_name(&self) -> &'static str {
+        Self::NAME
+    }
+
     /// MCTS's rollout length when the `RolloutPlies` option leaves it to the game: `tuned`, the
     /// game's measured choice, unless it measured another for these options (tesseris: 4 plies
     /// with 2 seats, 8 with more).

@@ -3,15 +3,19 @@
 //! (quiesce.rs, shared with MCTS's leaf search), move ordering (table move, `move_priority`,
 //! killers, history), aspiration windows at the root, null-move pruning (games that offer a
 //! pass), check extensions (games with check), late-move reductions and late-move pruning of
-//! quiet moves, and MultiPV. More than one thread runs Lazy SMP: every thread searches the same
-//! tree, sharing the table, and the first thread's result is used.
+//! quiet moves, the rule set's measured pruning (`Pruning`: reverse futility, futility, a deeper
+//! null move, internal iterative reduction; chess only so far), and MultiPV. More than one thread
+//! runs Lazy SMP: every thread searches the same tree, sharing the table, and the first thread's
+//! result is used.
 
 use super::deepening::{
-    last_word, mate_ends_search, pv_texts, score_of, terminal_score, window_eval, INF, MATE_BOUND,
+    last_word, mate_ends_search, pv_texts, score_of, terminal_score, window_eval, LazyEval, INF,
+    MATE_BOUND,
 };
 use super::ordering::{store_killer, History, KillerPair, Picker};
 use super::quiesce::{child_score, quiesce, Host, PlyBufs};
 use super::tt::{from_tt, to_tt, Bound, Entry, Table};
+use super::tuning::Pruning;
 use super::{Context, Line, Outcome, Report, CLOCK_EVERY};
 use crate::game::{Game, Seat, Status};
 use crate::learn::net::Net;
@@ -71,6 +75,8 @@ struct Worker<'a, 'b, G: Game> {
     /// `SearchParams::exact`: no pruning that can change the value (selectivity, delta pruning,
     /// the table's score cutoffs): the result is plain minimax's.
     exact: bool,
+    /// The rule set's measured pruning (used only when `selective`).
+    pruning: Pruning,
     pv: Vec<Vec<G::Move>>,
     /// The move lists and child states of each ply, reused (main search and quiescence).
     bufs: PlyBufs<G>,
@@ -134,7 +140,7 @@ fn iterative_deepening<G: Game>(
     root_moves: &[G::Move],
 ) -> Outcome<G::Move> {
     let ctx = sh.ctx;
-    let mut w: Worker<G> = Worker::new(sh, main, root.to_move());
+    let mut w: Worker<G> = Worker::new(sh, main, root);
     let mut all = Vec::new();
     root.legal_moves(&mut all);
     if root_moves.len() < all.len() {
@@ -251,7 +257,7 @@ pub fn wdl_of(s: i32) -> (u32, u32, u32) {
 }
 
 impl<'a, 'b, G: Game> Worker<'a, 'b, G> {
-    fn new(sh: &'b Shared<'a>, main: bool, root_seat: usize) -> Self {
+    fn new(sh: &'b Shared<'a>, main: bool, root: &G) -> Self {
         Worker {
             sh,
             nodes: 0,
@@ -263,13 +269,14 @@ impl<'a, 'b, G: Game> Worker<'a, 'b, G> {
             prev_score: None,
             selective: sh.ctx.limits.mate.is_none() && !sh.ctx.params.exact,
             exact: sh.ctx.params.exact,
+            pruning: Pruning::for_rules(root.tuning_name()),
             pv: vec![Vec::new(); MAX_PLY + QS_MAX + 2],
             bufs: PlyBufs::new(MAX_PLY + QS_MAX + 2),
             root_excluded: Vec::new(),
             root_only: None,
             first_iteration: main,
             root_best: None,
-            root_seat,
+            root_seat: root.to_move(),
             iter_depth: 0,
             main,
             progress: None,
@@ -509,6 +516,30 @@ impl<G: Game> Worker<'_, '_, G> {
             return s;
         }
         let in_check = g.in_check();
+        let pruning = self.pruning;
+        // The static evaluation, where the rule set's pruning reads it (not in check: there it
+        // says nothing of the position's worth), asked lazily: a residual net runs only when
+        // the hand evaluation and the bounds of its correction cannot answer.
+        let mut eval = (self.selective && !in_check && ply > 0 && pruning.wants_eval())
+            .then(|| LazyEval::new(g, seat, self.sh.ctx.net));
+        // Reverse futility pruning: near the leaves, a position this far above beta is not
+        // searched to find that it is.
+        if let Some(e) = eval.as_mut() {
+            if !pv_node && depth <= pruning.reverse_futility_depth && beta.abs() < MATE_BOUND {
+                let t = beta + pruning.reverse_futility * depth;
+                let v = e.within(g, t - 1, t);
+                if v >= t {
+                    return v;
+                }
+            }
+        }
+        // Internal iterative reduction: a node the table knows no move for is searched a ply
+        // shallower (its ordering is poor; a later visit finds the move the table keeps).
+        let depth = if self.selective && pruning.iir && depth >= 4 && tt_index.is_none() {
+            depth - 1
+        } else {
+            depth
+        };
         if self.selective
             && !pv_node
             && allow_null
@@ -517,7 +548,7 @@ impl<G: Game> Worker<'_, '_, G> {
             && !in_check
             && beta.abs() < MATE_BOUND
         {
-            if let Some(s) = self.null_move_cut(g, depth, beta, ply, seat) {
+            if let Some(s) = self.null_move_cut(g, depth, beta, ply, seat, eval.as_mut()) {
                 return s;
             }
         }
@@ -560,6 +591,18 @@ impl<G: Game> Worker<'_, '_, G> {
                 && depth <= 3
                 && searched >= late_move_limit(depth)
                 && best > -MATE_BOUND;
+            // Futility pruning: near the leaves, a quiet move cannot lift a position this far
+            // below alpha (unless it checks).
+            let futile = quiet
+                && !pv_node
+                && searched > 0
+                && depth <= pruning.futility_depth
+                && best > -MATE_BOUND
+                && eval.as_mut().is_some_and(|e| {
+                    let t = alpha - 60 - pruning.futility * depth;
+                    e.within(g, t, t + 1) <= t
+                });
+            let prunable = prunable || futile;
             if prunable && !G::HAS_CHECK {
                 continue;
             }
@@ -656,12 +699,21 @@ impl<G: Game> Worker<'_, '_, G> {
         beta: i32,
         ply: usize,
         seat: Seat,
+        static_eval: Option<&mut LazyEval>,
     ) -> Option<i32> {
-        if window_eval(g, seat, self.sh.ctx.net, beta - 1, beta) < beta {
+        let eval = match static_eval {
+            Some(e) => e.within(g, beta - 1, beta),
+            None => window_eval(g, seat, self.sh.ctx.net, beta - 1, beta),
+        };
+        if eval < beta {
             return None;
         }
         let passed = g.null_move()?;
-        let r = 3 + depth / 6;
+        let r = if self.pruning.deep_null_move {
+            3 + depth / 3 + ((eval - beta) / 200).min(3)
+        } else {
+            3 + depth / 6
+        };
         let s = child_score(self, &passed, seat, beta - 1, beta, |w, a, b, s| {
             w.negamax(&passed, depth - 1 - r, a, b, ply + 1, false, s)
         });

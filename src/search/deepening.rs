@@ -45,27 +45,75 @@ pub fn window_eval<G: Game>(
     alpha: i32,
     beta: i32,
 ) -> i32 {
-    match net {
-        Some(n) if n.is_residual() => {
-            let hand = n.base_score(g, seat);
-            let (lo, hi) = n.correction_range(seat);
-            // The net clamps its scores as it does (a monotone map keeps the bounds).
-            let limit = crate::learn::net::EVAL_LIMIT as i32;
-            let (lo, hi) = (
-                hand.saturating_add(lo).clamp(-limit, limit),
-                hand.saturating_add(hi).clamp(-limit, limit),
-            );
-            if lo >= beta {
-                lo
-            } else if hi <= alpha {
-                hi
-            } else {
-                n.evaluate_on(g, seat, hand)
+    LazyEval::new(g, seat, net).within(g, alpha, beta)
+}
+
+/// A node's evaluation for one seat, asked lazily ([`window_eval`]'s reasoning) as often as a
+/// search likes: with a residual net the hand evaluation and the bounds of the net's correction
+/// are computed once, the net runs at most once, and only when a question's answer needs it.
+pub struct LazyEval<'n> {
+    net: Option<&'n crate::learn::net::Net>,
+    seat: Seat,
+    /// The hand evaluation a residual net corrects.
+    hand: i32,
+    /// Bounds of the evaluation (equal, the evaluation, once it is known).
+    lo: i32,
+    hi: i32,
+}
+
+impl<'n> LazyEval<'n> {
+    /// The bounds of `g`'s evaluation for `seat`: the evaluation itself without a net or with
+    /// a whole one, the hand evaluation plus the correction's range with a residual net.
+    pub fn new<G: Game>(g: &G, seat: Seat, net: Option<&'n crate::learn::net::Net>) -> Self {
+        match net {
+            Some(n) if n.is_residual() => {
+                let hand = n.base_score(g, seat);
+                let (lo, hi) = n.correction_range(seat);
+                // The net clamps its scores as it does (a monotone map keeps the bounds).
+                let limit = crate::learn::net::EVAL_LIMIT as i32;
+                let bound = |c: i32| hand.saturating_add(c).clamp(-limit, limit);
+                LazyEval {
+                    net,
+                    seat,
+                    hand,
+                    lo: bound(lo),
+                    hi: bound(hi),
+                }
+            }
+            _ => {
+                let e = bounded_eval(g, seat, net);
+                LazyEval {
+                    net: None,
+                    seat,
+                    hand: e,
+                    lo: e,
+                    hi: e,
+                }
             }
         }
-        _ => bounded_eval(g, seat, net),
     }
-    .clamp(-EVAL_LIMIT, EVAL_LIMIT)
+
+    /// The evaluation where it lies within (`alpha`, `beta`); else a bound that shows it does
+    /// not: at or above `beta` (a lower bound) or at or below `alpha` (an upper bound).
+    pub fn within<G: Game>(&mut self, g: &G, alpha: i32, beta: i32) -> i32 {
+        if self.lo >= beta {
+            self.lo
+        } else if self.hi <= alpha {
+            self.hi
+        } else {
+            self.exact(g)
+        }
+        .clamp(-EVAL_LIMIT, EVAL_LIMIT)
+    }
+
+    /// The evaluation itself ([`bounded_eval`]'s), running the net if it has not run.
+    pub fn exact<G: Game>(&mut self, g: &G) -> i32 {
+        if let Some(n) = self.net.take() {
+            let e = n.evaluate_on(g, self.seat, self.hand);
+            (self.lo, self.hi) = (e, e);
+        }
+        self.lo.clamp(-EVAL_LIMIT, EVAL_LIMIT)
+    }
 }
 
 /// Scale of a shared result: a share `r` of `n` seats scores (r·n − 1) · SHARE cp.

@@ -13,7 +13,7 @@ pub mod tt;
 pub mod tuning;
 
 pub use params::{Algorithm, SearchParams};
-pub use tuning::Tuning;
+pub use tuning::{Pruning, Tuning};
 
 use crate::game::{Game, Seat, MAX_SEATS};
 use std::sync::atomic::{AtomicBool, Ordering};

@@ -515,3 +515,61 @@ fn iterations_start_until_seven_tenths_of_the_soft_limit() {
     };
     assert!(!case(&movetime, 80), "movetime is thought for whole");
 }
+
+/// Chess's pruning (`Pruning` for hyperchess on one board: reverse futility, futility, a deeper
+/// null move, internal iterative reduction) keeps the tactics a plain depth-8 search finds:
+/// six tactical positions, most from Reinfeld's Win At Chess suite (3, 5, 8 and 9 among them),
+/// each a rook lift, a sacrifice or a mate that a pruning with the wrong sign or margin would
+/// cut (reverse futility pruning with its sign flipped fails this test).
+#[test]
+fn chess_pruning_keeps_the_tactics_of_a_plain_search() {
+    use crate::games::hyperchess::Hyperchess;
+    let opts = RuleOptions::of::<Hyperchess>()
+        .with("Boards", "1x1")
+        .with("Promotions", "chess");
+    for (fen, best, mate) in [
+        (
+            "5rk1/1ppb3p/p1pb4/6q1/3P1p1r/2P1R2P/PP1BQ1P1/5RKN w - - 0 1",
+            "e3g3",
+            None,
+        ),
+        (
+            "r1bq2rk/pp3pbp/2p1p1pQ/7P/3P4/2PB1N2/PP3PPR/2KR4 w - - 0 1",
+            "h6h7",
+            Some(2),
+        ),
+        (
+            "5k2/6pp/p1qN4/1p1p4/3P4/2PKP2Q/PP3r2/3R4 b - - 0 1",
+            "c6c4",
+            Some(2),
+        ),
+        (
+            "rnbqkb1r/pppp1ppp/8/4P3/6n1/7P/PPPNPPP1/R1BQKBNR b - - 0 1",
+            "g4e3",
+            None,
+        ),
+        (
+            "r4q1k/p2bR1rp/2p2Q1N/5p2/5p2/2P5/PP3PPP/R5K1 w - - 0 1",
+            "e7f7",
+            None,
+        ),
+        (
+            "3q1rk1/p4pp1/2pb3p/3p4/6Pr/1PNQ4/P1PB1PP1/4RRK1 b - - 0 1",
+            "d6h2",
+            Some(5),
+        ),
+    ] {
+        let g = Hyperchess::from_text(fen, &opts).unwrap();
+        assert_eq!(g.tuning_name(), "hyperchess-1x1");
+        let o = run_on(&g, ab(), depth(8));
+        assert_eq!(
+            o.best.map(|m| g.format_move(m)).as_deref(),
+            Some(best),
+            "{}",
+            fen
+        );
+        if let Some(n) = mate {
+            assert_eq!(o.report.unwrap().lines[0].score, Score::Mate(n), "{}", fen);
+        }
+    }
+}

@@ -121,6 +121,73 @@ const TABLE: &[(&str, Tuning)] = &[
     ),
 ];
 
+/// How alpha-beta prunes in one rule set, as measured: the selectivity that chess engines use
+/// and that paid in chess (hyperchess on one board), off in the games where it was measured
+/// without a gain (docs/results.md, 2026-11-26 (night): reverse futility pruning cost
+/// rithmomachia depth and was worth nothing measurable in 3x3 hyperchess). Each applies only
+/// outside the principal variation, not in check, and not in an exact or `go mate` search.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Pruning {
+    /// Reverse futility pruning: a node within `reverse_futility_depth` plies of the leaves
+    /// whose static evaluation stands this much a ply of depth above beta returns the
+    /// evaluation unsearched; 0 = off.
+    pub reverse_futility: i32,
+    pub reverse_futility_depth: i32,
+    /// Futility pruning: at a node within `futility_depth` plies of the leaves, quiet moves
+    /// that do not check are skipped (after the first move) when the static evaluation plus
+    /// 60 plus this much a ply of depth cannot reach alpha; 0 = off.
+    pub futility: i32,
+    pub futility_depth: i32,
+    /// Null-move reduction 3 + depth/3 + (evaluation − beta)/200 (at most 3 more), as Stockfish,
+    /// instead of 3 + depth/6.
+    pub deep_null_move: bool,
+    /// Internal iterative reduction: a node of depth 4 or more without a table move is searched
+    /// a ply shallower.
+    pub iir: bool,
+}
+
+impl Pruning {
+    /// No pruning beyond the search's own (null move, late-move reductions and pruning).
+    pub const NONE: Pruning = Pruning {
+        reverse_futility: 0,
+        reverse_futility_depth: 0,
+        futility: 0,
+        futility_depth: 0,
+        deep_null_move: false,
+        iir: false,
+    };
+
+    /// The pruning of the rule set named `name` (as [`Game::tuning_name`]).
+    pub fn for_rules(name: &str) -> Pruning {
+        PRUNING
+            .iter()
+            .find(|(n, _)| *n == name)
+            .map_or(Pruning::NONE, |&(_, p)| p)
+    }
+
+    /// Whether any of it needs the node's static evaluation.
+    pub fn wants_eval(&self) -> bool {
+        self.reverse_futility > 0 || self.futility > 0 || self.deep_null_move
+    }
+}
+
+/// The rule sets whose measurements chose pruning other than [`Pruning::NONE`], by
+/// [`Game::tuning_name`].
+const PRUNING: &[(&str, Pruning)] = &[(
+    "hyperchess-1x1",
+    // Measured together at 20,000 nodes a move, chess rules (`Promotions=chess`), 2,000
+    // random 6-ply openings: +86.9 ± 32.6 Elo over 359 games, SPRT (0, 10) H1 (docs/results.md,
+    // 2026-11-30).
+    Pruning {
+        reverse_futility: 100,
+        reverse_futility_depth: 6,
+        futility: 100,
+        futility_depth: 6,
+        deep_null_move: true,
+        iir: true,
+    },
+)];
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -141,6 +208,29 @@ mod tests {
             assert_eq!(Tuning::for_game(name), *tuning);
         }
         assert_eq!(Tuning::for_game("no such game"), Tuning::DEFAULT);
+    }
+
+    /// Every pruning line names a rule set some game calls its own, once, and changes something.
+    #[test]
+    fn every_pruning_line_names_a_rule_set() {
+        use crate::game::{Game, RuleOptions};
+        use crate::games::hyperchess::Hyperchess;
+        let one =
+            Hyperchess::start(&RuleOptions::of::<Hyperchess>().with("Boards", "1x1")).unwrap();
+        let nine = Hyperchess::start(&RuleOptions::of::<Hyperchess>()).unwrap();
+        assert_eq!(one.tuning_name(), "hyperchess-1x1");
+        assert_eq!(nine.tuning_name(), "hyperchess");
+        for (i, (name, p)) in PRUNING.iter().enumerate() {
+            assert!(
+                PRUNING[..i].iter().all(|(n, _)| n != name),
+                "{} twice",
+                name
+            );
+            assert_ne!(*p, Pruning::NONE, "{}'s line changes nothing", name);
+            assert_eq!(Pruning::for_rules(name), *p);
+        }
+        assert_eq!(Pruning::for_rules("hyperchess"), Pruning::NONE);
+        assert_eq!(Pruning::for_rules("no such rules"), Pruning::NONE);
     }
 
     /// A search finds its game's line through the game's type.

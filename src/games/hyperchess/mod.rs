@@ -803,6 +803,14 @@ impl Game for Hyperchess {
         self.in_check
     }
 
+    fn tuning_name(&self) -> &'static str {
+        if self.geo.nb == 1 {
+            "hyperchess-1x1"
+        } else {
+            Self::NAME
+        }
+    }
+
     fn feature_set(&self) -> Option<String> {
         Some(features::feature_set(self))
     }
