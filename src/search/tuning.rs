@@ -47,10 +47,7 @@ impl Tuning {
 
     /// The tuning of the game named `name` (as [`Game::NAME`]).
     pub fn for_game(name: &str) -> Tuning {
-        TABLE
-            .iter()
-            .find(|(n, _)| *n == name)
-            .map_or(Tuning::DEFAULT, |&(_, t)| t)
+        line(TABLE, name).unwrap_or(Tuning::DEFAULT)
     }
 
     /// The tuning of game `G`.
@@ -63,6 +60,11 @@ impl Default for Tuning {
     fn default() -> Self {
         Tuning::DEFAULT
     }
+}
+
+/// The values of the line of `table` named `name`, if it has one.
+fn line<T: Copy>(table: &[(&str, T)], name: &str) -> Option<T> {
+    table.iter().find(|(n, _)| *n == name).map(|&(_, t)| t)
 }
 
 /// The games whose measurements chose values other than [`Tuning::DEFAULT`], by name.
@@ -159,10 +161,7 @@ impl Pruning {
 
     /// The pruning of the rule set named `name` (as [`Game::tuning_name`]).
     pub fn for_rules(name: &str) -> Pruning {
-        PRUNING
-            .iter()
-            .find(|(n, _)| *n == name)
-            .map_or(Pruning::NONE, |&(_, p)| p)
+        line(PRUNING, name).unwrap_or(Pruning::NONE)
     }
 
     /// Whether any of it needs the node's static evaluation.
@@ -197,17 +196,25 @@ mod tests {
     #[test]
     fn every_line_names_a_registered_game() {
         let names: Vec<&str> = crate::games::all().iter().map(|e| e.name).collect();
-        for (i, (name, tuning)) in TABLE.iter().enumerate() {
+        for (name, _) in TABLE {
             assert!(names.contains(name), "{} is not a registered game", name);
-            assert!(
-                TABLE[..i].iter().all(|(n, _)| n != name),
-                "{} has two lines",
-                name
-            );
-            assert_ne!(*tuning, Tuning::DEFAULT, "{}'s line changes nothing", name);
-            assert_eq!(Tuning::for_game(name), *tuning);
         }
-        assert_eq!(Tuning::for_game("no such game"), Tuning::DEFAULT);
+        lines_are_distinct_and_found(TABLE, Tuning::DEFAULT, Tuning::for_game);
+    }
+
+    /// Each line of `table` has its own name, changes something from `none` and is what
+    /// `lookup` finds by its name; an unknown name finds `none`.
+    fn lines_are_distinct_and_found<T: Copy + PartialEq + std::fmt::Debug>(
+        table: &[(&str, T)],
+        none: T,
+        lookup: fn(&str) -> T,
+    ) {
+        for (i, (name, values)) in table.iter().enumerate() {
+            assert!(table[..i].iter().all(|(n, _)| n != name), "{} twice", name);
+            assert_ne!(*values, none, "{}'s line changes nothing", name);
+            assert_eq!(lookup(name), *values);
+        }
+        assert_eq!(lookup("no such rules"), none);
     }
 
     /// Every pruning line names a rule set some game calls its own, once, and changes something.
@@ -220,17 +227,8 @@ mod tests {
         let nine = Hyperchess::start(&RuleOptions::of::<Hyperchess>()).unwrap();
         assert_eq!(one.tuning_name(), "hyperchess-1x1");
         assert_eq!(nine.tuning_name(), "hyperchess");
-        for (i, (name, p)) in PRUNING.iter().enumerate() {
-            assert!(
-                PRUNING[..i].iter().all(|(n, _)| n != name),
-                "{} twice",
-                name
-            );
-            assert_ne!(*p, Pruning::NONE, "{}'s line changes nothing", name);
-            assert_eq!(Pruning::for_rules(name), *p);
-        }
+        lines_are_distinct_and_found(PRUNING, Pruning::NONE, Pruning::for_rules);
         assert_eq!(Pruning::for_rules("hyperchess"), Pruning::NONE);
-        assert_eq!(Pruning::for_rules("no such rules"), Pruning::NONE);
     }
 
     /// A search finds its game's line through the game's type.
