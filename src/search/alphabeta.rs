@@ -517,10 +517,11 @@ impl<G: Game> Worker<'_, '_, G> {
         }
         let in_check = g.in_check();
         let pruning = self.pruning;
-        // The static evaluation, where the rule set's pruning reads it (not in check: there it
-        // says nothing of the position's worth), asked lazily: a residual net runs only when
-        // the hand evaluation and the bounds of its correction cannot answer.
-        let mut eval = (self.selective && !in_check && ply > 0 && pruning.wants_eval())
+        // The static evaluation, where the rule set's pruning reads it (outside the principal
+        // variation; not in check: there it says nothing of the position's worth), asked
+        // lazily: a residual net runs only when the hand evaluation and the bounds of its
+        // correction cannot answer.
+        let mut eval = (self.selective && !pv_node && !in_check && ply > 0 && pruning.wants_eval())
             .then(|| LazyEval::new(g, seat, self.sh.ctx.net));
         // Reverse futility pruning: near the leaves, a position this far above beta is not
         // searched to find that it is.

@@ -3,6 +3,9 @@
 //! belong to the search, not to the rules (as engines keep their search tuning off the board
 //! type), so they live here in one table keyed by the game's name ([`Game::NAME`]); the rules
 //! know nothing of them. An engine option set to a value (not −1) overrides them.
+//!
+//! Alpha-beta's [`Pruning`] is a second table here, keyed by the rule set
+//! ([`Game::tuning_name`]: hyperchess on one board is measured apart from nine boards).
 
 use crate::game::Game;
 
@@ -126,8 +129,9 @@ const TABLE: &[(&str, Tuning)] = &[
 /// How alpha-beta prunes in one rule set, as measured: the selectivity that chess engines use
 /// and that paid in chess (hyperchess on one board), off in the games where it was measured
 /// without a gain (docs/results.md, 2026-11-26 (night): reverse futility pruning cost
-/// rithmomachia depth and was worth nothing measurable in 3x3 hyperchess). Each applies only
-/// outside the principal variation, not in check, and not in an exact or `go mate` search.
+/// rithmomachia depth and was worth nothing measurable in 3x3 hyperchess). None applies in an
+/// exact or `go mate` search; all but the iterative reduction apply only outside the principal
+/// variation and not in check.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Pruning {
     /// Reverse futility pruning: a node within `reverse_futility_depth` plies of the leaves
@@ -174,9 +178,10 @@ impl Pruning {
 /// [`Game::tuning_name`].
 const PRUNING: &[(&str, Pruning)] = &[(
     "hyperchess-1x1",
-    // Measured together at 20,000 nodes a move, chess rules (`Promotions=chess`), 2,000
-    // random 6-ply openings: +86.9 ± 32.6 Elo over 359 games, SPRT (0, 10) H1 (docs/results.md,
-    // 2026-11-30).
+    // Chess rules (`Promotions=chess`), 2,000 random 6-ply openings, against the search without
+    // them: +177.5 ± 43.1 Elo at 20,000 nodes a move, SPRT (0, 10) H1 after 238 games; at 5 s
+    // + 0.05 s +33 (95%: +12 … +54) over 750 games. Skipping the captures flagged as losing
+    // as well cost 51.7 ± 35 (docs/results.md, 2026-11-30 (night)).
     Pruning {
         reverse_futility: 100,
         reverse_futility_depth: 6,
