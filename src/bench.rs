@@ -66,6 +66,13 @@ fn positions(e: &Entry) -> Vec<(String, Box<dyn AnyGame>)> {
         if let Ok(g) = e.from_text("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1", &o1) {
             v.push(("1x1 start".to_string(), g));
         }
+        // Chess (one board, chess's promotions), which has its own evaluation: a quiet
+        // middlegame of the Italian game.
+        let chess = o1.with("Promotions", "chess");
+        let italian = "r1bq1rk1/ppp2ppp/2np1n2/2b1p3/2B1P3/2PP1N2/PP3PPP/RNBQ1RK1 w - - 0 7";
+        if let Ok(g) = e.from_text(italian, &chess) {
+            v.push((CHESS.to_string(), g));
+        }
     }
     if e.name == "threechess" {
         // A middle game with Black a ghost (its pawns racing to file h to recover the king).
@@ -76,6 +83,9 @@ fn positions(e: &Entry) -> Vec<(String, Box<dyn AnyGame>)> {
     }
     v
 }
+
+/// The label of the bench's chess position (hyperchess `Boards=1x1 Promotions=chess`).
+const CHESS: &str = "chess 1x1";
 
 /// Perft depth for a bench: the deepest whose estimated count stays under `budget` leaves.
 fn perft_depth(g: &dyn AnyGame, budget: u64) -> u32 {
@@ -107,7 +117,13 @@ const EVAL_NODES: u64 = 300_000;
 /// the searches' lazy evaluation (`deepening::window_eval`) never leaves the net out. They
 /// measure cost, not strength. The shipped net searches its own tree, lazily where its range
 /// allows: its nodes/s is what `Eval auto` costs.
-fn eval_items(game: &'static str, g: &dyn AnyGame, threads: usize, limits: &Limits) -> Vec<Item> {
+fn eval_items(
+    game: &'static str,
+    label: &str,
+    g: &dyn AnyGame,
+    threads: usize,
+    limits: &Limits,
+) -> Vec<Item> {
     // Alpha-beta needs perfect information: tesseris (ISMCTS) has none of these items.
     let Some(set) = g.feature_set().filter(|_| !g.hidden_information()) else {
         return Vec::new();
@@ -129,8 +145,8 @@ fn eval_items(game: &'static str, g: &dyn AnyGame, threads: usize, limits: &Limi
     };
     let what = |eval: &str| {
         format!(
-            "alphabeta start {}, Eval={}, {} thread(s)",
-            size, eval, threads
+            "alphabeta {} {}, Eval={}, {} thread(s)",
+            label, size, eval, threads
         )
     };
     let mut items = vec![timed(game, what("hand"), || {
@@ -200,7 +216,7 @@ pub fn run(
             });
             print(&it.line());
             items.push(it);
-            if label != "start" && label != "middlegame" {
+            if label != "start" && label != "middlegame" && label != CHESS {
                 continue;
             }
             if label == "start" {
@@ -242,6 +258,7 @@ pub fn run(
                 // pruning of 2026-11-25 the old depths 3 and 4 took a few milliseconds).
                 let (name, depth) = match e.name {
                     "hyperchess" if label == "middlegame" => ("alphabeta", 5),
+                    "hyperchess" if label == CHESS => ("alphabeta", 10),
                     "hyperchess" => ("alphabeta", 6),
                     "rithmomachia" => ("alphabeta", 9),
                     "threechess" => ("brs", 6),
@@ -264,12 +281,12 @@ pub fn run(
                 );
                 print(&it.line());
                 items.push(it);
-                if label == "start" {
+                if label == "start" || label == CHESS {
                     let limits = Limits {
                         nodes: Some(EVAL_NODES),
                         ..Default::default()
                     };
-                    for it in eval_items(e.name, g.as_ref(), threads, &limits) {
+                    for it in eval_items(e.name, &label, g.as_ref(), threads, &limits) {
                         print(&it.line());
                         items.push(it);
                     }
@@ -356,7 +373,7 @@ mod tests {
                 _ => e.default_options(),
             };
             let g = e.start(&opts, Some(1)).unwrap();
-            let items = eval_items(e.name, g.as_ref(), 1, &limits);
+            let items = eval_items(e.name, "start", g.as_ref(), 1, &limits);
             // Every game here has a shipped net (hyperchess 1x1 too).
             let shipped = true;
             assert_eq!(items.len(), 3 + shipped as usize, "{}", name);
@@ -369,10 +386,22 @@ mod tests {
                 assert!(items[3].what.contains("net (shipped)"), "{}", items[3].what);
             }
         }
+        // Chess on one board has its own evaluation and no shipped net: the two cost items.
+        let e = games::resolve(Some("hyperchess")).unwrap();
+        let chess = e
+            .default_options()
+            .with("Boards", "1x1")
+            .with("Promotions", "chess");
+        let g = e.start(&chess, Some(1)).unwrap();
+        let items = eval_items(e.name, CHESS, g.as_ref(), 1, &limits);
+        assert_eq!(items.len(), 3);
+        for it in &items {
+            assert_eq!(it.nodes, items[0].nodes, "{}", it.what);
+        }
         // Tesseris has features, but alpha-beta does not play it.
         let e = games::resolve(Some("tesseris")).unwrap();
         let g = e.start(&e.default_options(), Some(1)).unwrap();
         assert!(g.feature_set().is_some());
-        assert!(eval_items(e.name, g.as_ref(), 1, &limits).is_empty());
+        assert!(eval_items(e.name, "start", g.as_ref(), 1, &limits).is_empty());
     }
 }

@@ -14,10 +14,12 @@ struct Shipped {
 }
 
 /// Hyperchess 3x3 (`hyperchess-3x3/3` features, a residual net on the hand evaluation, 4,100
-/// self-play games): +214 Elo at equal nodes, searches by default. Hyperchess 1x1 (chess;
-/// `hyperchess-1x1/3`, residual, 28,800 self-play games, half of them played by the first
-/// 1x1 net): +149 Elo over the hand evaluation at equal nodes, +64 over the first net at
-/// equal nodes and +80 at 100 ms a move; searches by default. Rithmomachia with its
+/// self-play games): +214 Elo at equal nodes, searches by default. Hyperchess 1x1 with its own
+/// promotions (`hyperchess-1x1/3`, residual, 28,800 self-play games, half of them played by
+/// the first 1x1 net): +149 Elo over the hand evaluation at equal nodes, +64 over the first net
+/// at equal nodes and +80 at 100 ms a move; searches by default. With chess's promotions
+/// (`Promotions=chess`, chess: `hyperchess-1x1/4`) no net: the hand evaluation there is
+/// chess's, fitted to Stockfish's scores. Rithmomachia with its
 /// default rules (`rithmomachia-remove-corps-N12/1`, residual, 7,600 self-play games, 3,400 of
 /// them played by earlier nets): +127 Elo over the hand evaluation at equal nodes (the
 /// 6,200-game net before it: +60, and about +115 at 100 ms a move); searches by default.

@@ -11,7 +11,9 @@
 //!
 //! The evaluation (from White's view, negated for Black): material, pawn advancement, a light
 //! king-safety term (own pieces next to the king, being in check) and a light mobility term
-//! (pseudo-legal target squares of knights, bishops, rooks, queens and guards).
+//! (pseudo-legal target squares of knights, bishops, rooks, queens and guards). On one board
+//! with chess's promotions (`Boards=1x1 Promotions=chess`, which is chess without castling) the
+//! game has its own evaluation: `chess_eval.rs`.
 
 use super::movegen::{Count, Sets, Squares};
 use super::*;
@@ -56,6 +58,11 @@ fn evaluate_white_popcnt(g: &Hyperchess) -> i32 {
 
 #[inline(always)]
 fn evaluate_white_any(g: &Hyperchess) -> i32 {
+    // One board with chess's promotions is chess: its own evaluation, fitted to Stockfish's
+    // scores.
+    if g.plays_chess() {
+        return super::chess_eval::evaluate_white(g);
+    }
     let geo = g.geo;
     let vals = &geo.values;
     let mut score = 0i32;

@@ -14,8 +14,13 @@ use super::*;
 /// Colour × type: 2 × 7.
 const KINDS: usize = 14;
 
+/// With chess's rules on one board (`Boards=1x1 Promotions=chess`) the version is 4: the same
+/// inputs as version 3, but a residual net corrects another hand evaluation there
+/// (`chess_eval.rs`, since 2026-11-30), so a version-3 net of one board, the correction of
+/// hyperchess's evaluation, is refused there rather than added to chess's.
 pub fn feature_set(g: &Hyperchess) -> String {
-    format!("hyperchess-{}x{}/3", g.geo.cols, g.geo.rows)
+    let version = if g.plays_chess() { 4 } else { 3 };
+    format!("hyperchess-{}x{}/{}", g.geo.cols, g.geo.rows, version)
 }
 
 pub fn feature_count(g: &Hyperchess) -> usize {

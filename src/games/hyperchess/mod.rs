@@ -16,6 +16,9 @@
 // Board and hand code indexes several parallel arrays with one index.
 #![allow(clippy::needless_range_loop)]
 
+pub mod chess_eval;
+pub mod chess_fit;
+mod chess_weights;
 mod draw;
 mod eval;
 mod features;
@@ -311,6 +314,12 @@ impl fmt::Debug for Hyperchess {
 impl Hyperchess {
     pub fn geometry(&self) -> &'static Geometry {
         self.geo
+    }
+
+    /// Whether the rules are chess's (without castling): one board and chess's promotions
+    /// (`Boards=1x1 Promotions=chess`). The evaluation is then chess's (`chess_eval.rs`).
+    pub fn plays_chess(&self) -> bool {
+        self.geo.nb == 1 && *self.promos == CHESS_PROMOTIONS
     }
 
     /// Whether the side to move is in check.

@@ -1,0 +1,455 @@
+//! The evaluation of hyperchess on one board (`Boards=1x1`): there the game is chess (with guards
+//! where the position has them), and this is a classical chess evaluation — tapered between the
+//! middlegame and the endgame by the material on the board — whose weights were fitted to
+//! Stockfish's scores of recorded positions (Texel's method: the tuner is
+//! `examples/tune_chess_eval.rs`, its output `chess_weights.rs`; docs/learning.md, "The 1x1
+//! hand evaluation").
+//!
+//! Its terms ([`terms`]) are features, each counted for White minus Black (Black's squares
+//! mirrored): piece-square tables and material; mobility by piece type (squares reached that
+//! hold no own piece and no enemy pawn attacks); passed pawns by rank, with the kings' distances
+//! to the square in front and whether it is blocked; isolated, doubled and connected pawns; the
+//! bishop pair; rooks on open and half-open files; the king's pawn shelter and open files
+//! beside it; the danger to the king (how many enemy pieces attack the squares around it, and
+//! how strong they are), and the safe squares from which each enemy piece type could check;
+//! threats (pieces attacked by pawns, by minor pieces, by rooks; pieces attacked and not
+//! defended); the side to move. The nine-board grid keeps `eval.rs`'s evaluation.
+
+use super::plane::{self, bit, squares};
+use super::*;
+
+/// The phase of a full board (knight, bishop, guard 1, rook 2, queen 4): the middlegame weight
+/// of a term is `phase / PHASE_MAX`, the endgame's the rest.
+pub const PHASE_MAX: i32 = 24;
+
+/// Feature blocks (offsets into the weights).
+pub const PST: usize = 0;
+pub const MATERIAL: usize = PST + 7 * 64;
+pub const MOB_N: usize = MATERIAL + 6;
+pub const MOB_B: usize = MOB_N + 9;
+pub const MOB_R: usize = MOB_B + 14;
+pub const MOB_Q: usize = MOB_R + 15;
+pub const MOB_G: usize = MOB_Q + 28;
+pub const PASSED: usize = MOB_G + 9;
+pub const PASSED_OWN_KING: usize = PASSED + 8;
+pub const PASSED_ENEMY_KING: usize = PASSED_OWN_KING + 1;
+pub const PASSED_BLOCKED: usize = PASSED_ENEMY_KING + 1;
+pub const ISOLATED: usize = PASSED_BLOCKED + 1;
+pub const DOUBLED: usize = ISOLATED + 1;
+pub const CONNECTED: usize = DOUBLED + 1;
+pub const BISHOP_PAIR: usize = CONNECTED + 8;
+pub const ROOK_OPEN: usize = BISHOP_PAIR + 1;
+pub const ROOK_HALF_OPEN: usize = ROOK_OPEN + 1;
+pub const SHIELD_NEAR: usize = ROOK_HALF_OPEN + 1;
+pub const SHIELD_FAR: usize = SHIELD_NEAR + 1;
+pub const KING_OPEN_FILES: usize = SHIELD_FAR + 1;
+/// King danger: (attackers, capped at 4) × 8 + (attack units, capped at 15) / 2.
+pub const DANGER: usize = KING_OPEN_FILES + 1;
+/// Safe checks available to the enemy: knight, bishop, rook, queen.
+pub const SAFE_CHECK: usize = DANGER + 5 * 8;
+/// Enemy pieces (by type, pawn to guard) attacked by a pawn, by a knight or bishop, by a rook.
+pub const THREAT_PAWN: usize = SAFE_CHECK + 4;
+pub const THREAT_MINOR: usize = THREAT_PAWN + 6;
+pub const THREAT_ROOK: usize = THREAT_MINOR + 6;
+pub const HANGING: usize = THREAT_ROOK + 6;
+pub const TEMPO: usize = HANGING + 1;
+/// The number of features (and of weight pairs).
+pub const COUNT: usize = TEMPO + 1;
+
+/// Where [`terms`] puts each feature: `add(f, v)` counts feature `f` `v` times (White's
+/// features positive, Black's negative).
+pub trait Sink {
+    fn add(&mut self, f: usize, v: i32);
+}
+
+/// The material phase: 0 (kings and pawns) to [`PHASE_MAX`] (the full armies).
+pub fn phase(g: &Hyperchess) -> i32 {
+    let c = &g.counts;
+    let n = |t: u8| (c[0][t as usize] + c[1][t as usize]) as i32;
+    (n(KNIGHT) + n(BISHOP) + n(GUARD) + 2 * n(ROOK) + 4 * n(QUEEN)).min(PHASE_MAX)
+}
+
+/// White's score in centipawns by the fitted weights. (Inlined into `eval.rs`'s caller, which
+/// is compiled with the popcnt instruction where the CPU has it.)
+#[inline(always)]
+pub fn evaluate_white(g: &Hyperchess) -> i32 {
+    struct Acc {
+        mg: i32,
+        eg: i32,
+    }
+    impl Sink for Acc {
+        #[inline(always)]
+        fn add(&mut self, f: usize, v: i32) {
+            let w = super::chess_weights::W[f];
+            self.mg += w[0] as i32 * v;
+            self.eg += w[1] as i32 * v;
+        }
+    }
+    let mut acc = Acc { mg: 0, eg: 0 };
+    terms(g, &mut acc);
+    let p = phase(g);
+    (acc.mg * p + acc.eg * (PHASE_MAX - p)) / PHASE_MAX
+}
+
+/// The squares attacked by the pawns of `col` in `pawns`.
+#[inline(always)]
+fn pawn_attacks(col: usize, pawns: u64) -> u64 {
+    let (west, east) = (pawns & !plane::FILE_A, pawns & !plane::FILE_H);
+    if col == 0 {
+        (west << 7) | (east << 9)
+    } else {
+        (west >> 9) | (east >> 7)
+    }
+}
+
+/// The squares in front of `s` (rows beyond its own, towards `col`'s promotion row).
+#[inline(always)]
+fn ahead(col: usize, s: usize) -> u64 {
+    let row = s / 8;
+    if col == 0 {
+        u64::MAX.checked_shl(8 * (row as u32 + 1)).unwrap_or(0)
+    } else {
+        (1u64 << (8 * row)) - 1
+    }
+}
+
+/// The file of `f` and the files beside it.
+#[inline(always)]
+fn files_around(f: usize) -> u64 {
+    let file = plane::FILE_A << f;
+    file | ((file << 1) & !plane::FILE_A) | ((file >> 1) & !plane::FILE_H)
+}
+
+fn dist(a: usize, b: usize) -> i32 {
+    let (ax, ay, bx, by) = (a % 8, a / 8, b % 8, b / 8);
+    ax.abs_diff(bx).max(ay.abs_diff(by)) as i32
+}
+
+/// Attack units of a piece type on the king's zone (knight, bishop, rook, queen, guard).
+const UNITS: [i32; 8] = [0, 0, 2, 2, 3, 5, 2, 0];
+
+/// Every term of `g` into `sink`. One board only (`Boards=1x1`).
+#[inline(always)]
+pub fn terms(g: &Hyperchess, sink: &mut impl Sink) {
+    let bb = &g.bb[0];
+    let occ = bb[0] | bb[8];
+    let side = [bb[0], bb[8]];
+    let of = |col: usize, t: u8| bb[t as usize] & side[col];
+    let pawns = [of(0, PAWN), of(1, PAWN)];
+    let pawn_att = [pawn_attacks(0, pawns[0]), pawn_attacks(1, pawns[1])];
+    // Attacks by colour and piece type, and by colour in all.
+    let mut att = [[0u64; 8]; 2];
+    let mut all = [0u64; 2];
+    for col in 0..2 {
+        let sign = if col == 0 { 1 } else { -1 };
+        let mirror = if col == 0 { 0 } else { 56 };
+        let mob_area = !side[col] & !pawn_att[1 - col];
+        att[col][PAWN as usize] = pawn_att[col];
+        for t in PAWN..=KING {
+            let set = of(col, t);
+            for s in squares(set) {
+                sink.add(PST + (t as usize - 1) * 64 + (s ^ mirror), sign);
+                let a = match t {
+                    PAWN => continue,
+                    KNIGHT => plane::KNIGHT[s],
+                    BISHOP => plane::bishop(s, occ),
+                    ROOK => plane::rook(s, occ),
+                    QUEEN => plane::rook(s, occ) | plane::bishop(s, occ),
+                    _ => plane::KING[s],
+                };
+                att[col][t as usize] |= a;
+                let n = (a & mob_area).count_ones() as usize;
+                let block = match t {
+                    KNIGHT => Some((MOB_N, 8)),
+                    BISHOP => Some((MOB_B, 13)),
+                    ROOK => Some((MOB_R, 14)),
+                    QUEEN => Some((MOB_Q, 27)),
+                    GUARD => Some((MOB_G, 8)),
+                    _ => None,
+                };
+                if let Some((base, max)) = block {
+                    sink.add(base + n.min(max), sign);
+                }
+            }
+        }
+        all[col] = att[col].iter().fold(0, |a, &b| a | b);
+    }
+    for t in PAWN..=GUARD {
+        let n = g.counts[0][t as usize] as i32 - g.counts[1][t as usize] as i32;
+        if n != 0 {
+            sink.add(MATERIAL + t as usize - 1, n);
+        }
+    }
+    for col in 0..2 {
+        let sign = if col == 0 { 1 } else { -1 };
+        let them = 1 - col;
+        let own_king = g.king[col] as usize % 64;
+        let enemy_king = g.king[them] as usize % 64;
+        // Pawns.
+        for s in squares(pawns[col]) {
+            let f = s % 8;
+            let rel = if col == 0 { s / 8 } else { 7 - s / 8 };
+            let front = ahead(col, s);
+            let adjacent = files_around(f) & !(plane::FILE_A << f);
+            if pawns[col] & adjacent == 0 {
+                sink.add(ISOLATED, sign);
+            }
+            if pawns[col] & front & (plane::FILE_A << f) != 0 {
+                sink.add(DOUBLED, sign);
+            }
+            let row = plane::RANK_1 << (8 * (s / 8));
+            let supported = plane::PAWN_ATT[them][s] & pawns[col] != 0;
+            if supported || pawns[col] & adjacent & row != 0 {
+                sink.add(CONNECTED + rel, sign);
+            }
+            if pawns[them] & front & files_around(f) == 0 {
+                sink.add(PASSED + rel, sign);
+                let w = rel as i32 - 2;
+                if w > 0 {
+                    let stop = if col == 0 { s + 8 } else { s - 8 };
+                    sink.add(PASSED_OWN_KING, sign * w * dist(own_king, stop));
+                    sink.add(PASSED_ENEMY_KING, sign * w * dist(enemy_king, stop));
+                    if occ & bit(stop) != 0 {
+                        sink.add(PASSED_BLOCKED, sign * w);
+                    }
+                }
+            }
+        }
+        if g.counts[col][BISHOP as usize] >= 2 {
+            sink.add(BISHOP_PAIR, sign);
+        }
+        for s in squares(of(col, ROOK)) {
+            let file = plane::FILE_A << (s % 8);
+            if (pawns[0] | pawns[1]) & file == 0 {
+                sink.add(ROOK_OPEN, sign);
+            } else if pawns[col] & file == 0 {
+                sink.add(ROOK_HALF_OPEN, sign);
+            }
+        }
+        // The king: its shelter, the open files beside it, the danger around it.
+        let k = own_king;
+        let around = files_around(k % 8);
+        let row = k / 8;
+        let shelter_row = |d: usize| -> u64 {
+            let r = if col == 0 {
+                row + d
+            } else {
+                row.wrapping_sub(d)
+            };
+            if r < 8 {
+                plane::RANK_1 << (8 * r)
+            } else {
+                0
+            }
+        };
+        sink.add(
+            SHIELD_NEAR,
+            sign * (pawns[col] & around & shelter_row(1)).count_ones() as i32,
+        );
+        sink.add(
+            SHIELD_FAR,
+            sign * (pawns[col] & around & shelter_row(2)).count_ones() as i32,
+        );
+        let open = (0..8)
+            .filter(|&f| around & (plane::FILE_A << f) != 0)
+            .filter(|&f| pawns[col] & (plane::FILE_A << f) == 0)
+            .count() as i32;
+        sink.add(KING_OPEN_FILES, sign * open);
+        let zone = plane::KING[k] | bit(k);
+        let (mut attackers, mut units) = (0, 0);
+        for t in KNIGHT..=GUARD {
+            for s in squares(of(them, t)) {
+                let a = match t {
+                    KNIGHT => plane::KNIGHT[s],
+                    BISHOP => plane::bishop(s, occ),
+                    ROOK => plane::rook(s, occ),
+                    QUEEN => plane::rook(s, occ) | plane::bishop(s, occ),
+                    _ => plane::KING[s],
+                };
+                if a & zone != 0 {
+                    attackers += 1;
+                    units += UNITS[t as usize];
+                }
+            }
+        }
+        sink.add(
+            DANGER + attackers.min(4) * 8 + units.min(15) as usize / 2,
+            sign,
+        );
+        let safe = !side[them] & !all[col];
+        let (rook_lines, bishop_lines) = (plane::rook(k, occ), plane::bishop(k, occ));
+        let checks = [
+            plane::KNIGHT[k] & att[them][KNIGHT as usize],
+            bishop_lines & att[them][BISHOP as usize],
+            rook_lines & att[them][ROOK as usize],
+            (rook_lines | bishop_lines) & att[them][QUEEN as usize],
+        ];
+        for (i, c) in checks.iter().enumerate() {
+            let n = (c & safe).count_ones() as i32;
+            if n != 0 {
+                sink.add(SAFE_CHECK + i, sign * n);
+            }
+        }
+        // Threats against the enemy's pieces.
+        let minors = att[col][KNIGHT as usize] | att[col][BISHOP as usize];
+        let rooks = att[col][ROOK as usize];
+        let defended_by_pawn = pawn_att[them];
+        for t in PAWN..=GUARD {
+            let victims = of(them, t);
+            if victims == 0 {
+                continue;
+            }
+            let i = t as usize - 1;
+            if t != PAWN {
+                let n = (victims & pawn_att[col]).count_ones() as i32;
+                if n != 0 {
+                    sink.add(THREAT_PAWN + i, sign * n);
+                }
+            }
+            let n = (victims & minors & !defended_by_pawn).count_ones() as i32;
+            if n != 0 {
+                sink.add(THREAT_MINOR + i, sign * n);
+            }
+            let n = (victims & rooks & !defended_by_pawn).count_ones() as i32;
+            if n != 0 {
+                sink.add(THREAT_ROOK + i, sign * n);
+            }
+        }
+        let loose = (side[them] & !pawns[them] & !of(them, KING)) & all[col] & !all[them];
+        if loose != 0 {
+            sink.add(HANGING, sign * loose.count_ones() as i32);
+        }
+    }
+    sink.add(TEMPO, if g.side == 0 { 1 } else { -1 });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::{Game, RuleOptions};
+
+    fn one_board(text: &str) -> Hyperchess {
+        let opts = RuleOptions::of::<Hyperchess>()
+            .with("Boards", "1x1")
+            .with("Promotions", "chess");
+        Hyperchess::from_text(text, &opts).unwrap()
+    }
+
+    struct Features(Vec<i32>);
+    impl Sink for Features {
+        fn add(&mut self, f: usize, v: i32) {
+            self.0[f] += v;
+        }
+    }
+
+    fn features(text: &str) -> Vec<i32> {
+        let mut f = Features(vec![0; COUNT]);
+        terms(&one_board(text), &mut f);
+        f.0
+    }
+
+    /// Swaps the colours of a position text (rows mirrored, cases swapped, the side to move).
+    fn mirrored(text: &str) -> String {
+        let mut parts: Vec<String> = text.split(' ').map(str::to_string).collect();
+        let rows: Vec<String> = parts[0]
+            .split('/')
+            .rev()
+            .map(|r| {
+                r.chars()
+                    .map(|c| {
+                        if c.is_ascii_uppercase() {
+                            c.to_ascii_lowercase()
+                        } else {
+                            c.to_ascii_uppercase()
+                        }
+                    })
+                    .collect()
+            })
+            .collect();
+        parts[0] = rows.join("/");
+        parts[1] = if parts[1] == "w" { "b" } else { "w" }.to_string();
+        parts[3] = "-".to_string();
+        parts.join(" ")
+    }
+
+    const POSITIONS: [&str; 4] = [
+        "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w - - 4 4",
+        "r3k2r/pp1n1ppp/2pbpn2/q7/3P4/2NBPN2/PP3PPP/R2Q1RK1 b - - 0 10",
+        "8/5pk1/6p1/1P6/8/6P1/5PK1/8 w - - 0 40",
+        "2r3k1/1q3ppp/p2p4/1p1Pp3/4P1n1/P1N2PQ1/1PP3PP/1K1R4 b - - 0 25",
+    ];
+
+    #[test]
+    fn the_evaluation_is_symmetric_between_the_colours() {
+        for p in POSITIONS {
+            let (a, b) = (features(p), features(&mirrored(p)));
+            let neg: Vec<i32> = b.iter().map(|v| -v).collect();
+            assert_eq!(a, neg, "{p}");
+            let (ga, gb) = (one_board(p), one_board(&mirrored(p)));
+            assert_eq!(evaluate_white(&ga), -evaluate_white(&gb), "{p}");
+        }
+    }
+
+    #[test]
+    fn only_chess_rules_evaluate_as_chess_and_refuse_the_one_board_net() {
+        use crate::learn::builtin::auto_net;
+        let chess = one_board("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1");
+        assert!(chess.plays_chess());
+        assert_eq!(chess.feature_set().as_deref(), Some("hyperchess-1x1/4"));
+        assert!(auto_net("hyperchess", "hyperchess-1x1/4").is_none());
+        assert_eq!(chess.evaluate(0), evaluate_white(&chess));
+        // Hyperchess's own promotions on one board keep its evaluation and its net.
+        let own =
+            Hyperchess::start(&RuleOptions::of::<Hyperchess>().with("Boards", "1x1")).unwrap();
+        assert!(!own.plays_chess());
+        assert_eq!(own.feature_set().as_deref(), Some("hyperchess-1x1/3"));
+        assert!(auto_net("hyperchess", "hyperchess-1x1/3").is_some());
+        let nine = Hyperchess::start(&RuleOptions::of::<Hyperchess>()).unwrap();
+        assert!(!nine.plays_chess());
+    }
+
+    #[test]
+    fn the_fitted_weights_score_material_and_a_level_start() {
+        let start = evaluate_white(&one_board(
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1",
+        ));
+        assert!(start.abs() < 60, "{start}");
+        // Hyperchess's own start on one board (guards for the queens) is level too.
+        let guards = evaluate_white(&one_board(
+            "rnbgkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBGKBNR w - - 0 1",
+        ));
+        assert!(guards.abs() < 60, "{guards}");
+        // Black without a knight, then without its queen.
+        let knight = evaluate_white(&one_board(
+            "r1bqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1",
+        ));
+        let queen = evaluate_white(&one_board(
+            "rnb1kbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1",
+        ));
+        assert!(knight > start + 150, "{start} {knight}");
+        assert!(queen > knight + 200, "{knight} {queen}");
+        // A pawn from promotion, the kings far: a won endgame for White.
+        let pawn = evaluate_white(&one_board("8/1P6/8/8/8/8/6k1/K7 w - - 0 1"));
+        assert!(pawn > 150, "{pawn}");
+    }
+
+    #[test]
+    fn the_terms_see_what_the_position_holds() {
+        // The start: no passed pawns, both bishop pairs, nothing hanging, White to move.
+        let f = features("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1");
+        assert!(f[PASSED..PASSED + 8].iter().all(|&v| v == 0));
+        assert_eq!(f[BISHOP_PAIR], 0);
+        assert_eq!(f[TEMPO], 1);
+        // A White passed pawn on b5 (rank 5: relative row 4), Black's king two squares from b6.
+        let f = features(POSITIONS[2]);
+        assert_eq!(f[PASSED + 4], 1);
+        assert_eq!(f[PASSED_ENEMY_KING], 2 * 5);
+        // Black's knight on g4 is attacked by the pawn on f3 and defended by nothing; no White
+        // piece is loose.
+        let f = features(POSITIONS[3]);
+        assert_eq!(f[HANGING], 1);
+        assert_eq!(f[THREAT_PAWN + KNIGHT as usize - 1], 1);
+        assert_eq!(phase(&one_board(POSITIONS[0])), PHASE_MAX);
+        assert_eq!(phase(&one_board(POSITIONS[2])), 0);
+    }
+}
