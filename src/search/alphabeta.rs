@@ -294,6 +294,7 @@ impl<'a, 'b, G: Game> Worker<'a, 'b, G> {
         root_count: usize,
     ) -> (Vec<Line>, bool) {
         let mut lines: Vec<Line> = Vec::new();
+        let mut scores: Vec<i32> = Vec::new();
         self.root_excluded.clear();
         self.iter_depth = depth as i32;
         for n in 0..multipv {
@@ -306,6 +307,7 @@ impl<'a, 'b, G: Game> Worker<'a, 'b, G> {
             if self.aborted() {
                 // A partial first line still gives a move better than the previous depth's when
                 // its first root move was fully searched.
+                self.sort_lines(&mut lines, &scores);
                 return (lines, false);
             }
             if n == 0 {
@@ -314,6 +316,7 @@ impl<'a, 'b, G: Game> Worker<'a, 'b, G> {
             let pv = self.pv[0].clone();
             let Some(&first) = pv.first() else { break };
             self.root_excluded.push(first);
+            scores.push(score);
             lines.push(Line {
                 pv: pv_texts(root, &pv),
                 score: score_of(score),
@@ -325,7 +328,25 @@ impl<'a, 'b, G: Game> Worker<'a, 'b, G> {
                 break;
             }
         }
+        self.sort_lines(&mut lines, &scores);
         (lines, true)
+    }
+
+    /// Orders an iteration's lines best first, as analysts read them (and as Stockfish sorts
+    /// its root moves): a later line, searched with the earlier ones' moves left out and a full
+    /// window, can score a little above an earlier one. The best move is then the first line's.
+    fn sort_lines(&mut self, lines: &mut Vec<Line>, scores: &[i32]) {
+        let mut order: Vec<usize> = (0..lines.len()).collect();
+        // Stable: equal scores keep the order they were found in.
+        order.sort_by_key(|&i| std::cmp::Reverse(scores[i]));
+        if order.iter().enumerate().all(|(k, &i)| k == i) {
+            return;
+        }
+        let old = std::mem::take(lines);
+        let moves: Vec<G::Move> = order.iter().map(|&i| self.root_excluded[i]).collect();
+        let mut old: Vec<Option<Line>> = old.into_iter().map(Some).collect();
+        lines.extend(order.iter().filter_map(|&i| old[i].take()));
+        self.root_excluded.splice(..moves.len(), moves);
     }
 
     /// The root search of the first line: a window around the last iteration's score, widened
