@@ -448,7 +448,8 @@ pub trait Game: Clone + Send + Sync + Debug + 'static {
 
     /// The name under which the search's tables ([`crate::search::tuning`]) keep what was
     /// measured for this rule set: the game's name, or a variant of it whose search was
-    /// measured apart (hyperchess on one board, which is chess: `hyperchess-1x1`).
+    /// measured apart (hyperchess on one board, `hyperchess-1x1`, and with chess's promotions,
+    /// which is chess with its own evaluation, `hyperchess-1x1-chess`).
     fn tuning_name(&self) -> &'static str {
         Self::NAME
     }

@@ -609,7 +609,7 @@ fn chess_pruning_keeps_the_tactics_of_a_plain_search() {
         ),
     ] {
         let g = Hyperchess::from_text(fen, &opts).unwrap();
-        assert_eq!(g.tuning_name(), "hyperchess-1x1");
+        assert_eq!(g.tuning_name(), "hyperchess-1x1-chess");
         let o = run_on(&g, ab(), depth(8));
         assert_eq!(
             o.best.map(|m| g.format_move(m)).as_deref(),

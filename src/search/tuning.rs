@@ -176,21 +176,39 @@ impl Pruning {
 
 /// The rule sets whose measurements chose pruning other than [`Pruning::NONE`], by
 /// [`Game::tuning_name`].
-const PRUNING: &[(&str, Pruning)] = &[(
-    "hyperchess-1x1",
-    // Chess rules (`Promotions=chess`), 2,000 random 6-ply openings, against the search without
-    // them: +177.5 ± 43.1 Elo at 20,000 nodes a move, SPRT (0, 10) H1 after 238 games; at 5 s
-    // + 0.05 s +33 (95%: +12 … +54) over 750 games. Skipping the captures flagged as losing
-    // as well cost 51.7 ± 35 (docs/results.md, 2026-11-30 (night)).
-    Pruning {
-        reverse_futility: 100,
-        reverse_futility_depth: 6,
-        futility: 100,
-        futility_depth: 6,
-        deep_null_move: true,
-        iir: true,
-    },
-)];
+const PRUNING: &[(&str, Pruning)] = &[
+    (
+        "hyperchess-1x1",
+        // Chess rules (`Promotions=chess`) with hyperchess's evaluation, which one board keeps
+        // with its own promotions; 2,000 random 6-ply openings, against the search without
+        // them: +177.5 ± 43.1 Elo at 20,000 nodes a move, SPRT (0, 10) H1 after 238 games; at
+        // 5 s + 0.05 s +33 (95%: +12 … +54) over 750 games. Skipping the captures flagged as
+        // losing as well cost 51.7 ± 35 (docs/results.md, 2026-11-30 (night)).
+        Pruning {
+            reverse_futility: 100,
+            reverse_futility_depth: 6,
+            futility: 100,
+            futility_depth: 6,
+            deep_null_move: true,
+            iir: true,
+        },
+    ),
+    (
+        "hyperchess-1x1-chess",
+        // Chess with its own evaluation (`chess_eval.rs`, on Stockfish's scale: a middlegame
+        // pawn about 50): the margins scaled to it, 70 a ply instead of 100, +29.6 ± 16.4 Elo
+        // at 20,000 nodes, SPRT (0, 10) H1 after 1,163 games (docs/results.md, 2026-11-30
+        // (morning)).
+        Pruning {
+            reverse_futility: 70,
+            reverse_futility_depth: 6,
+            futility: 70,
+            futility_depth: 6,
+            deep_null_move: true,
+            iir: true,
+        },
+    ),
+];
 
 #[cfg(test)]
 mod tests {
@@ -230,7 +248,14 @@ mod tests {
         let one =
             Hyperchess::start(&RuleOptions::of::<Hyperchess>().with("Boards", "1x1")).unwrap();
         let nine = Hyperchess::start(&RuleOptions::of::<Hyperchess>()).unwrap();
+        let chess = Hyperchess::start(
+            &RuleOptions::of::<Hyperchess>()
+                .with("Boards", "1x1")
+                .with("Promotions", "chess"),
+        )
+        .unwrap();
         assert_eq!(one.tuning_name(), "hyperchess-1x1");
+        assert_eq!(chess.tuning_name(), "hyperchess-1x1-chess");
         assert_eq!(nine.tuning_name(), "hyperchess");
         lines_are_distinct_and_found(PRUNING, Pruning::NONE, Pruning::for_rules);
         assert_eq!(Pruning::for_rules("hyperchess"), Pruning::NONE);

@@ -120,6 +120,18 @@ fn files_around(f: usize) -> u64 {
     file | ((file << 1) & !plane::FILE_A) | ((file >> 1) & !plane::FILE_H)
 }
 
+/// The squares a piece of type `t` (not a pawn) on `s` attacks.
+#[inline(always)]
+fn attacks(t: u8, s: usize, occ: u64) -> u64 {
+    match t {
+        KNIGHT => plane::KNIGHT[s],
+        BISHOP => plane::bishop(s, occ),
+        ROOK => plane::rook(s, occ),
+        QUEEN => plane::rook(s, occ) | plane::bishop(s, occ),
+        _ => plane::KING[s],
+    }
+}
+
 fn dist(a: usize, b: usize) -> i32 {
     let (ax, ay, bx, by) = (a % 8, a / 8, b % 8, b / 8);
     ax.abs_diff(bx).max(ay.abs_diff(by)) as i32
@@ -149,14 +161,10 @@ pub fn terms(g: &Hyperchess, sink: &mut impl Sink) {
             let set = of(col, t);
             for s in squares(set) {
                 sink.add(PST + (t as usize - 1) * 64 + (s ^ mirror), sign);
-                let a = match t {
-                    PAWN => continue,
-                    KNIGHT => plane::KNIGHT[s],
-                    BISHOP => plane::bishop(s, occ),
-                    ROOK => plane::rook(s, occ),
-                    QUEEN => plane::rook(s, occ) | plane::bishop(s, occ),
-                    _ => plane::KING[s],
-                };
+                if t == PAWN {
+                    continue;
+                }
+                let a = attacks(t, s, occ);
                 att[col][t as usize] |= a;
                 let n = (a & mob_area).count_ones() as usize;
                 let block = match t {
@@ -259,14 +267,7 @@ pub fn terms(g: &Hyperchess, sink: &mut impl Sink) {
         let (mut attackers, mut units) = (0, 0);
         for t in KNIGHT..=GUARD {
             for s in squares(of(them, t)) {
-                let a = match t {
-                    KNIGHT => plane::KNIGHT[s],
-                    BISHOP => plane::bishop(s, occ),
-                    ROOK => plane::rook(s, occ),
-                    QUEEN => plane::rook(s, occ) | plane::bishop(s, occ),
-                    _ => plane::KING[s],
-                };
-                if a & zone != 0 {
+                if attacks(t, s, occ) & zone != 0 {
                     attackers += 1;
                     units += UNITS[t as usize];
                 }

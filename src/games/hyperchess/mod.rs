@@ -813,7 +813,9 @@ impl Game for Hyperchess {
     }
 
     fn tuning_name(&self) -> &'static str {
-        if self.geo.nb == 1 {
+        if self.plays_chess() {
+            "hyperchess-1x1-chess"
+        } else if self.geo.nb == 1 {
             "hyperchess-1x1"
         } else {
             Self::NAME
