@@ -149,9 +149,16 @@ pub fn terms(g: &Hyperchess, sink: &mut impl Sink) {
     let of = |col: usize, t: u8| bb[t as usize] & side[col];
     let pawns = [of(0, PAWN), of(1, PAWN)];
     let pawn_att = [pawn_attacks(0, pawns[0]), pawn_attacks(1, pawns[1])];
-    // Attacks by colour and piece type, and by colour in all.
+    // Attacks by colour and piece type, and by colour in all; each king's zone (its square and
+    // those around it) and the enemy pieces attacking it, with their units.
     let mut att = [[0u64; 8]; 2];
     let mut all = [0u64; 2];
+    let zone = [0, 1].map(|c| {
+        let k = g.king[c] as usize % 64;
+        plane::KING[k] | bit(k)
+    });
+    let mut attackers = [0usize; 2];
+    let mut units = [0i32; 2];
     for col in 0..2 {
         let sign = if col == 0 { 1 } else { -1 };
         let mirror = if col == 0 { 0 } else { 56 };
@@ -166,6 +173,10 @@ pub fn terms(g: &Hyperchess, sink: &mut impl Sink) {
                 }
                 let a = attacks(t, s, occ);
                 att[col][t as usize] |= a;
+                if t != KING && a & zone[1 - col] != 0 {
+                    attackers[1 - col] += 1;
+                    units[1 - col] += UNITS[t as usize];
+                }
                 let n = (a & mob_area).count_ones() as usize;
                 let block = match t {
                     KNIGHT => Some((MOB_N, 8)),
@@ -263,18 +274,8 @@ pub fn terms(g: &Hyperchess, sink: &mut impl Sink) {
             .filter(|&f| pawns[col] & (plane::FILE_A << f) == 0)
             .count() as i32;
         sink.add(KING_OPEN_FILES, sign * open);
-        let zone = plane::KING[k] | bit(k);
-        let (mut attackers, mut units) = (0, 0);
-        for t in KNIGHT..=GUARD {
-            for s in squares(of(them, t)) {
-                if attacks(t, s, occ) & zone != 0 {
-                    attackers += 1;
-                    units += UNITS[t as usize];
-                }
-            }
-        }
         sink.add(
-            DANGER + attackers.min(4) * 8 + units.min(15) as usize / 2,
+            DANGER + attackers[col].min(4) * 8 + units[col].min(15) as usize / 2,
             sign,
         );
         let safe = !side[them] & !all[col];
