@@ -619,6 +619,39 @@ fn hyperchess_1x1_ships_a_net_that_eval_auto_uses() {
     );
 }
 
+/// Chess (`Boards=1x1 Promotions=chess`) ships its own net, on chess's evaluation: `Eval net`
+/// searches with it without a file and without a word; `Eval auto` keeps the hand evaluation
+/// (the net is stronger at equal nodes, not at equal time).
+#[test]
+fn chess_on_one_board_ships_a_net_that_eval_net_uses() {
+    let session = |eval: &str| {
+        engine_output(
+            &[],
+            &format!(
+                "setoption name Game value hyperchess\nsetoption name Boards value 1x1\n\
+                 setoption name Promotions value chess\nsetoption name Threads value 1\n\
+                 setoption name Eval value {}\nposition startpos moves e2e4 e7e5\ngo nodes 3000\n",
+                eval
+            ),
+        )
+    };
+    let (auto, hand, net) = (session("auto"), session("hand"), session("net"));
+    assert!(
+        !net.contains("error") && !auto.contains("error"),
+        "{}\n{}",
+        net,
+        auto
+    );
+    assert_eq!(
+        first_scores(&auto),
+        first_scores(&hand),
+        "{}\n{}",
+        auto,
+        hand
+    );
+    assert_ne!(first_scores(&net), first_scores(&hand), "{}\n{}", net, hand);
+}
+
 /// The start position of `game` (default rules) has a shipped residual net, and `Eval auto`
 /// searches with it (the same scores as `Eval net` without a file, not those of `Eval hand`).
 fn eval_auto_searches_with_the_shipped_net<G: Game>(game: &str) {
