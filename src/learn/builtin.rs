@@ -21,9 +21,10 @@ struct Shipped {
 /// (`Promotions=chess`, chess: `hyperchess-1x1/4`) a residual net on chess's hand evaluation
 /// (itself fitted to Stockfish's scores), trained on Stockfish's scores of game positions and
 /// of their siblings (positions one random quiet move away, which a search visits), with
-/// weight decay to keep its corrections smooth (`nets/README.md`): +40 Elo over the hand
-/// evaluation at equal nodes, but it halves the nodes a second, and at 100 ms a move it did not
-/// gain; so it searches when asked (`Eval net`), and `Eval auto` keeps the hand evaluation.
+/// weight decay to keep its corrections smooth (`nets/README.md`): +44 Elo over the hand
+/// evaluation at equal nodes, but it costs a third or more of the nodes a second, and at 100 ms
+/// a move it lost; so it searches when asked (`Eval net`), and `Eval auto` keeps the hand
+/// evaluation.
 /// Rithmomachia with its
 /// default rules (`rithmomachia-remove-corps-N12/1`, residual, 7,600 self-play games, 3,400 of
 /// them played by earlier nets): +127 Elo over the hand evaluation at equal nodes (the
