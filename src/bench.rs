@@ -386,7 +386,8 @@ mod tests {
                 assert!(items[3].what.contains("net (shipped)"), "{}", items[3].what);
             }
         }
-        // Chess on one board has its own evaluation and no shipped net: the two cost items.
+        // Chess on one board has its own evaluation and its own shipped net (for `Eval net`):
+        // the cost items on the hand evaluation's tree, then that net.
         let e = games::resolve(Some("hyperchess")).unwrap();
         let chess = e
             .default_options()
@@ -394,10 +395,11 @@ mod tests {
             .with("Promotions", "chess");
         let g = e.start(&chess, Some(1)).unwrap();
         let items = eval_items(e.name, CHESS, g.as_ref(), 1, &limits);
-        assert_eq!(items.len(), 3);
-        for it in &items {
+        assert_eq!(items.len(), 4);
+        for it in &items[..3] {
             assert_eq!(it.nodes, items[0].nodes, "{}", it.what);
         }
+        assert!(items[3].what.contains("net (shipped)"), "{}", items[3].what);
         // Tesseris has features, but alpha-beta does not play it.
         let e = games::resolve(Some("tesseris")).unwrap();
         let g = e.start(&e.default_options(), Some(1)).unwrap();
