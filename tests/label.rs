@@ -554,16 +554,16 @@ fn a_teacher_engine_scores_the_positions_and_one_that_cannot_is_refused() {
             "builtin:mcts nodes=150 name=m",
         ],
         "4",
-        "t1.jsonl",
+        "tq.jsonl",
     );
     let args = ["--nodes", "120", "--seed", "3"];
-    let own = label(None, &[&recs], &args, "t1-own.txt").unwrap();
+    let own = label(None, &[&recs], &args, "tq-own.txt").unwrap();
     let quatre = format!("{} option.Threads=1", env!("CARGO_BIN_EXE_quatre"));
     let taught: Vec<Vec<u8>> = ["1", "2"]
         .iter()
         .map(|c| {
             let more = ["--teacher", quatre.as_str(), "--concurrency", c];
-            label(None, &[&recs], &[&args[..], &more].concat(), "t1-q.txt").unwrap()
+            label(None, &[&recs], &[&args[..], &more].concat(), "tq-q.txt").unwrap()
         })
         .collect();
     assert_eq!(
@@ -571,7 +571,7 @@ fn a_teacher_engine_scores_the_positions_and_one_that_cannot_is_refused() {
         "one game at a time or two: the same bytes"
     );
     let data = format::read_str(std::str::from_utf8(&taught[0]).unwrap()).unwrap();
-    check_against(&data, &records_of(&recs), "t1.jsonl", true);
+    check_against(&data, &records_of(&recs), "tq.jsonl", true);
     assert_eq!(
         String::from_utf8(taught[0].clone()).unwrap(),
         String::from_utf8(own).unwrap(),
@@ -604,7 +604,7 @@ fn a_teacher_engine_scores_the_positions_and_one_that_cannot_is_refused() {
     // A teacher whose move is not legal read another position.
     let e = err(&[&recs], &engine_script("illegal.sh"));
     assert!(
-        e.contains("answered '9', not a legal move here") && e.contains("t1.jsonl game 1"),
+        e.contains("answered '9', not a legal move here") && e.contains("tq.jsonl game 1"),
         "{}",
         e
     );
