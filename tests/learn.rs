@@ -612,10 +612,11 @@ fn hyperchess_3x3_ships_a_net_that_eval_net_and_auto_use_without_a_file() {
 /// Hyperchess `Boards=1x1` (chess) ships a net too, which `Eval auto` searches with.
 #[test]
 fn hyperchess_1x1_ships_a_net_that_eval_auto_uses() {
-    eval_auto_searches_with_the_shipped_net_under::<Hyperchess>(
+    shipped_net_searches_under::<Hyperchess>(
         "hyperchess",
         &[("Boards", "1x1")],
         " moves e2e4 e7e5",
+        true,
     );
 }
 
@@ -624,46 +625,29 @@ fn hyperchess_1x1_ships_a_net_that_eval_auto_uses() {
 /// (the net is stronger at equal nodes, not at equal time).
 #[test]
 fn chess_on_one_board_ships_a_net_that_eval_net_uses() {
-    let session = |eval: &str| {
-        engine_output(
-            &[],
-            &format!(
-                "setoption name Game value hyperchess\nsetoption name Boards value 1x1\n\
-                 setoption name Promotions value chess\nsetoption name Threads value 1\n\
-                 setoption name Eval value {}\nposition startpos moves e2e4 e7e5\ngo nodes 3000\n",
-                eval
-            ),
-        )
-    };
-    let (auto, hand, net) = (session("auto"), session("hand"), session("net"));
-    assert!(
-        !net.contains("error") && !auto.contains("error"),
-        "{}\n{}",
-        net,
-        auto
+    shipped_net_searches_under::<Hyperchess>(
+        "hyperchess",
+        &[("Boards", "1x1"), ("Promotions", "chess")],
+        " moves e2e4 e7e5",
+        false,
     );
-    assert_eq!(
-        first_scores(&auto),
-        first_scores(&hand),
-        "{}\n{}",
-        auto,
-        hand
-    );
-    assert_ne!(first_scores(&net), first_scores(&hand), "{}\n{}", net, hand);
 }
 
 /// The start position of `game` (default rules) has a shipped residual net, and `Eval auto`
 /// searches with it (the same scores as `Eval net` without a file, not those of `Eval hand`).
 fn eval_auto_searches_with_the_shipped_net<G: Game>(game: &str) {
-    eval_auto_searches_with_the_shipped_net_under::<G>(game, &[], "");
+    shipped_net_searches_under::<G>(game, &[], "", true);
 }
 
-/// [`eval_auto_searches_with_the_shipped_net`] under the rule options `rules`, from the start
-/// and then `moves` (`" moves …"` or empty).
-fn eval_auto_searches_with_the_shipped_net_under<G: Game>(
+/// Under the rule options `rules`, from the start and then `moves` (`" moves …"` or empty):
+/// `game` has a shipped residual net, which `Eval net` searches with without a file and
+/// without a word (not the scores of `Eval hand`), and which `Eval auto` searches with too
+/// when `auto` (the same scores as `Eval net`), else not (those of `Eval hand`).
+fn shipped_net_searches_under<G: Game>(
     game: &str,
     rules: &[(&str, &str)],
     moves: &str,
+    auto: bool,
 ) {
     let mut opts = RuleOptions::of::<G>();
     let mut setup = format!("setoption name Game value {}\n", game);
@@ -685,15 +669,22 @@ fn eval_auto_searches_with_the_shipped_net_under<G: Game>(
             ),
         )
     };
-    let (auto, hand) = (session("auto"), session("hand"));
-    assert!(!auto.contains("error"), "{}", auto);
-    assert_eq!(first_scores(&auto), first_scores(&session("net")));
-    assert_ne!(
-        first_scores(&auto),
-        first_scores(&hand),
+    let (with_auto, hand, net) = (session("auto"), session("hand"), session("net"));
+    assert!(
+        !with_auto.contains("error") && !net.contains("error"),
         "{}\n{}",
-        auto,
-        hand
+        with_auto,
+        net
+    );
+    assert_ne!(first_scores(&net), first_scores(&hand), "{}\n{}", net, hand);
+    let want = if auto { &net } else { &hand };
+    assert_eq!(
+        first_scores(&with_auto),
+        first_scores(want),
+        "Eval auto {} the shipped net\n{}\n{}",
+        if auto { "searches with" } else { "leaves out" },
+        with_auto,
+        want
     );
 }
 

@@ -174,25 +174,24 @@ impl Pruning {
     }
 }
 
+/// Chess's pruning on one board with hyperchess's evaluation (a pawn 100): 2,000 random 6-ply
+/// openings, against the search without it: +177.5 ± 43.1 Elo at 20,000 nodes a move, SPRT
+/// (0, 10) H1 after 238 games; at 5 s + 0.05 s +33 (95%: +12 … +54) over 750 games. Skipping
+/// the captures flagged as losing as well cost 51.7 ± 35 (docs/results.md, 2026-11-30 (night)).
+const ONE_BOARD: Pruning = Pruning {
+    reverse_futility: 100,
+    reverse_futility_depth: 6,
+    futility: 100,
+    futility_depth: 6,
+    deep_null_move: true,
+    iir: true,
+};
+
 /// The rule sets whose measurements chose pruning other than [`Pruning::NONE`], by
 /// [`Game::tuning_name`].
 const PRUNING: &[(&str, Pruning)] = &[
-    (
-        "hyperchess-1x1",
-        // Chess rules (`Promotions=chess`) with hyperchess's evaluation, which one board keeps
-        // with its own promotions; 2,000 random 6-ply openings, against the search without
-        // them: +177.5 ± 43.1 Elo at 20,000 nodes a move, SPRT (0, 10) H1 after 238 games; at
-        // 5 s + 0.05 s +33 (95%: +12 … +54) over 750 games. Skipping the captures flagged as
-        // losing as well cost 51.7 ± 35 (docs/results.md, 2026-11-30 (night)).
-        Pruning {
-            reverse_futility: 100,
-            reverse_futility_depth: 6,
-            futility: 100,
-            futility_depth: 6,
-            deep_null_move: true,
-            iir: true,
-        },
-    ),
+    // One board with its own promotions, which keeps hyperchess's evaluation.
+    ("hyperchess-1x1", ONE_BOARD),
     (
         "hyperchess-1x1-chess",
         // Chess with its own evaluation (`chess_eval.rs`, on Stockfish's scale: a middlegame
@@ -201,11 +200,8 @@ const PRUNING: &[(&str, Pruning)] = &[
         // (morning)).
         Pruning {
             reverse_futility: 70,
-            reverse_futility_depth: 6,
             futility: 70,
-            futility_depth: 6,
-            deep_null_move: true,
-            iir: true,
+            ..ONE_BOARD
         },
     ),
 ];
