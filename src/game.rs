@@ -548,6 +548,21 @@ pub trait Game: Clone + Send + Sync + Debug + 'static {
     /// asks; the side to move is a feature).
     fn features(&self, _out: &mut Vec<u32>) {}
 
+    /// Whether `features` lists them in increasing order (equal ones next to each other): the
+    /// learned evaluation then updates its hidden sums by the difference of two sorted lists
+    /// (`learn::infer`), else by what lies between their common beginning and end.
+    fn features_sorted(&self) -> bool {
+        false
+    }
+
+    /// The features as a set of bits (bit `f` of word `f / 64`, `feature_count` bits), appended
+    /// to `out`, where they are a set: the learned evaluation then updates its hidden sums by
+    /// the words' difference, without listing the features (`learn::infer`). False (and nothing
+    /// appended) where the game gives none.
+    fn feature_words(&self, _out: &mut Vec<u64>) -> bool {
+        false
+    }
+
     /// The learned policy's move features (docs/learning.md, "The policy"): the set's name and
     /// version with the rule options it depends on (e.g. `hyperchess-moves-3x3/1`), or None
     /// where the game has none yet.

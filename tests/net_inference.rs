@@ -130,6 +130,21 @@ fn incremental_sums_equal_afresh_on_hyperchess_1x1() {
     walk(&games, &[1, 16, 33, 256], 3000, 11);
 }
 
+/// Chess on one board gives its features as words of bits (`Game::feature_words`): the sums
+/// follow the bits that changed.
+#[test]
+fn incremental_sums_equal_afresh_on_chess() {
+    let chess = Hyperchess::start(
+        &RuleOptions::of::<Hyperchess>()
+            .with("Boards", "1x1")
+            .with("Promotions", "chess"),
+    )
+    .unwrap();
+    assert!(chess.feature_words(&mut Vec::new()));
+    let games = random_games(&chess, 30, 200, 12);
+    walk(&games, &[1, 16, 32, 256], 3000, 13);
+}
+
 #[test]
 fn incremental_sums_equal_afresh_on_hyperchess_3x3() {
     let games = random_games(&hyperchess("3x3"), 8, 300, 2);

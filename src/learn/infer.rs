@@ -33,6 +33,10 @@ struct Sums {
     gone: Vec<u32>,
     came: Vec<u32>,
     changes: Vec<(u32, i32)>,
+    /// Where the game gives its features as words of bits (`Game::feature_words`): the last
+    /// position's, and scratch for the new one's.
+    words: Vec<u64>,
+    next_words: Vec<u64>,
 }
 
 thread_local! {
@@ -152,14 +156,88 @@ fn unpaired(a: &[u32], b: &[u32], a_left: &mut Vec<u32>, b_left: &mut Vec<u32>) 
     b_left.extend_from_slice(&b[j..]);
 }
 
+/// Counts one update of this thread's hidden sums, or one rebuild.
+fn count(rebuild: bool) {
+    STATS.with(|s| {
+        let mut t = s.get();
+        if rebuild {
+            t.rebuilds += 1;
+        } else {
+            t.updates += 1;
+        }
+        s.set(t)
+    });
+}
+
+/// The difference of two sorted lists taken as multisets: the elements of `a` that `b` lacks
+/// in `gone`, those of `b` that `a` lacks in `came` (both cleared first).
+fn sorted_difference(a: &[u32], b: &[u32], gone: &mut Vec<u32>, came: &mut Vec<u32>) {
+    gone.clear();
+    came.clear();
+    let (mut i, mut j) = (0, 0);
+    while i < a.len() && j < b.len() {
+        match a[i].cmp(&b[j]) {
+            std::cmp::Ordering::Equal => {
+                i += 1;
+                j += 1;
+            }
+            std::cmp::Ordering::Less => {
+                gone.push(a[i]);
+                i += 1;
+            }
+            std::cmp::Ordering::Greater => {
+                came.push(b[j]);
+                j += 1;
+            }
+        }
+    }
+    gone.extend_from_slice(&a[i..]);
+    came.extend_from_slice(&b[j..]);
+}
+
 impl Sums {
     fn reset(&mut self, net: &Net) {
         self.feats.clear();
+        self.words.clear();
         self.delta.clear();
         self.delta.resize(net.inputs(), 0);
         // The sums of no feature: the biases.
         self.acc.resize(net.hidden(), 0);
         net.accumulate(&[], &mut self.acc);
+        self.net = net.id();
+    }
+
+    /// Makes these the sums of the features in `next_words` for `net`: the rows of the bits
+    /// that came and went since `words`, or afresh after a reset.
+    fn update_words(&mut self, net: &Net) {
+        let (old, new) = (&self.words, &self.next_words);
+        let word = |i: usize| old.get(i).copied().unwrap_or(0);
+        // Afresh only after a reset: positions a search evaluates one after the other differ
+        // by a few bits, and counting them first (a popcount a word, in software on this
+        // build's target) cost more than it saved.
+        let rebuild = old.len() != new.len();
+        let rows = |bits: u64, i: usize, k: i32, acc: &mut [i32]| {
+            let mut bits = bits;
+            while bits != 0 {
+                let f = (i * 64) as u32 + bits.trailing_zeros();
+                add_row(acc, net.row(f), k);
+                bits &= bits - 1;
+            }
+        };
+        if rebuild {
+            net.accumulate(&[], &mut self.acc);
+            for (i, &w) in new.iter().enumerate() {
+                rows(w, i, 1, &mut self.acc);
+            }
+        } else {
+            for (i, &w) in new.iter().enumerate() {
+                let o = word(i);
+                rows(o & !w, i, -1, &mut self.acc);
+                rows(w & !o, i, 1, &mut self.acc);
+            }
+        }
+        count(rebuild);
+        std::mem::swap(&mut self.words, &mut self.next_words);
         self.net = net.id();
     }
 
@@ -169,10 +247,38 @@ impl Sums {
             self.reset(net);
         }
         self.net = 0;
+        self.next_words.clear();
+        if g.feature_words(&mut self.next_words) {
+            self.update_words(net);
+            return;
+        }
         let (next, delta, changes) = (&mut self.next, &mut self.delta, &mut self.changes);
         let (gone, came) = (&mut self.gone, &mut self.came);
         next.clear();
         g.features(next);
+        if g.features_sorted() {
+            // Two sorted lists: their difference in one walk, features gone and come (a
+            // feature that changed its count by two is listed twice: its row added twice).
+            let (old, new) = (&self.feats[..], &next[..]);
+            let p = common_prefix(old, new);
+            let s = common_suffix(&old[p..], &new[p..]);
+            sorted_difference(&old[p..old.len() - s], &new[p..new.len() - s], gone, came);
+            let rebuild = gone.len() + came.len() > new.len() / 2;
+            if rebuild {
+                net.accumulate(new, &mut self.acc);
+            } else {
+                for &f in gone.iter() {
+                    add_row(&mut self.acc, net.row(f), -1);
+                }
+                for &f in came.iter() {
+                    add_row(&mut self.acc, net.row(f), 1);
+                }
+            }
+            count(rebuild);
+            std::mem::swap(&mut self.feats, &mut self.next);
+            self.net = net.id();
+            return;
+        }
         // A game lists its features in an order of its own (hyperchess by square): what a few
         // moves changed lies between a common beginning and a common end, which cancel out, and
         // within that, between runs the two lists share.
@@ -216,15 +322,7 @@ impl Sums {
                 add_row(&mut self.acc, net.row(f), k);
             }
         }
-        STATS.with(|s| {
-            let mut t = s.get();
-            if rebuild {
-                t.rebuilds += 1;
-            } else {
-                t.updates += 1;
-            }
-            s.set(t)
-        });
+        count(rebuild);
         std::mem::swap(&mut self.feats, &mut self.next);
         self.net = net.id();
     }

@@ -14,29 +14,109 @@ use super::*;
 /// Colour × type: 2 × 7.
 const KINDS: usize = 14;
 
-/// With chess's rules on one board (`Boards=1x1 Promotions=chess`) the version is 4: the same
-/// inputs as version 3, but a residual net corrects another hand evaluation there
-/// (`chess_eval.rs`, since 2026-11-30), so a version-3 net of one board, the correction of
-/// hyperchess's evaluation, is refused there rather than added to chess's.
+/// With chess's rules on one board (`Boards=1x1 Promotions=chess`) the set is chess's own,
+/// version 5: a residual net corrects another hand evaluation there (`chess_eval.rs`, since
+/// 2026-11-30), so a version-3 net of one board, the correction of hyperchess's evaluation, is
+/// refused there rather than added to chess's. Its inputs are colour × type × square and Black
+/// to move, a set ([`feature_words`]). Version 4 had version 3's inputs on chess: on one board
+/// a piece's board and material features add the same row whatever its square, so a net's
+/// rows for them fold exactly into its square rows (the version-4 net shipped on 2026-11-30
+/// was folded so: the same outputs, `docs/tools/fold-chess-net.py`), and without them the
+/// hidden sums follow a move by its squares' rows alone.
 pub fn feature_set(g: &Hyperchess) -> String {
-    let version = if g.plays_chess() { 4 } else { 3 };
+    let version = if g.plays_chess() { 5 } else { 3 };
     format!("hyperchess-{}x{}/{}", g.geo.cols, g.geo.rows, version)
 }
 
 pub fn feature_count(g: &Hyperchess) -> usize {
+    if g.plays_chess() {
+        return KINDS * 64 + 1;
+    }
     KINDS * (64 + g.geo.nb + 1) + 1
 }
 
+/// Chess's features (version 5) as a set of bits, bit `f` of word `f / 64`: a word per colour
+/// and type, its pieces' squares, then Black to move. Other rules give none (false).
+pub fn feature_words(g: &Hyperchess, out: &mut Vec<u64>) -> bool {
+    if !g.plays_chess() {
+        return false;
+    }
+    let bb = &g.bb[0];
+    for colour in 0..2 {
+        for t in 1..8 {
+            out.push(bb[t] & bb[colour << 3]);
+        }
+    }
+    out.push(g.side as u64);
+    true
+}
+
+/// The features in increasing order (`Game::features_sorted`): a piece kind's squares (from
+/// its bitboards, a square held on several boards once per board), then its pieces on each
+/// board, then its material, then Black to move. The order does not change what a net
+/// computes (a sum over the features), but the hidden sums are updated from the last evaluated
+/// position's list by the two sorted lists' difference (`learn::infer`), a few features, where
+/// the order by square before it left long stretches between them to count.
 pub fn features(g: &Hyperchess, out: &mut Vec<u32>) {
-    let nsq = g.geo.nsq;
+    if g.plays_chess() {
+        let mut words = Vec::with_capacity(KINDS + 1);
+        feature_words(g, &mut words);
+        for (i, &w) in words.iter().enumerate() {
+            let mut bits = w;
+            while bits != 0 {
+                out.push((i * 64 + bits.trailing_zeros() as usize) as u32);
+                bits &= bits - 1;
+            }
+        }
+        return;
+    }
+    let nb = g.geo.nb;
     let grid_base = KINDS * 64;
-    let kind_base = grid_base + KINDS * g.geo.nb;
-    for (sq, &pc) in g.board[..nsq].iter().enumerate() {
-        if pc != 0 {
-            let kind = (pc >> 3) as usize * 7 + (pc & 7) as usize - 1;
-            out.push((kind * 64 + sq % 64) as u32);
-            out.push((grid_base + kind * g.geo.nb + sq / 64) as u32);
-            out.push((kind_base + kind) as u32);
+    let kind_base = grid_base + KINDS * nb;
+    let boards = &g.bb[..nb];
+    for colour in 0..2 {
+        for t in 1..8 {
+            let base = (colour * 7 + t - 1) * 64;
+            if nb == 1 {
+                let mut bits = boards[0][t] & boards[0][colour << 3];
+                while bits != 0 {
+                    out.push((base + bits.trailing_zeros() as usize) as u32);
+                    bits &= bits - 1;
+                }
+                continue;
+            }
+            let mut any = 0;
+            for bb in boards {
+                any |= bb[t] & bb[colour << 3];
+            }
+            while any != 0 {
+                let bit = any & any.wrapping_neg();
+                for bb in boards {
+                    if bb[t] & bb[colour << 3] & bit != 0 {
+                        out.push((base + bit.trailing_zeros() as usize) as u32);
+                    }
+                }
+                any &= any - 1;
+            }
+        }
+    }
+    for colour in 0..2 {
+        for t in 1..8 {
+            let kind = colour * 7 + t - 1;
+            for (b, bb) in boards.iter().enumerate() {
+                let n = (bb[t] & bb[colour << 3]).count_ones();
+                for _ in 0..n {
+                    out.push((grid_base + kind * nb + b) as u32);
+                }
+            }
+        }
+    }
+    for colour in 0..2 {
+        for t in 1..8 {
+            let kind = colour * 7 + t - 1;
+            for _ in 0..g.counts[colour][t] {
+                out.push((kind_base + kind) as u32);
+            }
         }
     }
     if g.side == 1 {
@@ -107,5 +187,97 @@ pub fn move_features(g: &Hyperchess, m: Move, out: &mut Vec<u32>) {
         b[7] + ty * 2 + losing as usize,
     ] {
         out.push(f as u32);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::{Game, RuleOptions};
+
+    /// The features read square by square off the board array (the order before 2026-11-30);
+    /// chess's (version 5) a piece's square alone.
+    fn features_by_square(g: &Hyperchess) -> Vec<u32> {
+        let mut out = Vec::new();
+        if g.plays_chess() {
+            for (sq, &pc) in g.board[..64].iter().enumerate() {
+                if pc != 0 {
+                    let kind = (pc >> 3) as usize * 7 + (pc & 7) as usize - 1;
+                    out.push((kind * 64 + sq) as u32);
+                }
+            }
+            if g.side == 1 {
+                out.push((KINDS * 64) as u32);
+            }
+            return out;
+        }
+        let grid_base = KINDS * 64;
+        let kind_base = grid_base + KINDS * g.geo.nb;
+        for (sq, &pc) in g.board[..g.geo.nsq].iter().enumerate() {
+            if pc != 0 {
+                let kind = (pc >> 3) as usize * 7 + (pc & 7) as usize - 1;
+                out.push((kind * 64 + sq % 64) as u32);
+                out.push((grid_base + kind * g.geo.nb + sq / 64) as u32);
+                out.push((kind_base + kind) as u32);
+            }
+        }
+        if g.side == 1 {
+            out.push((kind_base + KINDS) as u32);
+        }
+        out
+    }
+
+    /// The features from the bitboards are the board array's, as a multiset, on every grid
+    /// shape and with chess's promotions, over random games (captures, promotions, en passant),
+    /// in increasing order.
+    #[test]
+    fn features_from_bitboards_equal_the_board_arrays() {
+        let mut buf = Vec::new();
+        let mut positions = 0;
+        for (i, (b, promos)) in [
+            ("3x3", None),
+            ("1x1", None),
+            ("1x1", Some("chess")),
+            ("2x3", None),
+        ]
+        .iter()
+        .enumerate()
+        {
+            let mut opts = RuleOptions::of::<Hyperchess>().with("Boards", b);
+            if let Some(p) = promos {
+                opts = opts.with("Promotions", p);
+            }
+            let mut rng = crate::game::rng_from_seed(70 + i as u64);
+            for _ in 0..12 {
+                let mut g = Hyperchess::start(&opts).unwrap();
+                for _ in 0..300 {
+                    let mut f = Vec::new();
+                    features(&g, &mut f);
+                    assert!(f.windows(2).all(|w| w[0] <= w[1]), "{}", g.to_text());
+                    assert!(f.iter().all(|&x| (x as usize) < feature_count(&g)));
+                    let mut words = Vec::new();
+                    if feature_words(&g, &mut words) {
+                        // The words hold the same set, each feature once.
+                        let ones: u32 = words.iter().map(|w| w.count_ones()).sum();
+                        assert_eq!(ones as usize, f.len(), "{}", g.to_text());
+                        assert!(f
+                            .iter()
+                            .all(|&x| words[x as usize / 64] >> (x % 64) & 1 == 1));
+                    } else {
+                        assert!(!g.plays_chess());
+                    }
+                    let mut want = features_by_square(&g);
+                    f.sort_unstable();
+                    want.sort_unstable();
+                    assert_eq!(f, want, "{} {}", b, g.to_text());
+                    positions += 1;
+                    let Some(m) = g.random_move(&mut rng, &mut buf) else {
+                        break;
+                    };
+                    g.play(m);
+                }
+            }
+        }
+        assert!(positions > 10_000, "{}", positions);
     }
 }

@@ -834,6 +834,14 @@ impl Game for Hyperchess {
         features::features(self, out)
     }
 
+    fn features_sorted(&self) -> bool {
+        true
+    }
+
+    fn feature_words(&self, out: &mut Vec<u64>) -> bool {
+        features::feature_words(self, out)
+    }
+
     fn move_feature_set(&self) -> Option<String> {
         Some(features::move_feature_set(self))
     }
