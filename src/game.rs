@@ -555,13 +555,22 @@ pub trait Game: Clone + Send + Sync + Debug + 'static {
         false
     }
 
-    /// The features as a set of bits (bit `f` of word `f / 64`, `feature_count` bits), appended
-    /// to `out`, where they are a set: the learned evaluation then updates its hidden sums by
-    /// the words' difference, without listing the features (`learn::infer`). False (and nothing
-    /// appended) where the game gives none.
+    /// The position as words of bits, appended to `out`, where the game can give it so: each
+    /// bit stands for a few features (`word_features`), the same ones whatever else is set. The
+    /// learned evaluation then folds each bit's rows into one (`Net::folded_rows`) and updates
+    /// its hidden sums by the bits that changed, without listing features (`learn::infer`).
+    /// False (and nothing appended) where the game gives none.
     fn feature_words(&self, _out: &mut Vec<u64>) -> bool {
         false
     }
+
+    /// How many bits `feature_words` gives (0 where it gives none).
+    fn feature_word_bits(&self) -> usize {
+        0
+    }
+
+    /// Appends the features bit `bit` of `feature_words` stands for.
+    fn word_features(&self, _bit: usize, _out: &mut Vec<u32>) {}
 
     /// The learned policy's move features (docs/learning.md, "The policy"): the set's name and
     /// version with the rule options it depends on (e.g. `hyperchess-moves-3x3/1`), or None

@@ -18,7 +18,7 @@ struct Shipped {
 /// promotions (`hyperchess-1x1/3`, residual, 28,800 self-play games, half of them played by
 /// the first 1x1 net): +149 Elo over the hand evaluation at equal nodes, +64 over the first net
 /// at equal nodes and +80 at 100 ms a move; searches by default. With chess's promotions
-/// (`Promotions=chess`, chess: `hyperchess-1x1/5`) a residual net on chess's hand evaluation
+/// (`Promotions=chess`, chess: `hyperchess-1x1/4`) a residual net on chess's hand evaluation
 /// (itself fitted to Stockfish's scores), trained on Stockfish's scores of game positions and
 /// of their siblings (positions one random quiet move away, which a search visits), with
 /// weight decay to keep its corrections smooth (`nets/README.md`): +44 Elo over the hand

@@ -207,20 +207,22 @@ impl Sums {
         self.net = net.id();
     }
 
-    /// Makes these the sums of the features in `next_words` for `net`: the rows of the bits
-    /// that came and went since `words`, or afresh after a reset.
-    fn update_words(&mut self, net: &Net) {
+    /// Makes these the sums of the position in `next_words` for `net`: the folded `rows`
+    /// (`Net::folded_rows`) of the bits that came and went since `words`, or afresh after a
+    /// reset.
+    fn update_words(&mut self, net: &Net, rows: &[i16]) {
         let (old, new) = (&self.words, &self.next_words);
         let word = |i: usize| old.get(i).copied().unwrap_or(0);
         // Afresh only after a reset: positions a search evaluates one after the other differ
         // by a few bits, and counting them first (a popcount a word, in software on this
         // build's target) cost more than it saved.
         let rebuild = old.len() != new.len();
+        let h = net.hidden();
         let rows = |bits: u64, i: usize, k: i32, acc: &mut [i32]| {
             let mut bits = bits;
             while bits != 0 {
-                let f = (i * 64) as u32 + bits.trailing_zeros();
-                add_row(acc, net.row(f), k);
+                let bit = i * 64 + bits.trailing_zeros() as usize;
+                add_row(acc, &rows[bit * h..][..h], k);
                 bits &= bits - 1;
             }
         };
@@ -248,9 +250,11 @@ impl Sums {
         }
         self.net = 0;
         self.next_words.clear();
-        if g.feature_words(&mut self.next_words) {
-            self.update_words(net);
-            return;
+        if let Some(rows) = net.folded_rows(g) {
+            if g.feature_words(&mut self.next_words) {
+                self.update_words(net, rows);
+                return;
+            }
         }
         let (next, delta, changes) = (&mut self.next, &mut self.delta, &mut self.changes);
         let (gone, came) = (&mut self.gone, &mut self.came);

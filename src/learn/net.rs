@@ -148,6 +148,7 @@ impl FloatNet {
         Net {
             id: new_id(),
             range: Vec::new(),
+            folded: std::sync::OnceLock::new(),
             header,
             w1: self.w1.iter().map(|&w| q(w, QA)).collect(),
             // A bias may exceed the clip; it only has to fit an i16 at scale QA.
@@ -180,6 +181,8 @@ pub struct Net {
     id: u64,
     /// per output, the least and greatest logit its weights can give (`correction_range`).
     range: Vec<(f32, f32)>,
+    /// The rows of the game's words of bits (`folded_rows`), made on first use.
+    folded: std::sync::OnceLock<Option<Vec<i16>>>,
 }
 
 /// Two nets are equal when their headers and weights are (whatever their ids).
@@ -339,6 +342,7 @@ impl Net {
         Ok(Net {
             id: new_id(),
             range: Vec::new(),
+            folded: std::sync::OnceLock::new(),
             header,
             w1,
             b1,
@@ -444,6 +448,40 @@ impl Net {
         for &f in features {
             super::infer::add_row(acc, self.row(f), 1);
         }
+    }
+
+    /// A row per bit of `g`'s words of bits (`Game::feature_words`), each the sum of the rows
+    /// of the features the bit stands for (`Game::word_features`): the hidden sums of a
+    /// position are the biases plus the rows of its set bits, exactly those of its features.
+    /// Made on the first call (a net serves one feature set, whose bits mean the same for every
+    /// position). None where the game gives no words, or where a sum leaves the i16 range (never
+    /// for a net `quatre train` made: its weights stay within ±CLIP·QA, 505).
+    pub fn folded_rows<G: Game>(&self, g: &G) -> Option<&[i16]> {
+        self.folded
+            .get_or_init(|| {
+                let (h, bits) = (self.hidden(), g.feature_word_bits());
+                if bits == 0 {
+                    return None;
+                }
+                let mut out = vec![0i16; bits * h];
+                let mut feats = Vec::new();
+                for (bit, row) in out.chunks_mut(h).enumerate() {
+                    feats.clear();
+                    g.word_features(bit, &mut feats);
+                    let mut sum = vec![0i32; h];
+                    for &f in &feats {
+                        if f as usize >= self.inputs() {
+                            return None;
+                        }
+                        super::infer::add_row(&mut sum, self.row(f), 1);
+                    }
+                    for (r, &v) in row.iter_mut().zip(&sum) {
+                        *r = i16::try_from(v).ok()?;
+                    }
+                }
+                Some(out)
+            })
+            .as_deref()
     }
 
     /// Output `o`'s logit from the hidden sums.
@@ -628,6 +666,47 @@ impl Net {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// On one board a bit's folded row is the sum of its features' rows, and the hidden sums
+    /// of a position's bits are those of its features; a net whose sums leave the i16 range
+    /// folds to nothing (the search then lists features), and a game without words gives none.
+    #[test]
+    fn folded_rows_sum_the_rows_of_the_bits_features() {
+        use crate::game::{Game, RuleOptions};
+        use crate::games::hyperchess::Hyperchess;
+        let g = Hyperchess::start(&RuleOptions::of::<Hyperchess>().with("Boards", "1x1")).unwrap();
+        let set = g.feature_set().unwrap();
+        let f = FloatNet::new(g.feature_count(), 8, 1, 30.0, 2);
+        let n = f.quantize("hyperchess", &set, 400.0, String::new());
+        let rows = n.folded_rows(&g).expect("one board folds");
+        assert_eq!(rows.len(), g.feature_word_bits() * 8);
+        let (mut words, mut feats) = (Vec::new(), Vec::new());
+        assert!(g.feature_words(&mut words));
+        g.features(&mut feats);
+        let mut from_bits = vec![0i32; 8];
+        n.accumulate(&[], &mut from_bits);
+        for (i, &w) in words.iter().enumerate() {
+            for bit in (0..64).filter(|b| w >> b & 1 == 1) {
+                super::super::infer::add_row(&mut from_bits, &rows[(i * 64 + bit) * 8..][..8], 1);
+            }
+        }
+        let mut from_feats = vec![0i32; 8];
+        n.accumulate(&feats, &mut from_feats);
+        assert_eq!(from_bits, from_feats);
+        let mut big = n.clone();
+        big.w1.iter_mut().for_each(|w| *w = 20_000);
+        big.folded = std::sync::OnceLock::new();
+        assert!(big.folded_rows(&g).is_none());
+        let nine = Hyperchess::start(&RuleOptions::of::<Hyperchess>()).unwrap();
+        let f9 = FloatNet::new(nine.feature_count(), 8, 1, 30.0, 3);
+        let n9 = f9.quantize(
+            "hyperchess",
+            &nine.feature_set().unwrap(),
+            400.0,
+            String::new(),
+        );
+        assert!(n9.folded_rows(&nine).is_none());
+    }
 
     #[test]
     fn file_round_trips_and_refuses_damage() {

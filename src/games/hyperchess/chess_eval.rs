@@ -397,12 +397,12 @@ mod tests {
         use crate::learn::builtin::{auto_net, net};
         let chess = one_board("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1");
         assert!(chess.plays_chess());
-        assert_eq!(chess.feature_set().as_deref(), Some("hyperchess-1x1/5"));
+        assert_eq!(chess.feature_set().as_deref(), Some("hyperchess-1x1/4"));
         // Chess's net corrects chess's evaluation (the other 1x1 net corrects hyperchess's),
         // and searches only when asked: `Eval auto` keeps the faster hand evaluation.
-        let shipped = net("hyperchess", "hyperchess-1x1/5").expect("chess's shipped net");
+        let shipped = net("hyperchess", "hyperchess-1x1/4").expect("chess's shipped net");
         assert!(shipped.is_residual());
-        assert!(auto_net("hyperchess", "hyperchess-1x1/5").is_none());
+        assert!(auto_net("hyperchess", "hyperchess-1x1/4").is_none());
         assert_eq!(chess.evaluate(0), evaluate_white(&chess));
         // Hyperchess's own promotions on one board keep its evaluation and its net.
         let own =

@@ -14,31 +14,24 @@ use super::*;
 /// Colour × type: 2 × 7.
 const KINDS: usize = 14;
 
-/// With chess's rules on one board (`Boards=1x1 Promotions=chess`) the set is chess's own,
-/// version 5: a residual net corrects another hand evaluation there (`chess_eval.rs`, since
-/// 2026-11-30), so a version-3 net of one board, the correction of hyperchess's evaluation, is
-/// refused there rather than added to chess's. Its inputs are colour × type × square and Black
-/// to move, a set ([`feature_words`]). Version 4 had version 3's inputs on chess: on one board
-/// a piece's board and material features add the same row whatever its square, so a net's
-/// rows for them fold exactly into its square rows (the version-4 net shipped on 2026-11-30
-/// was folded so: the same outputs, `docs/tools/fold-chess-net.py`), and without them the
-/// hidden sums follow a move by its squares' rows alone.
+/// With chess's rules on one board (`Boards=1x1 Promotions=chess`) the version is 4: the same
+/// inputs as version 3, but a residual net corrects another hand evaluation there
+/// (`chess_eval.rs`, since 2026-11-30), so a version-3 net of one board, the correction of
+/// hyperchess's evaluation, is refused there rather than added to chess's.
 pub fn feature_set(g: &Hyperchess) -> String {
-    let version = if g.plays_chess() { 5 } else { 3 };
+    let version = if g.plays_chess() { 4 } else { 3 };
     format!("hyperchess-{}x{}/{}", g.geo.cols, g.geo.rows, version)
 }
 
 pub fn feature_count(g: &Hyperchess) -> usize {
-    if g.plays_chess() {
-        return KINDS * 64 + 1;
-    }
     KINDS * (64 + g.geo.nb + 1) + 1
 }
 
-/// Chess's features (version 5) as a set of bits, bit `f` of word `f / 64`: a word per colour
-/// and type, its pieces' squares, then Black to move. Other rules give none (false).
+/// On one board, the position as words of bits (`Game::feature_words`): a word per colour and
+/// type, its pieces' squares, then Black to move (bit 0 of the last word). Other grids give
+/// none (false).
 pub fn feature_words(g: &Hyperchess, out: &mut Vec<u64>) -> bool {
-    if !g.plays_chess() {
+    if g.geo.nb != 1 {
         return false;
     }
     let bb = &g.bb[0];
@@ -51,6 +44,29 @@ pub fn feature_words(g: &Hyperchess, out: &mut Vec<u64>) -> bool {
     true
 }
 
+/// How many bits [`feature_words`] gives: a colour and type on each square, and the side.
+pub fn feature_word_bits(g: &Hyperchess) -> usize {
+    if g.geo.nb == 1 {
+        KINDS * 64 + 1
+    } else {
+        0
+    }
+}
+
+/// The features bit `bit` of [`feature_words`] stands for: a piece's three (its kind on its
+/// square, on the one board, anywhere), or Black to move. On one board a piece's board and
+/// material features add the same rows whatever its square, so a bit's rows fold into one.
+pub fn word_features(g: &Hyperchess, bit: usize, out: &mut Vec<u32>) {
+    debug_assert_eq!(g.geo.nb, 1);
+    let (grid_base, kind_base) = (KINDS * 64, KINDS * 65);
+    if bit < KINDS * 64 {
+        let kind = bit / 64;
+        out.extend([bit, grid_base + kind, kind_base + kind].map(|f| f as u32));
+    } else if bit == KINDS * 64 {
+        out.push((kind_base + KINDS) as u32);
+    }
+}
+
 /// The features in increasing order (`Game::features_sorted`): a piece kind's squares (from
 /// its bitboards, a square held on several boards once per board), then its pieces on each
 /// board, then its material, then Black to move. The order does not change what a net
@@ -58,18 +74,6 @@ pub fn feature_words(g: &Hyperchess, out: &mut Vec<u64>) -> bool {
 /// position's list by the two sorted lists' difference (`learn::infer`), a few features, where
 /// the order by square before it left long stretches between them to count.
 pub fn features(g: &Hyperchess, out: &mut Vec<u32>) {
-    if g.plays_chess() {
-        let mut words = Vec::with_capacity(KINDS + 1);
-        feature_words(g, &mut words);
-        for (i, &w) in words.iter().enumerate() {
-            let mut bits = w;
-            while bits != 0 {
-                out.push((i * 64 + bits.trailing_zeros() as usize) as u32);
-                bits &= bits - 1;
-            }
-        }
-        return;
-    }
     let nb = g.geo.nb;
     let grid_base = KINDS * 64;
     let kind_base = grid_base + KINDS * nb;
@@ -195,22 +199,9 @@ mod tests {
     use super::*;
     use crate::game::{Game, RuleOptions};
 
-    /// The features read square by square off the board array (the order before 2026-11-30);
-    /// chess's (version 5) a piece's square alone.
+    /// The features read square by square off the board array (the order before 2026-11-30).
     fn features_by_square(g: &Hyperchess) -> Vec<u32> {
         let mut out = Vec::new();
-        if g.plays_chess() {
-            for (sq, &pc) in g.board[..64].iter().enumerate() {
-                if pc != 0 {
-                    let kind = (pc >> 3) as usize * 7 + (pc & 7) as usize - 1;
-                    out.push((kind * 64 + sq) as u32);
-                }
-            }
-            if g.side == 1 {
-                out.push((KINDS * 64) as u32);
-            }
-            return out;
-        }
         let grid_base = KINDS * 64;
         let kind_base = grid_base + KINDS * g.geo.nb;
         for (sq, &pc) in g.board[..g.geo.nsq].iter().enumerate() {
@@ -229,7 +220,7 @@ mod tests {
 
     /// The features from the bitboards are the board array's, as a multiset, on every grid
     /// shape and with chess's promotions, over random games (captures, promotions, en passant),
-    /// in increasing order.
+    /// in increasing order; on one board, the features its words of bits stand for are the same.
     #[test]
     fn features_from_bitboards_equal_the_board_arrays() {
         let mut buf = Vec::new();
@@ -257,14 +248,19 @@ mod tests {
                     assert!(f.iter().all(|&x| (x as usize) < feature_count(&g)));
                     let mut words = Vec::new();
                     if feature_words(&g, &mut words) {
-                        // The words hold the same set, each feature once.
-                        let ones: u32 = words.iter().map(|w| w.count_ones()).sum();
-                        assert_eq!(ones as usize, f.len(), "{}", g.to_text());
-                        assert!(f
-                            .iter()
-                            .all(|&x| words[x as usize / 64] >> (x % 64) & 1 == 1));
+                        // The features the words' bits stand for are the list.
+                        let mut from_bits = Vec::new();
+                        for (i, &w) in words.iter().enumerate() {
+                            for bit in 0..64 {
+                                if w >> bit & 1 == 1 {
+                                    word_features(&g, i * 64 + bit, &mut from_bits);
+                                }
+                            }
+                        }
+                        from_bits.sort_unstable();
+                        assert_eq!(from_bits, f, "{}", g.to_text());
                     } else {
-                        assert!(!g.plays_chess());
+                        assert_ne!(g.geo.nb, 1);
                     }
                     let mut want = features_by_square(&g);
                     f.sort_unstable();

@@ -842,6 +842,14 @@ impl Game for Hyperchess {
         features::feature_words(self, out)
     }
 
+    fn feature_word_bits(&self) -> usize {
+        features::feature_word_bits(self)
+    }
+
+    fn word_features(&self, bit: usize, out: &mut Vec<u32>) {
+        features::word_features(self, bit, out)
+    }
+
     fn move_feature_set(&self) -> Option<String> {
         Some(features::move_feature_set(self))
     }
