@@ -73,23 +73,34 @@ pub fn phase(g: &Hyperchess) -> i32 {
 /// is compiled with the popcnt instruction where the CPU has it.)
 #[inline(always)]
 pub fn evaluate_white(g: &Hyperchess) -> i32 {
-    struct Acc {
-        mg: i32,
-        eg: i32,
-    }
+    // Both weights of a feature in one i64 (the middlegame's in the high half), so that a term
+    // costs one multiply and one add: exact, since each half's sum stays far within an i32.
+    struct Acc(i64);
     impl Sink for Acc {
         #[inline(always)]
         fn add(&mut self, f: usize, v: i32) {
-            let w = super::chess_weights::W[f];
-            self.mg += w[0] as i32 * v;
-            self.eg += w[1] as i32 * v;
+            self.0 += PACKED[f] * v as i64;
         }
     }
-    let mut acc = Acc { mg: 0, eg: 0 };
+    let mut acc = Acc(0);
     terms(g, &mut acc);
+    let eg = acc.0 as i32;
+    let mg = ((acc.0 - eg as i64) >> 32) as i32;
     let p = phase(g);
-    (acc.mg * p + acc.eg * (PHASE_MAX - p)) / PHASE_MAX
+    (mg * p + eg * (PHASE_MAX - p)) / PHASE_MAX
 }
+
+/// The weights, [middlegame, endgame], packed as `middlegame · 2³² + endgame`.
+static PACKED: [i64; COUNT] = {
+    let w = &super::chess_weights::W;
+    let mut out = [0i64; COUNT];
+    let mut i = 0;
+    while i < COUNT {
+        out[i] = ((w[i][0] as i64) << 32) + w[i][1] as i64;
+        i += 1;
+    }
+    out
+};
 
 /// The squares attacked by the pawns of `col` in `pawns`.
 #[inline(always)]
@@ -111,6 +122,16 @@ fn ahead(col: usize, s: usize) -> u64 {
     } else {
         (1u64 << (8 * row)) - 1
     }
+}
+
+/// The files (whole columns) that hold a square of `set`.
+#[inline(always)]
+fn files_of(set: u64) -> u64 {
+    let mut x = set;
+    x |= x >> 8;
+    x |= x >> 16;
+    x |= x >> 32;
+    (x & plane::RANK_1) * plane::FILE_A
 }
 
 /// The file of `f` and the files beside it.
@@ -269,10 +290,8 @@ pub fn terms(g: &Hyperchess, sink: &mut impl Sink) {
             SHIELD_FAR,
             sign * (pawns[col] & around & shelter_row(2)).count_ones() as i32,
         );
-        let open = (0..8)
-            .filter(|&f| around & (plane::FILE_A << f) != 0)
-            .filter(|&f| pawns[col] & (plane::FILE_A << f) == 0)
-            .count() as i32;
+        // The files beside the king (one bit a file, the first row's) that hold no own pawn.
+        let open = (around & !files_of(pawns[col]) & plane::RANK_1).count_ones() as i32;
         sink.add(KING_OPEN_FILES, sign * open);
         sink.add(
             DANGER + attackers[col].min(4) * 8 + units[col].min(15) as usize / 2,
@@ -380,6 +399,31 @@ mod tests {
         "8/5pk1/6p1/1P6/8/6P1/5PK1/8 w - - 0 40",
         "2r3k1/1q3ppp/p2p4/1p1Pp3/4P1n1/P1N2PQ1/1PP3PP/1K1R4 b - - 0 25",
     ];
+
+    /// `files_of` marks exactly the files that hold a square of the set, and the count of
+    /// open files beside a king it gives is the file-by-file count, on random bitboards.
+    #[test]
+    fn files_of_marks_the_files_of_a_set() {
+        use rand::Rng;
+        let mut rng = crate::game::rng_from_seed(9);
+        for _ in 0..20_000 {
+            let set: u64 = rng.random::<u64>() & rng.random::<u64>() & rng.random::<u64>();
+            let want = (0..8)
+                .filter(|&f| set & (plane::FILE_A << f) != 0)
+                .fold(0, |a, f| a | plane::FILE_A << f);
+            assert_eq!(files_of(set), want, "{:x}", set);
+            let k = rng.random_range(0..64usize);
+            let around = files_around(k % 8);
+            let by_file = (0..8)
+                .filter(|&f| around & (plane::FILE_A << f) != 0)
+                .filter(|&f| set & (plane::FILE_A << f) == 0)
+                .count() as u32;
+            assert_eq!(
+                (around & !files_of(set) & plane::RANK_1).count_ones(),
+                by_file
+            );
+        }
+    }
 
     #[test]
     fn the_evaluation_is_symmetric_between_the_colours() {
