@@ -283,7 +283,7 @@ impl Sums {
             self.net = net.id();
             return;
         }
-        // A game lists its features in an order of its own (hyperchess by square): what a few
+        // Other games list their features in an order of their own (by place): what a few
         // moves changed lies between a common beginning and a common end, which cancel out, and
         // within that, between runs the two lists share.
         let old = &self.feats[..];
