@@ -211,14 +211,18 @@ impl Sums {
     /// (`Net::folded_rows`) of the bits that came and went since `words`, or afresh after a
     /// reset.
     fn update_words(&mut self, net: &Net, rows: &[i16]) {
-        let (old, new) = (&self.words, &self.next_words);
-        let word = |i: usize| old.get(i).copied().unwrap_or(0);
-        // Afresh only after a reset: positions a search evaluates one after the other differ
-        // by a few bits, and counting them first (a popcount a word, in software on this
-        // build's target) cost more than it saved.
-        let rebuild = old.len() != new.len();
+        // Afresh (from the biases, against no bits) only after a reset: positions a search
+        // evaluates one after the other differ by a few bits, and counting them first (a
+        // popcount a word, in software on this build's target) cost more than it saved.
+        let rebuild = self.words.len() != self.next_words.len();
+        if rebuild {
+            net.accumulate(&[], &mut self.acc);
+            self.words.clear();
+            self.words.resize(self.next_words.len(), 0);
+        }
         let h = net.hidden();
-        let rows = |bits: u64, i: usize, k: i32, acc: &mut [i32]| {
+        let acc = &mut self.acc;
+        let mut add = |bits: u64, i: usize, k: i32| {
             let mut bits = bits;
             while bits != 0 {
                 let bit = i * 64 + bits.trailing_zeros() as usize;
@@ -226,17 +230,9 @@ impl Sums {
                 bits &= bits - 1;
             }
         };
-        if rebuild {
-            net.accumulate(&[], &mut self.acc);
-            for (i, &w) in new.iter().enumerate() {
-                rows(w, i, 1, &mut self.acc);
-            }
-        } else {
-            for (i, &w) in new.iter().enumerate() {
-                let o = word(i);
-                rows(o & !w, i, -1, &mut self.acc);
-                rows(w & !o, i, 1, &mut self.acc);
-            }
+        for (i, (&o, &w)) in self.words.iter().zip(&self.next_words).enumerate() {
+            add(o & !w, i, -1);
+            add(w & !o, i, 1);
         }
         count(rebuild);
         std::mem::swap(&mut self.words, &mut self.next_words);
@@ -260,61 +256,48 @@ impl Sums {
         let (gone, came) = (&mut self.gone, &mut self.came);
         next.clear();
         g.features(next);
-        if g.features_sorted() {
-            // Two sorted lists: their difference in one walk, features gone and come (a
-            // feature that changed its count by two is listed twice: its row added twice).
-            let (old, new) = (&self.feats[..], &next[..]);
-            let p = common_prefix(old, new);
-            let s = common_suffix(&old[p..], &new[p..]);
-            sorted_difference(&old[p..old.len() - s], &new[p..new.len() - s], gone, came);
-            let rebuild = gone.len() + came.len() > new.len() / 2;
-            if rebuild {
-                net.accumulate(new, &mut self.acc);
-            } else {
-                for &f in gone.iter() {
-                    add_row(&mut self.acc, net.row(f), -1);
-                }
-                for &f in came.iter() {
-                    add_row(&mut self.acc, net.row(f), 1);
-                }
-            }
-            count(rebuild);
-            std::mem::swap(&mut self.feats, &mut self.next);
-            self.net = net.id();
-            return;
-        }
-        // Other games list their features in an order of their own (by place): what a few
-        // moves changed lies between a common beginning and a common end, which cancel out, and
-        // within that, between runs the two lists share.
+        // What a few moves changed lies between the lists' common beginning and common end,
+        // which cancel out.
         let old = &self.feats[..];
         let p = common_prefix(old, next);
         let s = common_suffix(&old[p..], &next[p..]);
         let (old, new) = (&old[p..old.len() - s], &next[p..next.len() - s]);
-        // A short middle is counted as it is (the counts cancel what the two share); a long one
-        // is paired run by run first, so that fewer features are counted.
-        let (old, new) = if old.len() + new.len() <= COUNT_DIRECTLY {
-            (old, new)
-        } else {
-            gone.clear();
-            came.clear();
-            unpaired(old, new, gone, came);
-            (&gone[..], &came[..])
-        };
-        for &f in old {
-            delta[f as usize] += 1;
-        }
-        for &f in new {
-            delta[f as usize] -= 1;
-        }
-        // Each feature whose count changed, taken once (its delta then back to zero).
         changes.clear();
         let mut changed = 0usize;
-        for &f in old.iter().chain(new) {
-            let d = &mut delta[f as usize];
-            if *d != 0 {
-                changes.push((f, -*d));
-                changed += d.unsigned_abs() as usize;
-                *d = 0;
+        if g.features_sorted() {
+            // Two sorted lists: their difference in one walk (a feature whose count changed by
+            // two comes twice, so its row is added twice).
+            sorted_difference(old, new, gone, came);
+            changes.extend(gone.iter().map(|&f| (f, -1)));
+            changes.extend(came.iter().map(|&f| (f, 1)));
+            changed = changes.len();
+        } else {
+            // Other games list their features in an order of their own (by place): within the
+            // middle, runs the two lists share. A short middle is counted as it is (the counts
+            // cancel what the two share); a long one is paired run by run first, so that fewer
+            // features are counted.
+            let (old, new) = if old.len() + new.len() <= COUNT_DIRECTLY {
+                (old, new)
+            } else {
+                gone.clear();
+                came.clear();
+                unpaired(old, new, gone, came);
+                (&gone[..], &came[..])
+            };
+            for &f in old {
+                delta[f as usize] += 1;
+            }
+            for &f in new {
+                delta[f as usize] -= 1;
+            }
+            // Each feature whose count changed, taken once (its delta then back to zero).
+            for &f in old.iter().chain(new) {
+                let d = &mut delta[f as usize];
+                if *d != 0 {
+                    changes.push((f, -*d));
+                    changed += d.unsigned_abs() as usize;
+                    *d = 0;
+                }
             }
         }
         // A row costs the same added or taken away: update while that is the fewer rows.

@@ -464,11 +464,11 @@ impl Net {
                     return None;
                 }
                 let mut out = vec![0i16; bits * h];
-                let mut feats = Vec::new();
+                let (mut feats, mut sum) = (Vec::new(), vec![0i32; h]);
                 for (bit, row) in out.chunks_mut(h).enumerate() {
                     feats.clear();
                     g.word_features(bit, &mut feats);
-                    let mut sum = vec![0i32; h];
+                    sum.fill(0);
                     for &f in &feats {
                         if f as usize >= self.inputs() {
                             return None;

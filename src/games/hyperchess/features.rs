@@ -81,14 +81,6 @@ pub fn features(g: &Hyperchess, out: &mut Vec<u32>) {
     for colour in 0..2 {
         for t in 1..8 {
             let base = (colour * 7 + t - 1) * 64;
-            if nb == 1 {
-                let mut bits = boards[0][t] & boards[0][colour << 3];
-                while bits != 0 {
-                    out.push((base + bits.trailing_zeros() as usize) as u32);
-                    bits &= bits - 1;
-                }
-                continue;
-            }
             let mut any = 0;
             for bb in boards {
                 any |= bb[t] & bb[colour << 3];
