@@ -18,13 +18,14 @@ struct Shipped {
 /// promotions (`hyperchess-1x1/3`, residual, 28,800 self-play games, half of them played by
 /// the first 1x1 net): +149 Elo over the hand evaluation at equal nodes, +64 over the first net
 /// at equal nodes and +80 at 100 ms a move; searches by default. With chess's promotions
-/// (`Promotions=chess`, chess: `hyperchess-1x1/4`) a residual net on chess's hand evaluation
-/// (itself fitted to Stockfish's scores), trained on Stockfish's scores of game positions and
-/// of their siblings (positions one random quiet move away, which a search visits), with
-/// weight decay to keep its corrections smooth (`nets/README.md`): +44 Elo over the hand
-/// evaluation at equal nodes, but at equal time no gain (since 2026-11-30, afternoon, it searches
-/// 0.85 times the hand evaluation's nodes a second, and at node odds of that ratio it scores
-/// 46.8%); so it searches when asked (`Eval net`), and `Eval auto` keeps the hand evaluation. Rithmomachia with its default rules (`rithmomachia-remove-corps-N12/1`,
+/// (`Promotions=chess`, chess: `hyperchess-1x1/5`, pieces and attack maps) a residual net on
+/// chess's hand evaluation (itself fitted to Stockfish's scores), trained on Stockfish's scores
+/// of game positions and of their siblings (positions one random quiet move away, which a
+/// search visits), with weight decay to keep its corrections smooth (`nets/README.md`): +53 Elo
+/// at equal nodes over the net before it (pieces alone, itself +44 over the hand evaluation),
+/// but it searches 0.73 times the hand evaluation's nodes a second, and at node odds of that
+/// ratio it loses 22 Elo to it; so it searches when asked (`Eval net`), and `Eval auto` keeps
+/// the hand evaluation. Rithmomachia with its default rules (`rithmomachia-remove-corps-N12/1`,
 /// residual, 7,600 self-play games, 3,400 of them played by earlier nets): +127 Elo over the hand evaluation at equal nodes (the
 /// 6,200-game net before it: +60, and about +115 at 100 ms a move); searches by default.
 /// Tesseract (`tesseract/3`: version 2's places plus each Tesseract's neighbours, the captures

@@ -60,6 +60,30 @@ pub const COUNT: usize = TEMPO + 1;
 /// features positive, Black's negative).
 pub trait Sink {
     fn add(&mut self, f: usize, v: i32);
+    /// The attacks `terms` found, by colour and piece type (index 0 unused).
+    fn attacks(&mut self, _g: &Hyperchess, _att: &[[u64; 8]; 2]) {}
+}
+
+thread_local! {
+    /// The attack maps of the position this thread evaluated last (by its hash): a learned
+    /// evaluation's attack inputs (`attack_maps`) are the hand evaluation's own attacks, which
+    /// a residual net's search has just computed.
+    static LAST_ATTACKS: std::cell::Cell<(u64, [u64; 12])> =
+        const { std::cell::Cell::new((0, [0; 12])) };
+}
+
+/// The twelve maps of [`attack_maps`] from `terms`' attacks.
+fn maps_of(att: &[[u64; 8]; 2]) -> [u64; 12] {
+    let mut out = [0u64; 12];
+    for col in 0..2 {
+        for (i, t) in [PAWN, KNIGHT, BISHOP, ROOK, QUEEN, KING]
+            .into_iter()
+            .enumerate()
+        {
+            out[col * 6 + i] = att[col][t as usize];
+        }
+    }
+    out
 }
 
 /// The material phase: 0 (kings and pawns) to [`PHASE_MAX`] (the full armies).
@@ -80,6 +104,10 @@ pub fn evaluate_white(g: &Hyperchess) -> i32 {
         #[inline(always)]
         fn add(&mut self, f: usize, v: i32) {
             self.0 += PACKED[f] * v as i64;
+        }
+        #[inline(always)]
+        fn attacks(&mut self, g: &Hyperchess, att: &[[u64; 8]; 2]) {
+            LAST_ATTACKS.set((g.hash, maps_of(att)));
         }
     }
     let mut acc = Acc(0);
@@ -158,6 +186,32 @@ fn dist(a: usize, b: usize) -> i32 {
     ax.abs_diff(bx).max(ay.abs_diff(by)) as i32
 }
 
+/// The squares each colour's pawns, knights, bishops, rooks, queens and king attack (White's
+/// six maps, then Black's): the learned evaluation's attack inputs (`features.rs`).
+pub(super) fn attack_maps(g: &Hyperchess) -> [u64; 12] {
+    let (hash, maps) = LAST_ATTACKS.get();
+    if hash == g.hash {
+        return maps;
+    }
+    computed_attack_maps(g)
+}
+
+/// [`attack_maps`] computed afresh.
+fn computed_attack_maps(g: &Hyperchess) -> [u64; 12] {
+    let bb = &g.bb[0];
+    let occ = bb[0] | bb[8];
+    let mut out = [0u64; 12];
+    for col in 0..2 {
+        let side = bb[col << 3];
+        out[col * 6] = pawn_attacks(col, bb[PAWN as usize] & side);
+        for (i, t) in [KNIGHT, BISHOP, ROOK, QUEEN, KING].into_iter().enumerate() {
+            out[col * 6 + 1 + i] =
+                squares(bb[t as usize] & side).fold(0, |a, s| a | attacks(t, s, occ));
+        }
+    }
+    out
+}
+
 /// Attack units of a piece type on the king's zone (knight, bishop, rook, queen, guard).
 const UNITS: [i32; 8] = [0, 0, 2, 2, 3, 5, 2, 0];
 
@@ -214,6 +268,7 @@ pub fn terms(g: &Hyperchess, sink: &mut impl Sink) {
         }
         all[col] = att[col].iter().fold(0, |a, &b| a | b);
     }
+    sink.attacks(g, &att);
     for t in PAWN..=GUARD {
         let n = g.counts[0][t as usize] as i32 - g.counts[1][t as usize] as i32;
         if n != 0 {
@@ -436,17 +491,43 @@ mod tests {
         }
     }
 
+    /// The attack maps a net reads after the hand evaluation (the ones it left behind) are
+    /// those computed afresh, over random games; and unevaluated positions are not mistaken
+    /// for the last evaluated one.
+    #[test]
+    fn attack_maps_left_by_the_evaluation_are_the_positions() {
+        let mut g = one_board("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1");
+        let start = g.clone();
+        let mut rng = crate::game::rng_from_seed(11);
+        let mut buf = Vec::new();
+        let mut n = 0;
+        for _ in 0..40 {
+            g.clone_from(&start);
+            for _ in 0..200 {
+                evaluate_white(&g);
+                assert_eq!(attack_maps(&g), computed_attack_maps(&g), "{}", g.to_text());
+                let Some(m) = g.random_move(&mut rng, &mut buf) else {
+                    break;
+                };
+                g.play(m);
+                assert_eq!(attack_maps(&g), computed_attack_maps(&g), "{}", g.to_text());
+                n += 1;
+            }
+        }
+        assert!(n > 2_000, "{n}");
+    }
+
     #[test]
     fn only_chess_rules_evaluate_as_chess_and_have_their_own_net() {
         use crate::learn::builtin::{auto_net, net};
         let chess = one_board("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1");
         assert!(chess.plays_chess());
-        assert_eq!(chess.feature_set().as_deref(), Some("hyperchess-1x1/4"));
+        assert_eq!(chess.feature_set().as_deref(), Some("hyperchess-1x1/5"));
         // Chess's net corrects chess's evaluation (the other 1x1 net corrects hyperchess's),
         // and searches only when asked: `Eval auto` keeps the faster hand evaluation.
-        let shipped = net("hyperchess", "hyperchess-1x1/4").expect("chess's shipped net");
+        let shipped = net("hyperchess", "hyperchess-1x1/5").expect("chess's shipped net");
         assert!(shipped.is_residual());
-        assert!(auto_net("hyperchess", "hyperchess-1x1/4").is_none());
+        assert!(auto_net("hyperchess", "hyperchess-1x1/5").is_none());
         assert_eq!(chess.evaluate(0), evaluate_white(&chess));
         // Hyperchess's own promotions on one board keep its evaluation and its net.
         let own =

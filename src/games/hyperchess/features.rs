@@ -14,22 +14,37 @@ use super::*;
 /// Colour × type: 2 × 7.
 const KINDS: usize = 14;
 
-/// With chess's rules on one board (`Boards=1x1 Promotions=chess`) the version is 4: the same
-/// inputs as version 3, but a residual net corrects another hand evaluation there
-/// (`chess_eval.rs`, since 2026-11-30), so a version-3 net of one board, the correction of
-/// hyperchess's evaluation, is refused there rather than added to chess's.
+/// The attack maps of chess's features: each colour's pawns, knights, bishops, rooks, queens
+/// and king (`chess_eval::attack_maps`; chess has no guards, and a guard put on such a board
+/// by hand attacks in no map).
+const ATTACK_MAPS: usize = 12;
+
+/// With chess's rules on one board (`Boards=1x1 Promotions=chess`) the version is 5: version
+/// 3's inputs, then the squares each colour attacks with each piece type (12 × 64 inputs:
+/// control, threats, the king's surroundings, which piece-square inputs cannot hold). A
+/// residual net corrects chess's own hand evaluation there (`chess_eval.rs`), so a version-3
+/// net of one board, the correction of hyperchess's evaluation, is refused there rather than
+/// added to chess's. Version 4 was version 3's inputs on chess's evaluation (2026-11-30); on the
+/// same positions a net with the attack maps predicted Stockfish's scores better (held-out
+/// 0.00937 against 0.01106) and played better at equal nodes (docs/results.md, "2026-11-30 (evening)").
 pub fn feature_set(g: &Hyperchess) -> String {
-    let version = if g.plays_chess() { 4 } else { 3 };
+    let version = if g.plays_chess() { 5 } else { 3 };
     format!("hyperchess-{}x{}/{}", g.geo.cols, g.geo.rows, version)
 }
 
-pub fn feature_count(g: &Hyperchess) -> usize {
+/// Version 3's inputs: the pieces' kinds on their squares, on their boards, anywhere, and the
+/// side to move.
+fn piece_feature_count(g: &Hyperchess) -> usize {
     KINDS * (64 + g.geo.nb + 1) + 1
 }
 
+pub fn feature_count(g: &Hyperchess) -> usize {
+    piece_feature_count(g) + if g.plays_chess() { ATTACK_MAPS * 64 } else { 0 }
+}
+
 /// On one board, the position as words of bits (`Game::feature_words`): a word per colour and
-/// type, its pieces' squares, then Black to move (bit 0 of the last word). Other grids give
-/// none (false).
+/// type, its pieces' squares, then Black to move (bit 0 of word 14); with chess's rules, then
+/// the attack maps, a word each. Other grids give none (false).
 pub fn feature_words(g: &Hyperchess, out: &mut Vec<u64>) -> bool {
     if g.geo.nb != 1 {
         return false;
@@ -41,21 +56,26 @@ pub fn feature_words(g: &Hyperchess, out: &mut Vec<u64>) -> bool {
         }
     }
     out.push(g.side as u64);
+    if g.plays_chess() {
+        out.extend(super::chess_eval::attack_maps(g));
+    }
     true
 }
 
-/// How many bits [`feature_words`] gives: a colour and type on each square, and the side.
+/// How many bits [`feature_words`] gives: a colour and type on each square, the side (and the
+/// rest of its word), and with chess's rules the attack maps.
 pub fn feature_word_bits(g: &Hyperchess) -> usize {
-    if g.geo.nb == 1 {
-        KINDS * 64 + 1
-    } else {
-        0
+    match (g.geo.nb, g.plays_chess()) {
+        (1, true) => (KINDS + 1 + ATTACK_MAPS) * 64,
+        (1, false) => KINDS * 64 + 1,
+        _ => 0,
     }
 }
 
 /// The features bit `bit` of [`feature_words`] stands for: a piece's three (its kind on its
-/// square, on the one board, anywhere), or Black to move. On one board a piece's board and
-/// material features add the same rows whatever its square, so a bit's rows fold into one.
+/// square, on the one board, anywhere), Black to move, or an attacked square. On one board a
+/// piece's board and material features add the same rows whatever its square, so a bit's rows
+/// fold into one.
 pub fn word_features(g: &Hyperchess, bit: usize, out: &mut Vec<u32>) {
     debug_assert_eq!(g.geo.nb, 1);
     let (grid_base, kind_base) = (KINDS * 64, KINDS * 65);
@@ -64,12 +84,14 @@ pub fn word_features(g: &Hyperchess, bit: usize, out: &mut Vec<u32>) {
         out.extend([bit, grid_base + kind, kind_base + kind].map(|f| f as u32));
     } else if bit == KINDS * 64 {
         out.push((kind_base + KINDS) as u32);
+    } else if bit >= (KINDS + 1) * 64 {
+        out.push((piece_feature_count(g) + bit - (KINDS + 1) * 64) as u32);
     }
 }
 
 /// The features in increasing order (`Game::features_sorted`): a piece kind's squares (from
 /// its bitboards, a square held on several boards once per board), then its pieces on each
-/// board, then its material, then Black to move. The order does not change what a net
+/// board, then its material, then Black to move, then (chess) the attack maps' squares. The order does not change what a net
 /// computes (a sum over the features), but the hidden sums are updated from the last evaluated
 /// position's list by the two sorted lists' difference (`learn::infer`), a few features, where
 /// the order by square before it left long stretches between them to count.
@@ -117,6 +139,12 @@ pub fn features(g: &Hyperchess, out: &mut Vec<u32>) {
     }
     if g.side == 1 {
         out.push((kind_base + KINDS) as u32);
+    }
+    if g.plays_chess() {
+        let base = piece_feature_count(g);
+        for (i, map) in super::chess_eval::attack_maps(g).into_iter().enumerate() {
+            out.extend(plane::squares(map).map(|s| (base + i * 64 + s) as u32));
+        }
     }
 }
 
@@ -207,7 +235,78 @@ mod tests {
         if g.side == 1 {
             out.push((kind_base + KINDS) as u32);
         }
+        if g.plays_chess() {
+            out.extend(attacks_by_walking(g));
+        }
         out
+    }
+
+    /// Chess's attack-map features found by walking each piece's steps and rays on the board
+    /// array (file and row from 0 to 7): the maps' squares, each once.
+    fn attacks_by_walking(g: &Hyperchess) -> Vec<u32> {
+        let mut maps = [[false; 64]; ATTACK_MAPS];
+        let steps = |t: u8| -> (&[(i32, i32)], bool) {
+            const KNIGHT_STEPS: [(i32, i32); 8] = [
+                (1, 2),
+                (2, 1),
+                (2, -1),
+                (1, -2),
+                (-1, -2),
+                (-2, -1),
+                (-2, 1),
+                (-1, 2),
+            ];
+            const ALL: [(i32, i32); 8] = [
+                (1, 0),
+                (-1, 0),
+                (0, 1),
+                (0, -1),
+                (1, 1),
+                (1, -1),
+                (-1, 1),
+                (-1, -1),
+            ];
+            match t {
+                KNIGHT => (&KNIGHT_STEPS, false),
+                BISHOP => (&ALL[4..], true),
+                ROOK => (&ALL[..4], true),
+                QUEEN => (&ALL, true),
+                _ => (&ALL, false),
+            }
+        };
+        for (sq, &pc) in g.board[..64].iter().enumerate() {
+            // Chess has no guards (a position with one still has the six types' maps).
+            if pc == 0 || pc & 7 == GUARD {
+                continue;
+            }
+            let (col, t) = ((pc >> 3) as usize, pc & 7);
+            let map = col * 6 + [0, 0, 1, 2, 3, 4, 0, 5][t as usize];
+            let (x, y) = ((sq % 8) as i32, (sq / 8) as i32);
+            let (dirs, slides): (Vec<(i32, i32)>, bool) = if t == PAWN {
+                let dy = if col == 0 { 1 } else { -1 };
+                (vec![(1, dy), (-1, dy)], false)
+            } else {
+                let (d, s) = steps(t);
+                (d.to_vec(), s)
+            };
+            for (dx, dy) in dirs {
+                let (mut cx, mut cy) = (x + dx, y + dy);
+                while (0..8).contains(&cx) && (0..8).contains(&cy) {
+                    let to = (cy * 8 + cx) as usize;
+                    maps[map][to] = true;
+                    if !slides || g.board[to] != 0 {
+                        break;
+                    }
+                    cx += dx;
+                    cy += dy;
+                }
+            }
+        }
+        let base = piece_feature_count(g);
+        (0..ATTACK_MAPS * 64)
+            .filter(|&i| maps[i / 64][i % 64])
+            .map(|i| (base + i) as u32)
+            .collect()
     }
 
     /// The features from the bitboards are the board array's, as a multiset, on every grid
