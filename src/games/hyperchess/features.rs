@@ -245,33 +245,25 @@ mod tests {
     /// array (file and row from 0 to 7): the maps' squares, each once.
     fn attacks_by_walking(g: &Hyperchess) -> Vec<u32> {
         let mut maps = [[false; 64]; ATTACK_MAPS];
-        let steps = |t: u8| -> (&[(i32, i32)], bool) {
-            const KNIGHT_STEPS: [(i32, i32); 8] = [
-                (1, 2),
-                (2, 1),
-                (2, -1),
-                (1, -2),
-                (-1, -2),
-                (-2, -1),
-                (-2, 1),
-                (-1, 2),
-            ];
-            const ALL: [(i32, i32); 8] = [
-                (1, 0),
-                (-1, 0),
-                (0, 1),
-                (0, -1),
-                (1, 1),
-                (1, -1),
-                (-1, 1),
-                (-1, -1),
-            ];
+        // A knight's steps are the offsets whose coordinates multiply to ±2; a king's and
+        // queen's directions every unit offset, a bishop's the diagonal ones, a rook's the rest.
+        let offsets = |keep: &dyn Fn(i32, i32) -> bool| -> Vec<(i32, i32)> {
+            (-2..=2)
+                .flat_map(|dx| (-2..=2).map(move |dy| (dx, dy)))
+                .filter(|&(dx, dy)| keep(dx, dy))
+                .collect()
+        };
+        let unit = |dx: i32, dy: i32| dx.abs() <= 1 && dy.abs() <= 1 && (dx, dy) != (0, 0);
+        let steps = |t: u8| -> (Vec<(i32, i32)>, bool) {
             match t {
-                KNIGHT => (&KNIGHT_STEPS, false),
-                BISHOP => (&ALL[4..], true),
-                ROOK => (&ALL[..4], true),
-                QUEEN => (&ALL, true),
-                _ => (&ALL, false),
+                KNIGHT => (offsets(&|dx, dy| (dx * dy).abs() == 2), false),
+                BISHOP => (offsets(&|dx, dy| unit(dx, dy) && dx != 0 && dy != 0), true),
+                ROOK => (
+                    offsets(&|dx, dy| unit(dx, dy) && (dx == 0 || dy == 0)),
+                    true,
+                ),
+                QUEEN => (offsets(&unit), true),
+                _ => (offsets(&unit), false),
             }
         };
         for (sq, &pc) in g.board[..64].iter().enumerate() {
@@ -286,8 +278,7 @@ mod tests {
                 let dy = if col == 0 { 1 } else { -1 };
                 (vec![(1, dy), (-1, dy)], false)
             } else {
-                let (d, s) = steps(t);
-                (d.to_vec(), s)
+                steps(t)
             };
             for (dx, dy) in dirs {
                 let (mut cx, mut cy) = (x + dx, y + dy);
