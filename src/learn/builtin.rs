@@ -24,7 +24,8 @@ struct Shipped {
 /// search visits), with weight decay to keep its corrections smooth (`nets/README.md`): +53 Elo
 /// at equal nodes over the net before it (pieces alone, itself +44 over the hand evaluation),
 /// but it searches 0.73 times the hand evaluation's nodes a second, and at node odds of that
-/// ratio it loses 22 Elo to it; so it searches when asked (`Eval net`), and `Eval auto` keeps
+/// ratio it loses 22 Elo to it at 20,000 nodes and gains 10 ± 19 at 80,000: no clear gain at
+/// equal time; so it searches when asked (`Eval net`), and `Eval auto` keeps
 /// the hand evaluation. Rithmomachia with its default rules (`rithmomachia-remove-corps-N12/1`,
 /// residual, 7,600 self-play games, 3,400 of them played by earlier nets): +127 Elo over the hand evaluation at equal nodes (the
 /// 6,200-game net before it: +60, and about +115 at 100 ms a move); searches by default.
