@@ -26,7 +26,8 @@ const ATTACK_MAPS: usize = 12;
 /// net of one board, the correction of hyperchess's evaluation, is refused there rather than
 /// added to chess's. Version 4 was version 3's inputs on chess's evaluation (2026-11-30); on the
 /// same positions a net with the attack maps predicted Stockfish's scores better (held-out
-/// 0.00937 against 0.01106) and played better at equal nodes (docs/results.md, "2026-11-30 (evening)").
+/// 0.00937 against 0.01106) and played better at equal nodes (docs/results.md, "2026-11-30
+/// (evening)").
 pub fn feature_set(g: &Hyperchess) -> String {
     let version = if g.plays_chess() { 5 } else { 3 };
     format!("hyperchess-{}x{}/{}", g.geo.cols, g.geo.rows, version)
@@ -91,10 +92,11 @@ pub fn word_features(g: &Hyperchess, bit: usize, out: &mut Vec<u32>) {
 
 /// The features in increasing order (`Game::features_sorted`): a piece kind's squares (from
 /// its bitboards, a square held on several boards once per board), then its pieces on each
-/// board, then its material, then Black to move, then (chess) the attack maps' squares. The order does not change what a net
-/// computes (a sum over the features), but the hidden sums are updated from the last evaluated
-/// position's list by the two sorted lists' difference (`learn::infer`), a few features, where
-/// the order by square before it left long stretches between them to count.
+/// board, then its material, then Black to move, then (chess) the attack maps' squares. The
+/// order does not change what a net computes (a sum over the features), but the hidden sums
+/// are updated from the last evaluated position's list by the two sorted lists' difference
+/// (`learn::infer`), a few features, where the order by square before it left long stretches
+/// between them to count.
 pub fn features(g: &Hyperchess, out: &mut Vec<u32>) {
     let nb = g.geo.nb;
     let grid_base = KINDS * 64;
