@@ -564,6 +564,15 @@ pub trait Game: Clone + Send + Sync + Debug + 'static {
         false
     }
 
+    /// This position's ply (plies played since the position the client gave) and the hash of
+    /// the position before the last move, where the game keeps them: the learned evaluation
+    /// then updates its hidden sums from the parent's, one move away, rather than from the
+    /// last position it evaluated (`learn::infer`). Only speed depends on it: a wrong parent
+    /// costs more rows, never a wrong sum. `None` where the game keeps none, or at ply 0.
+    fn lineage(&self) -> Option<(u32, u64)> {
+        None
+    }
+
     /// How many bits `feature_words` gives (0 where it gives none).
     fn feature_word_bits(&self) -> usize {
         0

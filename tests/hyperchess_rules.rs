@@ -1614,6 +1614,46 @@ fn clone_from_a_reused_state_behaves_as_a_fresh_copy() {
     assert!(matches!(reused.status(), Status::Over(o) if o.reason == "threefold repetition"));
 }
 
+/// `lineage` names a position's ply and its parent's hash, however a search made the child: a
+/// reused state `clone_from` the parent and played on (the parent's history since its last
+/// irreversible move is all it copies, so captures and pawn moves come up), or a null move.
+/// The learned evaluation's per-ply stack finds the parent's sums by it.
+#[test]
+fn lineage_names_the_parent_of_every_child() {
+    use rand::Rng;
+    let mut rng = rng_from_seed(32);
+    let mut buf = Vec::new();
+    let mut child = Hyperchess::start(&opts("3x3")).unwrap();
+    let (mut irreversible, mut nulls) = (0, 0);
+    for boards in ["1x1", "3x3", "1x1"] {
+        let mut g = Hyperchess::start(&opts(boards)).unwrap();
+        assert_eq!(g.lineage(), None, "the position given has no parent");
+        for ply in 0..200 {
+            let Some(m) = g.random_move(&mut rng, &mut buf) else {
+                break;
+            };
+            let hash = g.hash();
+            child.clone_from(&g);
+            child.play(m);
+            assert_eq!(child.lineage(), Some((ply + 1, hash)), "{}", g.to_text());
+            irreversible += child.to_text().contains(" 0 ") as usize;
+            if rng.random_range(0..4) == 0 {
+                if let Some(n) = child.null_move() {
+                    assert_eq!(n.lineage(), Some((ply + 2, child.hash())));
+                    nulls += 1;
+                }
+            }
+            g.play(m);
+        }
+    }
+    assert!(
+        irreversible > 20 && nulls > 20,
+        "{} {}",
+        irreversible,
+        nulls
+    );
+}
+
 /// The per-board bitboards that move generation reads are kept by `play` alongside the board:
 /// after every ply of random games on several grids (captures, promotions and en passant
 /// preferred, so that every kind of change comes up) they equal the ones recomputed from the

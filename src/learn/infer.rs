@@ -37,19 +37,41 @@ struct Sums {
     /// position's, and scratch for the new one's.
     words: Vec<u64>,
     next_words: Vec<u64>,
+    /// Where the game gives its ply and its parent's hash (`Game::lineage`), the words and sums
+    /// of the last position evaluated at each ply modulo [`PLIES`], as NNUE's accumulator
+    /// stack: a position's sums are then updated from its parent's, one move away, rather than
+    /// from the last position evaluated (a sibling or a cousin, two or more moves away).
+    /// `ply_keys[i]` is the hash of the position kept in slot `i`, `None` while it holds none.
+    ply_keys: Vec<Option<u64>>,
+    ply_words: Vec<u64>,
+    ply_acc: Vec<i32>,
 }
+
+/// Slots of the per-ply stack (`Sums::ply_keys`): deeper than a search's path from its root.
+const PLIES: usize = 64;
 
 thread_local! {
     static SUMS: RefCell<Vec<Sums>> = const { RefCell::new(Vec::new()) };
-    static STATS: Cell<Stats> = const { Cell::new(Stats { updates: 0, rebuilds: 0 }) };
+    static STATS: Cell<Stats> = const {
+        Cell::new(Stats {
+            updates: 0,
+            rebuilds: 0,
+            parents: 0,
+            rows: 0,
+        })
+    };
 }
 
 /// How this thread's hidden sums were made so far: by updating the last position's (`updates`)
-/// or afresh (`rebuilds`).
+/// or afresh (`rebuilds`); how many updates started from the parent's sums in the per-ply
+/// stack (`parents`), and how many rows (of features, or of bits where the game gives words)
+/// all of them added or took away (`rows`).
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct Stats {
     pub updates: u64,
     pub rebuilds: u64,
+    pub parents: u64,
+    pub rows: u64,
 }
 
 /// This thread's counts of updated and rebuilt hidden sums.
@@ -156,8 +178,9 @@ fn unpaired(a: &[u32], b: &[u32], a_left: &mut Vec<u32>, b_left: &mut Vec<u32>) 
     b_left.extend_from_slice(&b[j..]);
 }
 
-/// Counts one update of this thread's hidden sums, or one rebuild.
-fn count(rebuild: bool) {
+/// Counts one update of this thread's hidden sums, or one rebuild, that added or took away
+/// `rows` rows.
+fn count(rebuild: bool, rows: usize) {
     STATS.with(|s| {
         let mut t = s.get();
         if rebuild {
@@ -165,6 +188,16 @@ fn count(rebuild: bool) {
         } else {
             t.updates += 1;
         }
+        t.rows += rows as u64;
+        s.set(t)
+    });
+}
+
+/// Counts one update started from the parent's sums.
+fn count_parent() {
+    STATS.with(|s| {
+        let mut t = s.get();
+        t.parents += 1;
         s.set(t)
     });
 }
@@ -199,6 +232,7 @@ impl Sums {
     fn reset(&mut self, net: &Net) {
         self.feats.clear();
         self.words.clear();
+        self.ply_keys.clear();
         self.delta.clear();
         self.delta.resize(net.inputs(), 0);
         // The sums of no feature: the biases.
@@ -222,9 +256,11 @@ impl Sums {
         }
         let h = net.hidden();
         let acc = &mut self.acc;
+        let mut added = 0;
         let mut add = |bits: u64, i: usize, k: i32| {
             let mut bits = bits;
             while bits != 0 {
+                added += 1;
                 let bit = i * 64 + bits.trailing_zeros() as usize;
                 add_row(acc, &rows[bit * h..][..h], k);
                 bits &= bits - 1;
@@ -234,9 +270,42 @@ impl Sums {
             add(o & !w, i, -1);
             add(w & !o, i, 1);
         }
-        count(rebuild);
+        count(rebuild, added);
         std::mem::swap(&mut self.words, &mut self.next_words);
         self.net = net.id();
+    }
+
+    /// Where the per-ply stack keeps the parent (hash `parent`) of a position at `ply`, with
+    /// words as many as the new position's: starts from its words and sums instead of the last
+    /// position's. Either is correct (the update adds the rows of every bit that differs); the
+    /// parent is one move away.
+    fn start_at_parent(&mut self, ply: u32, parent: u64) {
+        let n = self.next_words.len();
+        let i = (ply as usize + PLIES - 1) % PLIES;
+        if self.words.len() != n || self.ply_keys.get(i) != Some(&Some(parent)) {
+            return;
+        }
+        let h = self.acc.len();
+        self.words.copy_from_slice(&self.ply_words[i * n..][..n]);
+        self.acc.copy_from_slice(&self.ply_acc[i * h..][..h]);
+        count_parent();
+    }
+
+    /// Keeps the words and sums just made, of the position of hash `key` at `ply`, in the
+    /// per-ply stack (sized, and emptied, when the number of words changes).
+    fn keep(&mut self, ply: u32, key: u64) {
+        let (n, h) = (self.words.len(), self.acc.len());
+        if self.ply_words.len() != PLIES * n || self.ply_keys.len() != PLIES {
+            self.ply_keys.clear();
+            self.ply_keys.resize(PLIES, None);
+            self.ply_words.clear();
+            self.ply_words.resize(PLIES * n, 0);
+            self.ply_acc.resize(PLIES * h, 0);
+        }
+        let i = ply as usize % PLIES;
+        self.ply_words[i * n..][..n].copy_from_slice(&self.words);
+        self.ply_acc[i * h..][..h].copy_from_slice(&self.acc);
+        self.ply_keys[i] = Some(key);
     }
 
     /// Makes these the sums of `g`'s features (each below the net's inputs) for `net`.
@@ -248,7 +317,14 @@ impl Sums {
         self.next_words.clear();
         if let Some(rows) = net.folded_rows(g) {
             if g.feature_words(&mut self.next_words) {
+                let lineage = g.lineage();
+                if let Some((ply, parent)) = lineage {
+                    self.start_at_parent(ply, parent);
+                }
                 self.update_words(net, rows);
+                if let Some((ply, _)) = lineage {
+                    self.keep(ply, g.hash());
+                }
                 return;
             }
         }
@@ -309,7 +385,7 @@ impl Sums {
                 add_row(&mut self.acc, net.row(f), k);
             }
         }
-        count(rebuild);
+        count(rebuild, if rebuild { next.len() } else { changed });
         std::mem::swap(&mut self.feats, &mut self.next);
         self.net = net.id();
     }

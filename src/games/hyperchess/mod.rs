@@ -846,6 +846,12 @@ impl Game for Hyperchess {
         features::feature_word_bits(self)
     }
 
+    fn lineage(&self) -> Option<(u32, u64)> {
+        // `clone_from` copies at least the source's own entry, so a child's entry before its
+        // own is its parent's hash.
+        (self.plies > 0).then(|| (self.plies, self.hist[(self.plies as usize - 1) % HIST]))
+    }
+
     fn word_features(&self, bit: usize, out: &mut Vec<u32>) {
         features::word_features(self, bit, out)
     }
