@@ -629,6 +629,10 @@ impl<G: Game> Worker<'_, '_, G> {
                 continue;
             }
             let c = self.bufs.states.child(ply + 1, g, m);
+            if depth > 1 {
+                // The child probes the table once its status is known.
+                self.sh.table.prefetch(c.hash());
+            }
             let gives_check = G::HAS_CHECK && c.in_check();
             if prunable && !gives_check {
                 self.bufs.states.put(ply + 1, c);
