@@ -74,117 +74,22 @@ pub struct Entry {
 
 /// Lockless table: each slot holds (key ^ data, data) so that a torn write is detected.
 pub struct Table {
-    slots: Slots,
+    slots: Box<[[AtomicU64; 2]]>,
     mask: usize,
 }
 
-/// A huge page (2 MiB on x86-64 Linux): a table this large or larger is mapped on its own,
-/// aligned to one, and advised to be backed by huge pages.
-const HUGE_PAGE: usize = 2 << 20;
-
-/// The table's slots: zeroed memory, mapped by the OS as it is first written.
-struct Slots {
-    ptr: std::ptr::NonNull<[AtomicU64; 2]>,
-    n: usize,
-    /// How the memory was had, to give it back the same way.
-    owner: Owner,
-}
-
-enum Owner {
-    /// From the allocator, with this layout.
-    Alloc(std::alloc::Layout),
-    /// An anonymous mapping of its own (Linux): its start and length.
-    #[cfg(target_os = "linux")]
-    Mapped(*mut libc::c_void, usize),
-}
-
-// SAFETY: `Slots` owns its memory as a `Box<[[AtomicU64; 2]]>` would, and atomics may be
-// shared and sent between threads.
-unsafe impl Send for Slots {}
-unsafe impl Sync for Slots {}
-
-impl std::ops::Deref for Slots {
-    type Target = [[AtomicU64; 2]];
-    fn deref(&self) -> &Self::Target {
-        // SAFETY: `ptr` points to `n` zeroed (valid) slots that live as long as `self`.
-        unsafe { std::slice::from_raw_parts(self.ptr.as_ptr(), self.n) }
-    }
-}
-
-impl Drop for Slots {
-    fn drop(&mut self) {
-        match self.owner {
-            // SAFETY: allocated in `Slots::zeroed` with this very layout.
-            Owner::Alloc(layout) => unsafe {
-                std::alloc::dealloc(self.ptr.as_ptr() as *mut u8, layout)
-            },
-            // SAFETY: the mapping `Slots::mapped` made, unmapped once.
-            #[cfg(target_os = "linux")]
-            Owner::Mapped(p, len) => unsafe {
-                libc::munmap(p, len);
-            },
-        }
-    }
-}
-
-impl Slots {
-    /// `n` zeroed slots (n >= 1) that the OS maps as they are first written, so a large
-    /// `Hash` costs nothing until the search uses it. None if memory is short.
-    fn zeroed(n: usize) -> Option<Slots> {
-        let bytes = n.checked_mul(std::mem::size_of::<[AtomicU64; 2]>())?;
-        #[cfg(target_os = "linux")]
-        if bytes >= HUGE_PAGE {
-            if let Some(s) = Slots::mapped(n, bytes) {
-                return Some(s);
-            }
-        }
-        let layout = std::alloc::Layout::array::<[AtomicU64; 2]>(n).ok()?;
-        // SAFETY: the layout's size is nonzero; all-zero bytes are a valid AtomicU64 (0).
-        let p = unsafe { std::alloc::alloc_zeroed(layout) } as *mut [AtomicU64; 2];
-        Some(Slots {
-            ptr: std::ptr::NonNull::new(p)?,
-            n,
-            owner: Owner::Alloc(layout),
-        })
-    }
-
-    /// `n` slots (`bytes` bytes) in an anonymous mapping of their own, aligned to a huge page
-    /// and advised to be backed by huge pages, as Stockfish's table is: probes land anywhere
-    /// in the table, and with 4 KiB pages nearly every probe of a 64 MiB table also missed
-    /// the processor's cache of page translations. An anonymous mapping reads as zeros and
-    /// takes memory only where written (the allocator, asked for such an alignment, would
-    /// write zeros over all of it first).
-    #[cfg(target_os = "linux")]
-    fn mapped(n: usize, bytes: usize) -> Option<Slots> {
-        let len = bytes.checked_add(HUGE_PAGE)?;
-        // SAFETY: a new private anonymous mapping; nothing else refers to it.
-        let base = unsafe {
-            libc::mmap(
-                std::ptr::null_mut(),
-                len,
-                libc::PROT_READ | libc::PROT_WRITE,
-                libc::MAP_PRIVATE | libc::MAP_ANONYMOUS,
-                -1,
-                0,
-            )
-        };
-        if base == libc::MAP_FAILED {
+/// `n` zeroed slots from the allocator's zeroed memory: the OS maps pages as they are first
+/// written, so a large `Hash` costs nothing until the search uses it. None if memory is short.
+fn zeroed_slots(n: usize) -> Option<Box<[[AtomicU64; 2]]>> {
+    let layout = std::alloc::Layout::array::<[AtomicU64; 2]>(n).ok()?;
+    // SAFETY: all-zero bytes are a valid AtomicU64 (0); the layout is exactly the one
+    // Box<[T]> frees with.
+    unsafe {
+        let p = std::alloc::alloc_zeroed(layout) as *mut [AtomicU64; 2];
+        if p.is_null() {
             return None;
         }
-        let skip = (HUGE_PAGE - base as usize % HUGE_PAGE) % HUGE_PAGE;
-        // SAFETY: `skip < HUGE_PAGE`, so `p .. p + bytes` lies within the mapping. The advice
-        // only changes how pages are backed; a kernel without huge pages refuses it and the
-        // table keeps small pages.
-        let p = unsafe {
-            let p = (base as *mut u8).add(skip);
-            libc::madvise(p as *mut libc::c_void, bytes, libc::MADV_HUGEPAGE);
-            p
-        };
-        Some(Slots {
-            ptr: std::ptr::NonNull::new(p as *mut [AtomicU64; 2])?,
-            n,
-            owner: Owner::Mapped(base, len),
-        })
+        Some(Box::from_raw(std::ptr::slice_from_raw_parts_mut(p, n)))
     }
 }
 
@@ -203,7 +108,10 @@ impl Table {
         }
         let mut n = ((bytes / 16 + 1).next_power_of_two() / 2).max(1024);
         loop {
-            if let Some(slots) = Slots::zeroed(n) {
+            if let Some(slots) = zeroed_slots(n) {
+                // Probes land anywhere in the table: with small pages nearly every probe of a
+                // 64 MiB table also missed the processor's cache of page translations.
+                super::advise_huge_pages(&slots);
                 return Table { slots, mask: n - 1 };
             }
             if n <= 1024 {
@@ -326,11 +234,10 @@ mod tests {
         assert!(t.probe(99).is_none());
     }
 
-    /// Tables of a huge page or more have memory of their own (a mapping on Linux): it reads
-    /// as empty, keeps what is stored anywhere in it, is aligned to a huge page there, and is
-    /// given back (many made and dropped in turn).
+    /// Tables of every size read as empty and keep what is stored at both ends and in the
+    /// middle, including those advised onto huge pages; many are made and given back in turn.
     #[test]
-    fn large_tables_are_empty_aligned_and_given_back() {
+    fn tables_of_every_size_start_empty_and_keep_entries() {
         for round in 0..40 {
             let mb = [1, 2, 3, 64][round % 4];
             let t = Table::new(mb);
@@ -338,10 +245,6 @@ mod tests {
             let n = t.slots.len();
             // The largest power of two of 16-byte slots within `mb` MiB.
             assert_eq!(n * 16, (1 << mb.ilog2()) << 20);
-            #[cfg(target_os = "linux")]
-            if n * 16 >= HUGE_PAGE {
-                assert_eq!(t.slots.as_ptr() as usize % HUGE_PAGE, 0);
-            }
             let e = Entry {
                 score: round as i32,
                 depth: 9,
