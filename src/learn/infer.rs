@@ -282,7 +282,10 @@ impl Sums {
     fn start_at_parent(&mut self, ply: u32, parent: u64) {
         let n = self.next_words.len();
         let i = (ply as usize + PLIES - 1) % PLIES;
-        if self.words.len() != n || self.ply_keys.get(i) != Some(&Some(parent)) {
+        if self.words.len() != n
+            || self.ply_words.len() != PLIES * n
+            || self.ply_keys.get(i) != Some(&Some(parent))
+        {
             return;
         }
         let h = self.acc.len();
