@@ -33,13 +33,14 @@ pub const QS_WIDTH: usize = 12;
 const ASPIRATION: i32 = 35;
 const ASPIRATION_DEPTH: u32 = 5;
 
-/// Plies by which a late quiet move is reduced: ln(depth)·ln(move number)/2.25 + 0.75, as in
-/// most engines; the move number counts the moves searched before it at this node.
-fn reduction(depth: i32, searched: usize) -> i32 {
+/// Plies by which a late quiet move is reduced: ln(depth)·ln(move number)/`divisor` + 0.75, as
+/// in most engines (the divisor is the rule set's, `Pruning::reduction_divisor`: 2.25 unless
+/// measured otherwise); the move number counts the moves searched before it at this node.
+fn reduction(depth: i32, searched: usize, divisor: f64) -> i32 {
     if depth < 3 || searched < 3 {
         return 0;
     }
-    let r = 0.75 + (depth as f64).ln() * (searched as f64).ln() / 2.25;
+    let r = 0.75 + (depth as f64).ln() * (searched as f64).ln() / divisor;
     r as i32
 }
 
@@ -655,7 +656,8 @@ impl<G: Game> Worker<'_, '_, G> {
                 // Late-move reductions: a quiet move late in the order is searched shallower
                 // with a null window first, and again at full depth only if it beats alpha.
                 let r = if self.selective && quiet && !in_check && !gives_check {
-                    (reduction(depth, searched) - pv_node as i32).clamp(0, (depth - 2).max(0))
+                    (reduction(depth, searched, pruning.reduction_divisor) - pv_node as i32)
+                        .clamp(0, (depth - 2).max(0))
                 } else {
                     0
                 };
