@@ -460,12 +460,12 @@ pub fn reserve<T>(want: usize, min: usize) -> Vec<T> {
 }
 
 /// A huge page (2 MiB on x86-64 Linux).
-pub(crate) const HUGE_PAGE: usize = 2 << 20;
+const HUGE_PAGE: usize = 2 << 20;
 
 /// Advises the kernel (Linux) to back the whole huge pages within `memory` with huge pages,
-/// as Stockfish does for its table: a search's table and tree are probed all over, and with
-/// 4 KiB pages most probes of a 64 MiB one also miss the processor's cache of page
-/// translations. Large allocations are fresh mappings that the kernel fills as they are
+/// as Stockfish does for its table: alpha-beta's table is probed all over, and with 4 KiB
+/// pages most probes of a 64 MiB one also missed the processor's cache of page translations
+/// (MCTS's tree, advised the same way, gained nothing measurable and is not). Large allocations are fresh mappings that the kernel fills as they are
 /// first written, so the advice applies to every page before it exists; the contents do not
 /// change. Elsewhere, or where the kernel declines, the pages stay small.
 pub(crate) fn advise_huge_pages<T>(memory: &[T]) {
