@@ -295,14 +295,18 @@ impl Sums {
     }
 
     /// Keeps the words and sums just made, of the position of hash `key` at `ply`, in the
-    /// per-ply stack (sized, and emptied, when the number of words changes).
+    /// per-ply stack (sized, and emptied, when the number of words or hidden units changes).
     fn keep(&mut self, ply: u32, key: u64) {
         let (n, h) = (self.words.len(), self.acc.len());
-        if self.ply_words.len() != PLIES * n || self.ply_keys.len() != PLIES {
+        if self.ply_keys.len() != PLIES
+            || self.ply_words.len() != PLIES * n
+            || self.ply_acc.len() != PLIES * h
+        {
             self.ply_keys.clear();
             self.ply_keys.resize(PLIES, None);
             self.ply_words.clear();
             self.ply_words.resize(PLIES * n, 0);
+            self.ply_acc.clear();
             self.ply_acc.resize(PLIES * h, 0);
         }
         let i = ply as usize % PLIES;
