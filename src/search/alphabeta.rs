@@ -31,6 +31,8 @@ pub const QS_WIDTH: usize = 12;
 /// Aspiration window at the root: half-width of the first try around the last iteration's
 /// score, from this depth on; each failure widens it fourfold.
 const ASPIRATION: i32 = 35;
+/// The move index of a table entry that names no move (quiescence's).
+const NO_MOVE: u16 = u16::MAX;
 const ASPIRATION_DEPTH: u32 = 5;
 
 /// Plies by which a late quiet move is reduced: ln(depth)·ln(move number)/`divisor` + 0.75, as
@@ -303,7 +305,16 @@ impl<'a, 'b, G: Game> Worker<'a, 'b, G> {
             let score = if n == 0 {
                 self.aspiration(root, depth)
             } else {
-                self.negamax(root, depth as i32, -INF, INF, 0, true, self.root_seat)
+                self.negamax(
+                    root,
+                    depth as i32,
+                    -INF,
+                    INF,
+                    0,
+                    true,
+                    self.root_seat,
+                    false,
+                )
             };
             if self.aborted() {
                 // A partial first line still gives a move better than the previous depth's when
@@ -354,7 +365,7 @@ impl<'a, 'b, G: Game> Worker<'a, 'b, G> {
     /// on the side that fails until the score falls inside it (or the search is stopped).
     fn aspiration(&mut self, root: &G, depth: u32) -> i32 {
         let seat = self.root_seat;
-        let full = |w: &mut Self| w.negamax(root, depth as i32, -INF, INF, 0, true, seat);
+        let full = |w: &mut Self| w.negamax(root, depth as i32, -INF, INF, 0, true, seat, false);
         let Some(centre) = self.prev_score else {
             return full(self);
         };
@@ -364,7 +375,7 @@ impl<'a, 'b, G: Game> Worker<'a, 'b, G> {
         let mut delta = ASPIRATION;
         let (mut alpha, mut beta) = (centre - delta, centre + delta);
         loop {
-            let s = self.negamax(root, depth as i32, alpha, beta, 0, true, seat);
+            let s = self.negamax(root, depth as i32, alpha, beta, 0, true, seat, false);
             if self.aborted() {
                 return s;
             }
@@ -471,7 +482,8 @@ impl<G: Game> Worker<'_, '_, G> {
         let Some(e) = self.sh.table.probe(key) else {
             return (None, None);
         };
-        let index = Some(e.move_index);
+        // Quiescence's entries name no move.
+        let index = (e.move_index != NO_MOVE).then_some(e.move_index);
         if ply > 0 && e.depth as i32 >= depth {
             let s = from_tt(e.score, ply, MATE_BOUND);
             let cut = match e.bound {
@@ -518,6 +530,7 @@ impl<G: Game> Worker<'_, '_, G> {
         ply: usize,
         allow_null: bool,
         seat: Seat,
+        cut_node: bool,
     ) -> i32 {
         if self.enter(ply) {
             return 0;
@@ -571,7 +584,8 @@ impl<G: Game> Worker<'_, '_, G> {
             && !in_check
             && beta.abs() < MATE_BOUND
         {
-            if let Some(s) = self.null_move_cut(g, depth, beta, ply, seat, eval.as_mut()) {
+            if let Some(s) = self.null_move_cut(g, depth, beta, ply, seat, eval.as_mut(), cut_node)
+            {
                 return s;
             }
         }
@@ -644,29 +658,40 @@ impl<G: Game> Worker<'_, '_, G> {
             // plies from the root; not in a `go mate` search, which runs without selectivity.
             let extend = gives_check && self.selective && (ply as i32) < 2 * self.iter_depth;
             let depth = depth + extend as i32;
-            // The child searched at `d` plies with the window (`a`, `b`), seen from here.
-            let at = |w: &mut Self, d: i32, a: i32, b: i32| {
+            // The child searched at `d` plies with the window (`a`, `b`), seen from here, and
+            // whether it is expected to fail high (`cut`).
+            let at = |w: &mut Self, d: i32, a: i32, b: i32, cut: bool| {
                 child_score(w, &*c, seat, a, b, |w, a, b, s| {
-                    w.negamax(&c, d, a, b, ply + 1, true, s)
+                    w.negamax(&c, d, a, b, ply + 1, true, s, cut)
                 })
             };
             let score = if searched == 0 {
-                at(self, depth - 1, alpha, beta)
+                // The first move of an expected cut node is expected to fail low, and the
+                // other way round; in the principal variation, neither.
+                at(self, depth - 1, alpha, beta, !pv_node && !cut_node)
             } else {
                 // Late-move reductions: a quiet move late in the order is searched shallower
                 // with a null window first, and again at full depth only if it beats alpha.
+                // At an expected cut node the late moves are expected to fail low: reduced more.
                 let r = if self.selective && quiet && !in_check && !gives_check {
-                    (reduction(depth, searched, pruning.reduction_divisor) - pv_node as i32)
+                    let cut = if cut_node && depth >= 3 {
+                        pruning.cut_node_reduction
+                    } else {
+                        0
+                    };
+                    (reduction(depth, searched, pruning.reduction_divisor) - pv_node as i32 + cut)
                         .clamp(0, (depth - 2).max(0))
                 } else {
                     0
                 };
-                let mut s = at(self, depth - 1 - r, alpha, alpha + 1);
+                // A reduced search expects the move to fail low, so its child to fail high; a
+                // search at full depth expects of the child the opposite of this node.
+                let mut s = at(self, depth - 1 - r, alpha, alpha + 1, r > 0 || !cut_node);
                 if s > alpha && r > 0 {
-                    s = at(self, depth - 1, alpha, alpha + 1);
+                    s = at(self, depth - 1, alpha, alpha + 1, !cut_node);
                 }
                 if s > alpha && s < beta {
-                    at(self, depth - 1, alpha, beta)
+                    at(self, depth - 1, alpha, beta, false)
                 } else {
                     s
                 }
@@ -696,7 +721,7 @@ impl<G: Game> Worker<'_, '_, G> {
             if alpha >= beta {
                 store_killer(g, &mut self.killers[ply], m);
                 if !g.is_noisy(m) {
-                    let bonus = depth * depth;
+                    let bonus = depth * depth * pruning.history_bonus;
                     self.history.update(seat, &m, bonus);
                     for q in &quiets {
                         self.history.update(seat, q, -bonus);
@@ -719,7 +744,9 @@ impl<G: Game> Worker<'_, '_, G> {
 
     /// Null-move pruning: when the side to move stands at or above beta, it passes (where the
     /// game allows it) and the opponent gets a reduced search; if even that fails to bring the
-    /// score below beta, the node is cut. Returns the score to cut with.
+    /// score below beta, the node is cut. Returns the score to cut with. The pass's search
+    /// expects of its child the opposite of this node (`cut_node`), as Stockfish's does.
+    #[allow(clippy::too_many_arguments)]
     fn null_move_cut(
         &mut self,
         g: &G,
@@ -728,6 +755,7 @@ impl<G: Game> Worker<'_, '_, G> {
         ply: usize,
         seat: Seat,
         static_eval: Option<&mut LazyEval>,
+        cut_node: bool,
     ) -> Option<i32> {
         let eval = match static_eval {
             Some(e) => e.within(g, beta - 1, beta),
@@ -743,7 +771,7 @@ impl<G: Game> Worker<'_, '_, G> {
             3 + depth / 6
         };
         let s = child_score(self, &passed, seat, beta - 1, beta, |w, a, b, s| {
-            w.negamax(&passed, depth - 1 - r, a, b, ply + 1, false, s)
+            w.negamax(&passed, depth - 1 - r, a, b, ply + 1, false, s, !cut_node)
         });
         if self.aborted() || s < beta {
             return None;
@@ -796,6 +824,42 @@ impl<G: Game> Host<G> for Worker<'_, '_, G> {
 
     fn killers(&self, ply: usize) -> KillerPair<G::Move> {
         self.killers[ply]
+    }
+
+    /// Where the rule set's pruning says so (`Pruning::quiescence_table`), outside `exact`:
+    /// any entry of the position whose bound settles the window, the main search's included.
+    fn table_cut(&self, key: u64, alpha: i32, beta: i32, ply: usize) -> Option<i32> {
+        if !self.pruning.quiescence_table || self.exact {
+            return None;
+        }
+        let e = self.sh.table.probe(key)?;
+        let s = from_tt(e.score, ply, MATE_BOUND);
+        let cut = match e.bound {
+            Bound::Exact => true,
+            Bound::Lower => s >= beta,
+            Bound::Upper => s <= alpha,
+        };
+        cut.then_some(s)
+    }
+
+    /// Stored at depth 0 with no move, unless the main search's entry of the same position is
+    /// there (any depth of the main search is worth more).
+    fn table_store(&self, key: u64, best: i32, alpha0: i32, beta: i32, ply: usize) {
+        if !self.pruning.quiescence_table || self.exact {
+            return;
+        }
+        if self.sh.table.probe(key).is_some_and(|e| e.depth > 0) {
+            return;
+        }
+        self.sh.table.store(
+            key,
+            Entry {
+                score: to_tt(best, ply, MATE_BOUND),
+                depth: 0,
+                bound: Bound::of(best, alpha0, beta),
+                move_index: NO_MOVE,
+            },
+        );
     }
 }
 

@@ -81,6 +81,16 @@ pub trait Host<G: Game> {
     fn killers(&self, _ply: usize) -> KillerPair<G::Move> {
         [None, None]
     }
+
+    /// The score the transposition table gives the node of `key` if it settles the window
+    /// (`alpha`, `beta`) (hosts without a table for quiescence: never).
+    fn table_cut(&self, _key: u64, _alpha: i32, _beta: i32, _ply: usize) -> Option<i32> {
+        None
+    }
+
+    /// Keeps a node's result in the table (`alpha0` as on entry), where the host has one for
+    /// quiescence.
+    fn table_store(&self, _key: u64, _best: i32, _alpha0: i32, _beta: i32, _ply: usize) {}
 }
 
 /// The score of the child `c` of a node whose score is `seat`'s, seen by `seat`, searched with
@@ -129,6 +139,11 @@ pub fn quiesce<G: Game, H: Host<G>>(
     if let Status::Over(o) = g.status() {
         return terminal_score(o.rewards[seat], 2, ply);
     }
+    let key = g.hash();
+    if let Some(s) = h.table_cut(key, alpha, beta, ply) {
+        return s;
+    }
+    let alpha0 = alpha;
     let stand = if h.exact() {
         bounded_eval(g, seat, h.net())
     } else {
@@ -138,7 +153,11 @@ pub fn quiesce<G: Game, H: Host<G>>(
         return stand;
     }
     if H::EVASIONS && G::HAS_CHECK && g.in_check() {
-        return evasions(h, g, alpha, beta, ply, qdepth, seat);
+        let best = evasions(h, g, alpha, beta, ply, qdepth, seat);
+        if !h.stopped() {
+            h.table_store(key, best, alpha0, beta, ply);
+        }
+        return best;
     }
     if stand >= beta {
         return stand;
@@ -166,6 +185,9 @@ pub fn quiesce<G: Game, H: Host<G>>(
     let bufs = h.bufs();
     bufs.moves[ply] = moves;
     bufs.noisy[ply] = noisy;
+    if !h.stopped() {
+        h.table_store(key, best, alpha0, beta, ply);
+    }
     best
 }
 

@@ -198,6 +198,22 @@ impl Table {
     }
 }
 
+/// The entries of the table `memory` keeps, if any (for tests).
+#[cfg(test)]
+pub(crate) fn kept_entries(memory: &super::Memory) -> Vec<Entry> {
+    let Some(kept) = memory.take().and_then(|k| k.downcast::<Kept>().ok()) else {
+        return Vec::new();
+    };
+    let t = &kept.table;
+    (0..t.slots.len())
+        .filter_map(|i| {
+            let s = &t.slots[i];
+            let data = s[1].load(Ordering::Relaxed);
+            (data != 0).then(|| t.probe(s[0].load(Ordering::Relaxed) ^ data))?
+        })
+        .collect()
+}
+
 /// The table a search leaves for the engine's next one ([`super::Memory`]): its entries stay
 /// right for the positions they describe, and the next search, two plies on, finds the
 /// principal variation's positions and their best moves there. Entries of older searches are
