@@ -31,9 +31,9 @@ pub const QS_WIDTH: usize = 12;
 /// Aspiration window at the root: half-width of the first try around the last iteration's
 /// score, from this depth on; each failure widens it fourfold.
 const ASPIRATION: i32 = 35;
+const ASPIRATION_DEPTH: u32 = 5;
 /// The move index of a table entry that names no move (quiescence's).
 const NO_MOVE: u16 = u16::MAX;
-const ASPIRATION_DEPTH: u32 = 5;
 
 /// Plies by which a late quiet move is reduced: ln(depth)·ln(move number)/`divisor` + 0.75, as
 /// in most engines (the divisor is the rule set's, `Pruning::reduction_divisor`: 2.25 unless

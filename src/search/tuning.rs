@@ -228,17 +228,11 @@ const PRUNING: &[(&str, Pruning)] = &[
         // 20,000 nodes, SPRT (0, 10) H1 after 2,286 games (seed 206); 2.0 scored +8.8 ± 10.1
         // over 3,000, not proven (docs/results.md, 2026-11-30 (late evening)).
         //
-        // Late moves at an expected cut node a ply more: +22.2 ± 14.0 Elo at 20,000 nodes,
-        // SPRT (0, 10) H1 after 1,489 games (seed 301; docs/results.md, 2026-11-30 (night,
-        // late)).
-        //
-        // Quiescence through the table: +28.0 ± 15.7 Elo at 20,000 nodes, SPRT (0, 10) H1
-        // after 1,207 games (seed 305, against the search without it and without the cut-node
-        // reduction).
-        //
-        // The history's bonus 16 a ply² instead of 1: +14.0 ± 10.6 Elo at 20,000 nodes, SPRT
-        // (0, 10) H1 after 2,676 games (seed 303, against the search without it and without
-        // the two changes above).
+        // Measured alone against the search without all three (docs/results.md, 2026-11-30
+        // (late night)), each at 20,000 nodes, SPRT (0, 10) H1: late moves at an expected cut
+        // node a ply more, +22.2 ± 14.0 Elo after 1,489 games (seed 301); quiescence through
+        // the table, +28.0 ± 15.7 after 1,207 (seed 305); the history's bonus 16 a ply² instead
+        // of 1, +14.0 ± 10.6 after 2,676 (seed 303).
         Pruning {
             reverse_futility: 70,
             futility: 70,
