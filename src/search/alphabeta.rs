@@ -14,7 +14,7 @@ use super::deepening::{
 };
 use super::ordering::{store_killer, History, KillerPair, Picker};
 use super::quiesce::{child_score, quiesce, Host, PlyBufs};
-use super::tt::{from_tt, to_tt, Bound, Entry, Table};
+use super::tt::{from_tt, to_tt, Bound, Entry, Table, NO_MOVE};
 use super::tuning::Pruning;
 use super::{Context, Line, Outcome, Report, CLOCK_EVERY};
 use crate::game::{Game, Seat, Status};
@@ -32,8 +32,6 @@ pub const QS_WIDTH: usize = 12;
 /// score, from this depth on; each failure widens it fourfold.
 const ASPIRATION: i32 = 35;
 const ASPIRATION_DEPTH: u32 = 5;
-/// The move index of a table entry that names no move (quiescence's).
-const NO_MOVE: u16 = u16::MAX;
 
 /// Plies by which a late quiet move is reduced: ln(depth)·ln(move number)/`divisor` + 0.75, as
 /// in most engines (the divisor is the rule set's, `Pruning::reduction_divisor`: 2.25 unless
@@ -486,12 +484,7 @@ impl<G: Game> Worker<'_, '_, G> {
         let index = (e.move_index != NO_MOVE).then_some(e.move_index);
         if ply > 0 && e.depth as i32 >= depth {
             let s = from_tt(e.score, ply, MATE_BOUND);
-            let cut = match e.bound {
-                Bound::Exact => true,
-                Bound::Lower => s >= beta,
-                Bound::Upper => s <= alpha,
-            };
-            if cut {
+            if e.bound.settles(s, alpha, beta) {
                 return (index, Some(s));
             }
         }
@@ -834,12 +827,7 @@ impl<G: Game> Host<G> for Worker<'_, '_, G> {
         }
         let e = self.sh.table.probe(key)?;
         let s = from_tt(e.score, ply, MATE_BOUND);
-        let cut = match e.bound {
-            Bound::Exact => true,
-            Bound::Lower => s >= beta,
-            Bound::Upper => s <= alpha,
-        };
-        cut.then_some(s)
+        e.bound.settles(s, alpha, beta).then_some(s)
     }
 
     /// Stored at depth 0 with no move, unless the main search's entry of the same position is

@@ -22,7 +22,7 @@ use super::deepening::{
     States, INF, MATE_BOUND,
 };
 use super::ordering::{store_killer, Picker};
-use super::tt::{from_tt, to_tt, Bound, Entry, Table};
+use super::tt::{from_tt, to_tt, Bound, Entry, Table, NO_MOVE};
 use super::{Context, Line, Outcome, Report, CLOCK_EVERY};
 use crate::game::{Game, Seat, Status};
 use std::time::Instant;
@@ -299,11 +299,7 @@ impl<G: Game> Searcher<'_, G> {
             }
             if ply > 0 && !qs && !self.exact && e.depth as i32 >= depth {
                 let s = from_tt(e.score, ply, WIN_BOUND);
-                if match e.bound {
-                    Bound::Exact => true,
-                    Bound::Lower => s >= beta,
-                    Bound::Upper => s <= alpha,
-                } {
+                if e.bound.settles(s, alpha, beta) {
                     self.move_bufs[here] = moves;
                     return s;
                 }
@@ -366,7 +362,7 @@ impl<G: Game> Searcher<'_, G> {
                     score: to_tt(best, ply, WIN_BOUND),
                     depth: depth.clamp(0, 255) as u8,
                     bound,
-                    move_index: best_index.unwrap_or(u16::MAX),
+                    move_index: best_index.unwrap_or(NO_MOVE),
                 },
             );
         }
@@ -399,16 +395,12 @@ impl<G: Game> Searcher<'_, G> {
         let mut tt_index = None;
         if !qs {
             if let Some(e) = self.table.probe(key) {
-                if e.move_index != u16::MAX {
+                if e.move_index != NO_MOVE {
                     tt_index = Some(e.move_index as usize);
                 }
                 if !self.exact && e.depth as i32 >= depth {
                     let s = from_tt(e.score, ply, WIN_BOUND);
-                    if match e.bound {
-                        Bound::Exact => true,
-                        Bound::Lower => s >= beta,
-                        Bound::Upper => s <= alpha,
-                    } {
+                    if e.bound.settles(s, alpha, beta) {
                         return s;
                     }
                 }
@@ -434,7 +426,7 @@ impl<G: Game> Searcher<'_, G> {
                     score: to_tt(best, ply, WIN_BOUND),
                     depth: depth.clamp(0, 255) as u8,
                     bound,
-                    move_index: first_index.map_or(u16::MAX, |i| i as u16),
+                    move_index: first_index.map_or(NO_MOVE, |i| i as u16),
                 },
             );
         }

@@ -585,7 +585,7 @@ fn quiescence_writes_the_table_where_the_rules_say() {
         let quiet = entries.iter().filter(|e| e.depth == 0).count();
         assert!(entries.iter().any(|e| e.depth > 0));
         for e in entries.iter().filter(|e| e.depth == 0) {
-            assert_eq!(e.move_index, u16::MAX);
+            assert_eq!(e.move_index, tt::NO_MOVE);
         }
         quiet
     };

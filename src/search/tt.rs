@@ -29,6 +29,16 @@ impl Bound {
         }
     }
 
+    /// Whether a score `s` of this bound settles the window (`alpha`, `beta`): exact, at or
+    /// above beta as a lower bound, at or below alpha as an upper one.
+    pub fn settles(self, s: i32, alpha: i32, beta: i32) -> bool {
+        match self {
+            Bound::Exact => true,
+            Bound::Lower => s >= beta,
+            Bound::Upper => s <= alpha,
+        }
+    }
+
     /// The bound stored as two bits (as `Bound as u64` packs it).
     pub fn from_bits(bits: u64) -> Bound {
         match bits & 3 {
@@ -62,13 +72,16 @@ pub fn from_tt(score: i32, ply: usize, decisive: i32) -> i32 {
     }
 }
 
+/// The move index of an entry that names no move (quiescence's in alpha-beta, BRS's).
+pub const NO_MOVE: u16 = u16::MAX;
+
 /// What the table says of a position.
 #[derive(Clone, Copy)]
 pub struct Entry {
     pub score: i32,
     pub depth: u8,
     pub bound: Bound,
-    /// Index of the best move in the position's `legal_moves` order (0xFFFF = none).
+    /// Index of the best move in the position's `legal_moves` order ([`NO_MOVE`]: none).
     pub move_index: u16,
 }
 

@@ -206,10 +206,7 @@ const ONE_BOARD: Pruning = Pruning {
     futility_depth: 6,
     deep_null_move: true,
     iir: true,
-    reduction_divisor: 2.25,
-    cut_node_reduction: 0,
-    quiescence_table: false,
-    history_bonus: 1,
+    ..Pruning::NONE
 };
 
 /// The rule sets whose measurements chose pruning other than [`Pruning::NONE`], by
