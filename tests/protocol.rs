@@ -796,7 +796,9 @@ fn tiny_node_budgets_with_threads_still_search() {
         let best = out.last().and_then(|l| l.split_whitespace().nth(1));
         let legal = e.exchange("moves");
         assert!(
-            best.is_some_and(|b| legal[0].split_whitespace().skip(1).any(|m| m == b)),
+            best.is_some_and(|b| legal
+                .first()
+                .is_some_and(|l| l.split_whitespace().skip(1).any(|m| m == b))),
             "{:?} not in {:?}",
             out,
             legal

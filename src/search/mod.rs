@@ -467,7 +467,8 @@ const HUGE_PAGE: usize = 2 << 20;
 /// pages most probes of a 64 MiB one also missed the processor's cache of page translations
 /// (MCTS's tree, advised the same way, gained nothing measurable and is not). Large
 /// allocations are fresh mappings that the kernel fills as they are first written, so the
-/// advice applies to every page before it exists; the contents do not change. Elsewhere, or where the kernel declines, the pages stay small.
+/// advice applies to every page before it exists; the contents do not change. Elsewhere, or
+/// where the kernel declines, the pages stay small.
 pub(crate) fn advise_huge_pages<T>(memory: &[T]) {
     #[cfg(target_os = "linux")]
     {
