@@ -432,6 +432,11 @@ impl Net {
         self.id
     }
 
+    /// Every feature's input weights, feature after feature (`row`).
+    pub(crate) fn rows(&self) -> &[i16] {
+        &self.w1
+    }
+
     /// Feature `f`'s input weights, one per hidden unit.
     #[inline]
     pub(crate) fn row(&self, f: u32) -> &[i16] {
@@ -445,9 +450,7 @@ impl Net {
         for (a, &b) in acc.iter_mut().zip(&self.b1) {
             *a = b as i32;
         }
-        for &f in features {
-            super::infer::add_row(acc, self.row(f), 1);
-        }
+        super::infer::apply_rows(acc, &self.w1, &[], features);
     }
 
     /// A row per bit of `g`'s words of bits (`Game::feature_words`), each the sum of the rows
