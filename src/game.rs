@@ -410,6 +410,14 @@ pub trait Game: Clone + Send + Sync + Debug + 'static {
         None
     }
 
+    /// Static exchange evaluation: what `mv` wins (positive) or loses (negative) in
+    /// [`Game::noisy_estimate`]'s units once both sides have captured on its target square as
+    /// suits them (a quiet move: at most 0). None where the game gives none; then alpha-beta
+    /// prunes nothing by it.
+    fn exchange(&self, _mv: Self::Move) -> Option<i32> {
+        None
+    }
+
     /// The legal moves that are noisy ([`Game::is_noisy`]), in the order `legal_moves` lists
     /// them (quiescence search). A game may generate them without the quiet ones.
     fn noisy_moves(&self, out: &mut Vec<Self::Move>) {

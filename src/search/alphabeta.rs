@@ -562,6 +562,19 @@ impl<G: Game> Worker<'_, '_, G> {
                 }
             }
         }
+        // Razoring: near the leaves, a position this far below alpha is asked first whether
+        // its captures can lift it to alpha; if not, it is not searched further.
+        if let Some(e) = eval.as_mut() {
+            if depth <= pruning.razoring_depth && alpha.abs() < MATE_BOUND {
+                let t = alpha - pruning.razoring * depth;
+                if e.within(g, t - 1, t) < t {
+                    let v = quiesce(self, g, alpha, alpha + 1, ply, 0, seat);
+                    if v <= alpha {
+                        return v;
+                    }
+                }
+            }
+        }
         // Internal iterative reduction: a node the table knows no move for is searched a ply
         // shallower (its ordering is poor; a later visit finds the move the table keeps).
         let depth = if self.selective && pruning.iir && depth >= 4 && tt_index.is_none() {
@@ -632,7 +645,19 @@ impl<G: Game> Worker<'_, '_, G> {
                     let t = alpha - 60 - pruning.futility * depth;
                     e.within(g, t, t + 1) <= t
                 });
-            let prunable = prunable || futile;
+            // Near the leaves, a quiet move that loses material on its square by the static
+            // exchange (more the deeper the node) is not searched either.
+            let exchange_loses = quiet
+                && pruning.exchange_quiet > 0
+                && self.selective
+                && !pv_node
+                && !in_check
+                && searched > 0
+                && depth <= pruning.exchange_depth
+                && best > -MATE_BOUND
+                && g.exchange(m)
+                    .is_some_and(|v| v < -pruning.exchange_quiet * depth * depth);
+            let prunable = prunable || futile || exchange_loses;
             if prunable && !G::HAS_CHECK {
                 continue;
             }

@@ -147,6 +147,11 @@ pub struct Pruning {
     /// Null-move reduction 3 + depth/3 + (evaluation − beta)/200 (at most 3 more), as Stockfish,
     /// instead of 3 + depth/6.
     pub deep_null_move: bool,
+    /// Razoring: a node within `razoring_depth` plies of the leaves whose static evaluation
+    /// stands this much a ply of depth below alpha gets a quiescence search with a null window
+    /// at alpha first, and returns its score when that fails low; 0 = off.
+    pub razoring: i32,
+    pub razoring_depth: i32,
     /// Internal iterative reduction: a node of depth 4 or more without a table move is searched
     /// a ply shallower.
     pub iir: bool,
@@ -167,6 +172,11 @@ pub struct Pruning {
     /// moves searched before it lose as much). The history saturates at ±16,384, so a larger
     /// bonus makes recent cutoffs count more than old ones.
     pub history_bonus: i32,
+    /// Within `exchange_depth` plies of the leaves, quiet moves (after the first) that lose
+    /// more than this much a ply² of depth by the static exchange (`Game::exchange`, in the
+    /// piece values' units) are skipped, unless they check; 0 plies = off.
+    pub exchange_quiet: i32,
+    pub exchange_depth: i32,
 }
 
 impl Pruning {
@@ -177,11 +187,15 @@ impl Pruning {
         futility: 0,
         futility_depth: 0,
         deep_null_move: false,
+        razoring: 0,
+        razoring_depth: 0,
         iir: false,
         reduction_divisor: 2.25,
         cut_node_reduction: 0,
         quiescence_table: false,
         history_bonus: 1,
+        exchange_quiet: 0,
+        exchange_depth: 0,
     };
 
     /// The pruning of the rule set named `name` (as [`Game::tuning_name`]).
@@ -230,6 +244,14 @@ const PRUNING: &[(&str, Pruning)] = &[
         // node a ply more, +22.2 ± 14.0 Elo after 1,489 games (seed 301); quiescence through
         // the table, +28.0 ± 15.7 after 1,207 (seed 305); the history's bonus 16 a ply² instead
         // of 1, +14.0 ± 10.6 after 2,676 (seed 303).
+        //
+        // Each at 20,000 nodes, SPRT (0, 10), on the build before it (docs/results.md,
+        // 2026-12-01 (night)): razoring at 150 a ply within 3 plies, +19.8 ± 12.7 Elo, H1
+        // after 1,879 games (seed 413); captures flagged as losing only when the static
+        // exchange loses (`exchange.rs`), +32.5 ± 17.2, H1 after 1,017 (seed 421); then quiet
+        // moves that lose more than 20·depth² by it within 6 plies, +23.3 ± 16 over 1,196
+        // (seed 422, LLR 2.41 when shipped). The three together against the build before at
+        // 80,000 nodes: +91.5 ± 52 over the first 101 games.
         Pruning {
             reverse_futility: 70,
             futility: 70,
@@ -237,6 +259,10 @@ const PRUNING: &[(&str, Pruning)] = &[
             cut_node_reduction: 1,
             quiescence_table: true,
             history_bonus: 16,
+            exchange_quiet: 20,
+            exchange_depth: 6,
+            razoring: 150,
+            razoring_depth: 3,
             ..ONE_BOARD
         },
     ),

@@ -319,7 +319,10 @@ pub fn noisy_estimate(g: &Hyperchess, m: Move) -> (i32, bool) {
     let losing = taken != 0
         && m.promo() == 0
         && g.geo.values[(g.board[m.from()] & 7) as usize] > taken
-        && g.attacked(m.to(), 1 - g.side);
+        && g.attacked(m.to(), 1 - g.side)
+        // In chess, unless the exchange that follows wins it back (more attackers, a
+        // defender that cannot retake).
+        && (!g.plays_chess() || super::exchange::exchange(g, m) < 0);
     (taken + promotion_gain(g, m), losing)
 }
 

@@ -21,6 +21,7 @@ pub mod chess_fit;
 mod chess_weights;
 mod draw;
 mod eval;
+mod exchange;
 mod features;
 mod geometry;
 mod movegen;
@@ -790,6 +791,11 @@ impl Game for Hyperchess {
 
     fn noisy_estimate(&self, mv: Move) -> Option<(i32, bool)> {
         Some(eval::noisy_estimate(self, mv))
+    }
+
+    /// On one board with chess's rules (`exchange.rs`).
+    fn exchange(&self, mv: Move) -> Option<i32> {
+        self.plays_chess().then(|| exchange::exchange(self, mv))
     }
 
     /// A chess engine knows every move of one board except a promotion to a guard (which
