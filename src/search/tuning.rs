@@ -249,9 +249,9 @@ const PRUNING: &[(&str, Pruning)] = &[
         // 2026-12-01 (night)): razoring at 150 a ply within 3 plies, +19.8 ± 12.7 Elo, H1
         // after 1,879 games (seed 413); captures flagged as losing only when the static
         // exchange loses (`exchange.rs`), +32.5 ± 17.2, H1 after 1,017 (seed 421); then quiet
-        // moves that lose more than 20·depth² by it within 6 plies, +23.3 ± 16 over 1,196
-        // (seed 422, LLR 2.41 when shipped). The three together against the build before at
-        // 80,000 nodes: +91.5 ± 52 over the first 101 games.
+        // moves that lose more than 20·depth² by it within 6 plies, +23.8 ± 14.1, H1 after
+        // 1,475 (seed 422). The three together against the build before at 80,000 nodes:
+        // +78.5 ± 45 over 144 games.
         Pruning {
             reverse_futility: 70,
             futility: 70,
