@@ -27,8 +27,9 @@ struct Sums {
     /// Scratch, zero between updates: per feature, copies in the last position less copies in
     /// the new one (a multiset: hyperchess gives a piece kind's material feature once a piece).
     delta: Vec<i32>,
-    /// Scratch: the new position's features, the features of the last and of the new one left
-    /// unpaired (`unpaired`), then the changes (feature, copies gained).
+    /// Scratch: the new position's features; the features of the last and of the new one left
+    /// unpaired (`unpaired`), then the rows to take away and to add (`apply_rows`); the changes
+    /// (feature, copies gained) where the features are counted.
     next: Vec<u32>,
     gone: Vec<u32>,
     came: Vec<u32>,
@@ -349,8 +350,7 @@ impl Sums {
             }
         }
         apply_rows(&mut self.acc, rows, &gone[..g], &came[..c]);
-        let added = g + c;
-        count(rebuild, added);
+        count(rebuild, g + c);
         std::mem::swap(&mut self.words, &mut self.next_words);
         self.net = net.id();
     }
@@ -431,9 +431,7 @@ impl Sums {
             // Two sorted lists: their difference in one walk (a feature whose count changed by
             // two comes twice, so its row is added twice).
             sorted_difference(old, new, gone, came);
-            changes.extend(gone.iter().map(|&f| (f, -1)));
-            changes.extend(came.iter().map(|&f| (f, 1)));
-            changed = changes.len();
+            changed = gone.len() + came.len();
         } else {
             // Other games list their features in an order of their own (by place): within the
             // middle, runs the two lists share. A short middle is counted as it is (the counts
@@ -462,21 +460,20 @@ impl Sums {
                     *d = 0;
                 }
             }
-        }
-        // A row costs the same added or taken away: update while that is the fewer rows.
-        let rebuild = changed > next.len() / 2;
-        if rebuild {
-            net.accumulate(next, &mut self.acc);
-        } else {
             // As lists of rows to take away and to add, a row once per copy.
-            let (gone, came) = (&mut self.gone, &mut self.came);
             gone.clear();
             came.clear();
             for &(f, k) in changes.iter() {
                 let list = if k < 0 { &mut *gone } else { &mut *came };
                 list.extend(std::iter::repeat_n(f, k.unsigned_abs() as usize));
             }
-            apply_rows(&mut self.acc, net.rows(), gone, came);
+        }
+        // A row costs the same added or taken away: update while that is the fewer rows.
+        let rebuild = changed > next.len() / 2;
+        if rebuild {
+            net.accumulate(next, &mut self.acc);
+        } else {
+            apply_rows(&mut self.acc, net.rows(), &self.gone, &self.came);
         }
         count(rebuild, if rebuild { next.len() } else { changed });
         std::mem::swap(&mut self.feats, &mut self.next);
