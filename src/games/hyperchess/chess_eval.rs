@@ -405,10 +405,7 @@ mod tests {
     use crate::game::{Game, RuleOptions};
 
     fn one_board(text: &str) -> Hyperchess {
-        let opts = RuleOptions::of::<Hyperchess>()
-            .with("Boards", "1x1")
-            .with("Promotions", "chess");
-        Hyperchess::from_text(text, &opts).unwrap()
+        Hyperchess::from_text(text, &super::super::chess_options()).unwrap()
     }
 
     struct Features(Vec<i32>);

@@ -88,13 +88,10 @@ pub fn exchange(g: &Hyperchess, m: Move) -> i32 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::{Game, RuleOptions};
+    use crate::game::Game;
 
     fn chess(fen: &str) -> Hyperchess {
-        let opts = RuleOptions::of::<Hyperchess>()
-            .with("Boards", "1x1")
-            .with("Promotions", "chess");
-        Hyperchess::from_text(fen, &opts).unwrap()
+        Hyperchess::from_text(fen, &super::super::chess_options()).unwrap()
     }
 
     #[test]
@@ -139,9 +136,7 @@ mod tests {
     fn exchanges_are_bounded_by_what_the_move_takes() {
         let mut rng = crate::game::rng_from_seed(9);
         let mut buf = Vec::new();
-        let opts = RuleOptions::of::<Hyperchess>()
-            .with("Boards", "1x1")
-            .with("Promotions", "chess");
+        let opts = super::super::chess_options();
         for _ in 0..60 {
             let mut g = Hyperchess::start(&opts).unwrap();
             for _ in 0..200 {

@@ -312,6 +312,15 @@ impl fmt::Debug for Hyperchess {
     }
 }
 
+/// Chess's rule options (`Boards=1x1 Promotions=chess`), for the tests of its evaluation and
+/// exchanges.
+#[cfg(test)]
+pub(crate) fn chess_options() -> RuleOptions {
+    RuleOptions::of::<Hyperchess>()
+        .with("Boards", "1x1")
+        .with("Promotions", "chess")
+}
+
 impl Hyperchess {
     pub fn geometry(&self) -> &'static Geometry {
         self.geo
