@@ -22,11 +22,11 @@ struct Shipped {
 /// chess's hand evaluation (itself fitted to Stockfish's scores), trained on Stockfish's scores
 /// of game positions and of their siblings (positions one random quiet move away, which a
 /// search visits), with weight decay to keep its corrections smooth (`nets/README.md`): +53 Elo
-/// at equal nodes over the net before it (pieces alone, itself +44 over the hand evaluation),
-/// but it searches 0.73 times the hand evaluation's nodes a second, and at node odds of that
-/// ratio it loses 22 Elo to it at 20,000 nodes and gains 10 ± 19 at 80,000: no clear gain at
-/// equal time; so it searches when asked (`Eval net`), and `Eval auto` keeps
-/// the hand evaluation. Rithmomachia with its default rules (`rithmomachia-remove-corps-N12/1`,
+/// at equal nodes over the net before it (pieces alone, itself +44 over the hand evaluation).
+/// In self-play at equal time it is level with the hand evaluation (+9.6 ± 26 over 545 games
+/// at 5 s + 0.05 s), but against Stockfish 15.1 at Skill Level 8 (5 s + 0.05 s) it scored
+/// better in four paired gauntlets of five, 38.3% over 600 games against 33.1% over 500
+/// (docs/results.md, 2026-12-01 (morning)); searches by default. Rithmomachia with its default rules (`rithmomachia-remove-corps-N12/1`,
 /// residual, 7,600 self-play games, 3,400 of them played by earlier nets): +127 Elo over the hand evaluation at equal nodes (the
 /// 6,200-game net before it: +60, and about +115 at 100 ms a move); searches by default.
 /// Tesseract (`tesseract/3`: version 2's places plus each Tesseract's neighbours, the captures
@@ -48,7 +48,7 @@ const SHIPPED: &[Shipped] = &[
     },
     Shipped {
         bytes: include_bytes!("../../nets/hyperchess-1x1-chess.net"),
-        auto: false,
+        auto: true,
     },
     Shipped {
         bytes: include_bytes!("../../nets/rithmomachia.net"),

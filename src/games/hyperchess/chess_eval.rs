@@ -608,10 +608,12 @@ mod tests {
         assert!(chess.plays_chess());
         assert_eq!(chess.feature_set().as_deref(), Some("hyperchess-1x1/5"));
         // Chess's net corrects chess's evaluation (the other 1x1 net corrects hyperchess's),
-        // and searches only when asked: `Eval auto` keeps the faster hand evaluation.
+        // and `Eval auto` searches with it.
         let shipped = net("hyperchess", "hyperchess-1x1/5").expect("chess's shipped net");
         assert!(shipped.is_residual());
-        assert!(auto_net("hyperchess", "hyperchess-1x1/5").is_none());
+        assert!(
+            auto_net("hyperchess", "hyperchess-1x1/5").is_some_and(|a| std::ptr::eq(a, shipped))
+        );
         assert_eq!(chess.evaluate(0), evaluate_white(&chess));
         // Hyperchess's own promotions on one board keep its evaluation and its net.
         let own =
