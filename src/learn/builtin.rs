@@ -23,12 +23,14 @@ struct Shipped {
 /// of game positions and of their siblings (positions one random quiet move away, which a
 /// search visits), with weight decay to keep its corrections smooth (`nets/README.md`): +53 Elo
 /// at equal nodes over the net before it (pieces alone, itself +44 over the hand evaluation).
-/// In self-play at equal time it is level with the hand evaluation (+9.6 ± 26 over 545 games
-/// at 5 s + 0.05 s), but against Stockfish 15.1 at Skill Level 8 (5 s + 0.05 s) it scored
-/// better in four paired gauntlets of five, 38.3% over 600 games against 33.1% over 500
-/// (docs/results.md, 2026-12-01 (morning)); searches by default. Rithmomachia with its default rules (`rithmomachia-remove-corps-N12/1`,
-/// residual, 7,600 self-play games, 3,400 of them played by earlier nets): +127 Elo over the hand evaluation at equal nodes (the
-/// 6,200-game net before it: +60, and about +115 at 100 ms a move); searches by default.
+/// In self-play at equal time it stands ahead of the hand evaluation within the error (+21.4,
+/// 95%: −2.3 … +45.3, over 634 games at 5 s + 0.05 s), and against Stockfish 15.1 at Skill
+/// Level 8 (5 s + 0.05 s) it scored better in four paired gauntlets of five, 38.3% over 600
+/// games against 33.1% over 500 (docs/results.md, 2026-12-01 (morning)); searches by
+/// default. Rithmomachia with its default rules (`rithmomachia-remove-corps-N12/1`, residual,
+/// 7,600 self-play games, 3,400 of them played by earlier nets): +127 Elo over the hand
+/// evaluation at equal nodes (the 6,200-game net before it: +60, and about +115 at 100 ms a
+/// move); searches by default.
 /// Tesseract (`tesseract/3`: version 2's places plus each Tesseract's neighbours, the captures
 /// on offer and the moves; residual, 20,400 self-play games): +155 Elo over the hand
 /// evaluation at equal nodes (the `tesseract/2` net before it: +95); searches by default. Chess for three (`threechess/1`, an output per seat, 4,800
