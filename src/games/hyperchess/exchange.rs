@@ -3,10 +3,15 @@
 //! each free to stop when going on would cost it (the swap algorithm; pieces behind a capturer
 //! join in as it leaves, pins are not read). In the evaluation's piece values (a pawn 100).
 
-use super::{plane, Hyperchess, Move, BISHOP, KING, KNIGHT, PAWN, QUEEN, ROOK};
+use super::{plane, Hyperchess, Move, BISHOP, GUARD, KING, KNIGHT, PAWN, QUEEN, ROOK};
 
 /// Captures in one exchange at most: every piece of both sides.
 const MOST: usize = 34;
+
+/// The piece types in the order they capture, cheapest first by one board's values (P 100,
+/// N 300, G 300, B 330, R 500, Q 900), the king last. A guard (a non-royal king, which
+/// hyperchess's own start on one board has) takes part as any piece.
+const CHEAPEST_FIRST: [u8; 7] = [PAWN, KNIGHT, GUARD, BISHOP, ROOK, QUEEN, KING];
 
 /// The pieces of either colour that attack `s` with the squares `occ` occupied (pieces off
 /// `occ` left out).
@@ -20,7 +25,7 @@ fn attackers_to(g: &Hyperchess, s: usize, occ: u64) -> u64 {
         | plane::KNIGHT[s] & bb[KNIGHT as usize]
         | plane::bishop(s, occ) & diagonal
         | plane::rook(s, occ) & straight
-        | plane::KING[s] & bb[KING as usize])
+        | plane::KING[s] & (bb[KING as usize] | bb[GUARD as usize]))
         & occ
 }
 
@@ -60,7 +65,7 @@ pub fn exchange(g: &Hyperchess, m: Move) -> i32 {
         if mine == 0 {
             break;
         }
-        let Some((t, at)) = (PAWN..=KING).find_map(|t| {
+        let Some((t, at)) = CHEAPEST_FIRST.into_iter().find_map(|t| {
             let set = mine & bb[t as usize];
             (set != 0).then(|| (t, set & set.wrapping_neg()))
         }) else {
@@ -123,6 +128,10 @@ mod tests {
             ("4k3/2p5/8/3pP3/8/8/8/4K3 w - d6 0 1", "e5d6", 0),
             // A promotion on an undefended square: the queen's gain.
             ("4k3/1P6/8/8/8/8/8/4K3 w - - 0 1", "b7b8q", 800),
+            // A guard defends as a king does (without being royal): the queen lost for a
+            // knight; and it takes as any piece.
+            ("4k3/8/4g3/3n4/8/8/3Q4/4K3 w - - 0 1", "d2d5", 300 - 900),
+            ("4k3/8/8/3n4/4G3/8/8/4K3 w - - 0 1", "e4d5", 300),
         ] {
             let g = chess(fen);
             let m = g.parse_move(mv).unwrap();
