@@ -202,6 +202,10 @@ struct AnalyseArgs {
     /// auto (alpha-beta for two-seat games of perfect information, else MCTS), mcts or alphabeta.
     #[arg(long, default_value = "auto")]
     algorithm: String,
+    /// The evaluation, as the protocol's Eval option: auto (the shipped net where one beat the
+    /// hand evaluation, else the hand evaluation), hand or net.
+    #[arg(long, default_value = "auto")]
+    eval: String,
     /// Best lines to report, 1 to 256.
     #[arg(long, default_value_t = 1, value_parser = RangedU64ValueParser::<usize>::new().range(1..=256))]
     multipv: usize,
@@ -378,6 +382,7 @@ fn analyse(game: &Option<String>, a: &AnalyseArgs) -> Result<(), String> {
             .map_err(|e| format!("--{}: {}", name.to_ascii_lowercase(), e))
     };
     set("Algorithm", a.algorithm.clone())?;
+    set("Eval", a.eval.clone())?;
     if let Some(t) = a.threads {
         set("Threads", t.to_string())?;
     }

@@ -514,3 +514,42 @@ fn svg_is_the_renderers_picture_with_the_best_move_and_the_last_move() {
         assert_eq!(svg, want, "{}", game);
     }
 }
+
+/// `--eval` is the protocol's `Eval` option: on chess, `auto` searches with the shipped net
+/// (the same line as `net`, not that of `hand`); a value outside the list is refused before
+/// any search, with one error line.
+#[test]
+fn eval_chooses_the_evaluation_as_the_protocol_option_does() {
+    let fen = "r3k2r/1pqb2b1/p1np2p1/2p1pp2/2P1B2N/PP1PP1P1/1B3P1P/R2QK2R w - - 0 16";
+    let summary = |eval: &str| {
+        let out = analyse(&[
+            "--game",
+            "hyperchess",
+            "--option",
+            "Boards=1x1",
+            "--option",
+            "Promotions=chess",
+            "--fen",
+            fen,
+            "--depth",
+            "6",
+            "--eval",
+            eval,
+        ]);
+        let line = |k: &str| {
+            out.lines()
+                .find(|l| l.trim_start().starts_with(k))
+                .unwrap_or_else(|| panic!("no {} line: {}", k, out))
+                .to_string()
+        };
+        (line("score"), line("pv"))
+    };
+    let (auto, net, hand) = (summary("auto"), summary("net"), summary("hand"));
+    assert_eq!(auto, net);
+    assert_ne!(auto.0, hand.0, "the net scores as the hand evaluation");
+    let o = run(&["analyse", "--depth", "1", "--eval", "bogus"]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = text(&o.stderr);
+    assert_eq!(err.lines().count(), 1, "{}", err);
+    assert!(err.starts_with("error: --eval:"), "{}", err);
+}
