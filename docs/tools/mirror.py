@@ -1,0 +1,83 @@
+#!/usr/bin/env python3
+"""Mirrored copies of chess (1x1) training data: the same positions with the colours swapped,
+the files reversed, or both, for `quatre train`.
+
+    python3 docs/tools/mirror.py MODE OUT DATA...
+
+MODE is `colours` (the board turned over and the colours swapped: White's pieces on e2 become
+Black's on e7, the other side to move, the results swapped), `files` (the a-file becomes the
+h-file; the same side to move) or `both` (the two in turn). Chess on one board has no castling
+(`Boards=1x1 Promotions=chess`), so each is an exact symmetry of the rules: the mirrored
+position has the same value for its mover, and each line keeps its score and gets its move
+mirrored. DATA are data files of chess (the text format of docs/learning.md: `quatre selfplay`,
+`quatre label`, `docs/tools/siblings.py`); OUT gets every game of them, mirrored, with
+`mirror=MODE` added to its reason. Needs python-chess (`pip install chess`).
+"""
+import sys
+
+import chess
+
+OPTIONS = "Boards=1x1,MaxPlies=0,Promotions=chess"
+
+
+def square(s, mode):
+    f, r = ord(s[0]) - ord("a"), int(s[1]) - 1
+    if mode in ("colours", "both"):
+        r = 7 - r
+    if mode in ("files", "both"):
+        f = 7 - f
+    return "%s%d" % (chr(ord("a") + f), r + 1)
+
+
+def move(m, mode):
+    if m == "-" or len(m) < 4:
+        return m
+    return square(m[0:2], mode) + square(m[2:4], mode) + m[4:]
+
+
+def board(fen, mode):
+    b = chess.Board(fen)
+    if mode in ("colours", "both"):
+        b = b.mirror()
+    if mode in ("files", "both"):
+        b = b.transform(chess.flip_horizontal)
+    return b.fen()
+
+
+def header(line, mode):
+    p = line.split("\t")
+    if p[2] != OPTIONS:
+        sys.exit("mirror.py: not chess on one board (%s): %s" % (OPTIONS, p[2]))
+    for i, x in enumerate(p):
+        if x.startswith("result=") and mode in ("colours", "both"):
+            p[i] = "result=" + ",".join(reversed(x[len("result="):].split(",")))
+    p[-1] = p[-1] + " (mirror=%s)" % mode
+    return "\t".join(p)
+
+
+def position(line, mode):
+    ply, seat, score, m, fen = line.split("\t", 4)
+    if mode in ("colours", "both"):
+        seat = "2" if seat == "1" else "1"
+    return "\t".join([ply, seat, score, move(m, mode), board(fen, mode)])
+
+
+def main():
+    if len(sys.argv) < 4 or sys.argv[1] not in ("colours", "files", "both"):
+        sys.exit(__doc__)
+    mode, out, data = sys.argv[1], sys.argv[2], sys.argv[3:]
+    with open(out + ".tmp", "w") as w:
+        for f in data:
+            for line in open(f):
+                line = line.rstrip("\n")
+                if line.startswith("quatre-selfplay/"):
+                    w.write(header(line, mode) + "\n")
+                elif line:
+                    w.write(position(line, mode) + "\n")
+    import os
+
+    os.rename(out + ".tmp", out)
+
+
+if __name__ == "__main__":
+    main()
