@@ -13,6 +13,7 @@ mirrored. DATA are data files of chess (the text format of docs/learning.md: `qu
 `quatre label`, `docs/tools/siblings.py`); OUT gets every game of them, mirrored, with
 `mirror=MODE` added to its reason. Needs python-chess (`pip install chess`).
 """
+import os
 import sys
 
 import chess
@@ -74,8 +75,6 @@ def main():
                     w.write(header(line, mode) + "\n")
                 elif line:
                     w.write(position(line, mode) + "\n")
-    import os
-
     os.rename(out + ".tmp", out)
 
 
