@@ -42,7 +42,7 @@ def board(fen, mode):
         b = b.mirror()
     if mode in ("files", "both"):
         b = b.transform(chess.flip_horizontal)
-    return b.fen()
+    return b.fen(en_passant="fen")  # the square as given, capturable or not
 
 
 def header(line, mode):
