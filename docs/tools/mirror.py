@@ -11,12 +11,12 @@ h-file; the same side to move) or `both` (the two in turn). Chess on one board h
 position has the same value for its mover, and each line keeps its score and gets its move
 mirrored. DATA are data files of chess (the text format of docs/learning.md: `quatre selfplay`,
 `quatre label`, `docs/tools/siblings.py`); OUT gets every game of them, mirrored, with
-`mirror=MODE` added to its reason. Needs python-chess (`pip install chess`).
+`mirror=MODE` added to its reason.
+Positions may hold guards (`g`, hyperchess's own start; a guard moves as a king and is mirrored
+as any piece). Plain Python, no module needed.
 """
 import os
 import sys
-
-import chess
 
 OPTIONS = "Boards=1x1,MaxPlies=0,Promotions=chess"
 
@@ -37,12 +37,34 @@ def move(m, mode):
 
 
 def board(fen, mode):
-    b = chess.Board(fen)
+    rows, side, castling, ep, rest = fen.split(" ", 4)
+    if castling != "-":
+        sys.exit("mirror.py: castling rights in %s (chess on one board has none)" % fen)
+    rows = rows.split("/")
     if mode in ("colours", "both"):
-        b = b.mirror()
+        rows = [r.swapcase() for r in reversed(rows)]
+        side = "b" if side == "w" else "w"
     if mode in ("files", "both"):
-        b = b.transform(chess.flip_horizontal)
-    return b.fen(en_passant="fen")  # the square as given, capturable or not
+        rows = [flip_row(r) for r in rows]
+    if ep != "-":
+        ep = square(ep, mode)
+    return " ".join(["/".join(rows), side, castling, ep, rest])
+
+
+def flip_row(row):
+    """A FEN row read from the h-file: runs of empty squares stay runs."""
+    cells, run = [], 0
+    for c in row:
+        if c.isdigit():
+            run = run * 10 + int(c)
+        else:
+            if run:
+                cells.append(str(run))
+                run = 0
+            cells.append(c)
+    if run:
+        cells.append(str(run))
+    return "".join(reversed(cells))
 
 
 def header(line, mode):
