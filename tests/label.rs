@@ -621,17 +621,28 @@ fn a_teacher_engine_scores_the_positions_and_one_that_cannot_is_refused() {
     );
     let e = err(&[&deals], &quatre);
     assert!(e.contains("hides information"), "{}", e);
-    // Without records: `--data` positions are relabelled by quatre's own search only.
-    let e = label::parse_args([
-        "--data",
-        "x.txt",
-        "--nodes",
-        "5",
-        "--teacher",
-        "y",
-        "--out",
-        "z",
-    ])
+    // Data files too: each position is sent to the teacher as its text, as training reads it,
+    // so a quatre process teaching gives `--data`'s own relabelling, whatever `--concurrency`.
+    let own_data = tmp("tq-taught.txt");
+    std::fs::write(&own_data, &taught[0]).unwrap();
+    let again = ["--nodes", "90", "--seed", "4"];
+    let relabelled = label_data(&[&own_data], &again, "tq-data-own.txt").unwrap();
+    for c in ["1", "2"] {
+        let more = ["--teacher", quatre.as_str(), "--concurrency", c];
+        let t = label_data(&[&own_data], &[&again[..], &more].concat(), "tq-data.txt").unwrap();
+        assert_eq!(t, relabelled, "--data with a quatre teacher, {} at once", c);
+    }
+    let n: usize = relabelled.iter().map(|g| g.positions.len()).sum();
+    assert_eq!(n, data.iter().map(|g| g.positions.len()).sum::<usize>());
+    assert_ne!(
+        relabelled, data,
+        "90 nodes searched again, not the file copied"
+    );
+    let e = label_data(
+        &[&own_data],
+        &["--nodes", "50", "--teacher", &engine_script("illegal.sh")],
+        "t-bad.txt",
+    )
     .expect_err("refused");
-    assert!(e.contains("--teacher"), "{}", e);
+    assert!(e.contains("answered '9', not a legal move here"), "{}", e);
 }

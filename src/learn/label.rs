@@ -40,11 +40,12 @@ pub struct LabelArgs {
     /// searched again at `--nodes` (e.g. deeper), each game keeping its result.
     #[arg(long = "data", value_name = "FILE", num_args = 1..)]
     pub data: Vec<PathBuf>,
-    /// Scores the records' positions with this engine instead of quatre's own search: an engine
-    /// as `quatre match --engine` takes one (`"/usr/games/stockfish option.Threads=1"`,
+    /// Scores the positions with this engine instead of quatre's own search: an engine as
+    /// `quatre match --engine` takes one (`"/usr/games/stockfish option.Threads=1"`,
     /// `"builtin:alphabeta option.Eval=hand"`), each position searched to `--nodes` (`go nodes
-    /// N`) after `ucinewgame` at each game's start. The data keep its move and score.
-    #[arg(long, value_name = "ENGINE", conflicts_with = "data")]
+    /// N`) after `ucinewgame` at each game's start; a record's position is sent as its start and
+    /// moves, a data file's as its text. The data keep its move and score.
+    #[arg(long, value_name = "ENGINE")]
     pub teacher: Option<String>,
     /// Nodes per searched position (MCTS: playouts), searched as `quatre selfplay` does.
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
@@ -229,16 +230,7 @@ pub fn run(game: Option<&str>, a: &LabelArgs) -> Result<Summary, String> {
         check_record(&def, k)?;
     }
     let hidden = def.start(Some(1))?.hidden_information();
-    let teachers = match &a.teacher {
-        Some(_) if hidden => {
-            return Err(format!(
-                "--teacher: {} hides information, and a teacher would be shown whole positions; label its games with quatre's own search (leave out --teacher)",
-                def.name
-            ))
-        }
-        Some(spec) => Some(Teachers::start(spec, &def, a.nodes)?),
-        None => None,
-    };
+    let teachers = start_teachers(a, &def, hidden)?;
     if left_out > 0 {
         eprintln!(
             "label: {} of {} games left out (not started, or ended by a fault)",
@@ -323,6 +315,18 @@ pub fn run(game: Option<&str>, a: &LabelArgs) -> Result<Summary, String> {
     done
 }
 
+/// `--teacher`'s engines for games of `def`, if asked for (refused for hidden information).
+fn start_teachers(a: &LabelArgs, def: &GameDef, hidden: bool) -> Result<Option<Teachers>, String> {
+    match &a.teacher {
+        Some(_) if hidden => Err(format!(
+            "--teacher: {} hides information, and a teacher would be shown whole positions; label its games with quatre's own search (leave out --teacher)",
+            def.name
+        )),
+        Some(spec) => Ok(Some(Teachers::start(spec, def, a.nodes)?)),
+        None => Ok(None),
+    }
+}
+
 /// The definition of the data's game `name`; `--game`, when given, must name it.
 fn game_def(asked: Option<&str>, name: &str, what: &str) -> Result<GameDef, String> {
     let def = GameDef::from_entry(games::resolve(Some(name))?);
@@ -341,8 +345,8 @@ fn game_def(asked: Option<&str>, name: &str, what: &str) -> Result<GameDef, Stri
 /// `quatre label --data`: the positions of data files searched again at `--nodes` (a deeper
 /// search's labels for positions already played). Each game keeps its header (result, start,
 /// plies, reason) with the run's seed, its place among the games as index and the new node
-/// count; a `--share` of its positions, drawn as for records, get the new search's score and
-/// move. A position is searched from its text alone, as training reads it.
+/// count; a `--share` of its positions, drawn as for records, get the new search's (or the
+/// teacher's) score and move. A position is searched from its text alone, as training reads it.
 fn relabel(game: Option<&str>, a: &LabelArgs, params: SearchParams) -> Result<Summary, String> {
     let mut data: Vec<(GameData, String)> = Vec::new();
     for f in &a.data {
@@ -374,6 +378,7 @@ fn relabel(game: Option<&str>, a: &LabelArgs, params: SearchParams) -> Result<Su
         ));
     }
     let hidden = def.start(Some(1))?.hidden_information();
+    let teachers = start_teachers(a, &def, hidden)?;
     let limits = Limits {
         nodes: Some(a.nodes),
         ..Limits::default()
@@ -384,6 +389,10 @@ fn relabel(game: Option<&str>, a: &LabelArgs, params: SearchParams) -> Result<Su
         let memory = Memory::default();
         let mut params = params.clone();
         let mut positions = Vec::new();
+        let mut teacher = match &teachers {
+            Some(ts) => Some((ts, ts.take()?)),
+            None => None,
+        };
         for p in g.positions.iter().filter(|p| drawn(gseed, p.ply, a.share)) {
             if abort.load(Ordering::Relaxed) {
                 return Err("stopped".into());
@@ -400,9 +409,17 @@ fn relabel(game: Option<&str>, a: &LabelArgs, params: SearchParams) -> Result<Su
                     p.seat + 1
                 ));
             }
-            params.seed = mix(gseed, 3 + p.ply as u64) >> 1;
-            let (best, score) =
-                search_for_mover(&def, hidden, state.as_ref(), &params, &limits, &memory)?;
+            let (best, score) = match &mut teacher {
+                Some((ts, t)) => {
+                    let at = format!("{} ply {}", place, p.ply);
+                    let l = ts.label(&mut **t, &p.text, &[], state.as_ref(), &at)?;
+                    (Some(l.mv), l.score)
+                }
+                None => {
+                    params.seed = mix(gseed, 3 + p.ply as u64) >> 1;
+                    search_for_mover(&def, hidden, state.as_ref(), &params, &limits, &memory)?
+                }
+            };
             searched.fetch_add(1, Ordering::Relaxed);
             let best =
                 best.ok_or_else(|| format!("{} ply {}: no move from the search", place, p.ply))?;
@@ -414,6 +431,9 @@ fn relabel(game: Option<&str>, a: &LabelArgs, params: SearchParams) -> Result<Su
                 text: p.text.clone(),
             });
         }
+        if let Some((ts, t)) = teacher {
+            ts.give_back(t);
+        }
         Ok(GameData {
             seed: a.seed,
             index: i,
@@ -422,5 +442,9 @@ fn relabel(game: Option<&str>, a: &LabelArgs, params: SearchParams) -> Result<Su
             ..g.clone()
         })
     };
-    write_games("label", &a.run, data.len(), &play)
+    let done = write_games("label", &a.run, data.len(), &play);
+    if let Some(ts) = &teachers {
+        ts.finish();
+    }
+    done
 }
