@@ -66,6 +66,38 @@ fn go_mate_finds_the_mate_and_stops() {
     e.quit();
 }
 
+/// Under a clock a mate ends the search only once the completed depth holds its plies (2m − 1
+/// for a mate in m). The table's scores forget the path: after a search of the position two
+/// plies before, a depth-1 iteration could read a mate in 12 from it; trusting that, the engine
+/// moved in 1 ms a move and shuffled a won rook ending into a threefold repetition against
+/// Stockfish (the gauntlet of 2026-12-01, game 16 of seed 601, from this position). Here the
+/// search before at depth 12 left the next one reporting a mate in 8 at depth 14, where it
+/// stopped; it now goes on to the mate in 5.
+#[test]
+fn a_timed_search_trusts_a_mate_only_within_its_depth() {
+    let mut e = chess_engine();
+    e.exchange("setoption name Promotions value chess");
+    let fen = "8/8/8/2p5/2P5/5k2/3K4/5r2 b - - 3 58";
+    for d in 8..=14 {
+        e.exchange("ucinewgame");
+        e.exchange(&format!("position fen {}", fen));
+        go(&mut e, &format!("go depth {}", d), 60);
+        e.exchange(&format!("position fen {} moves f1f2 d2d1", fen));
+        let out = go(&mut e, "go wtime 10000000 btime 10000000", 60);
+        let last = out
+            .iter()
+            .rev()
+            .find(|l| l.starts_with("info depth"))
+            .unwrap();
+        let w: Vec<&str> = last.split_whitespace().collect();
+        let depth: i32 = w[2].parse().unwrap();
+        let at = w.iter().position(|&x| x == "mate").expect(last);
+        let m: i32 = w[at + 1].parse().unwrap();
+        assert!(m > 0 && depth >= 2 * m - 1, "after depth {}: {}", d, last);
+    }
+    e.quit();
+}
+
 #[test]
 fn searchmoves_limits_the_root_and_reports_illegal_moves() {
     let mut e = Engine::start();

@@ -160,13 +160,27 @@ pub fn pv_texts<G: Game>(root: &G, pv: &[G::Move]) -> Vec<String> {
 }
 
 /// A forced mate found: deeper search will not change the move; `go mate N` ends once a mate in
-/// N or fewer is proven. (A fixed `depth` or an infinite search still goes on.)
+/// N or fewer is proven. Under other limits (not a fixed `depth`, not until `stop`) a mate ends
+/// the search only once the completed depth reaches its length in plies: a longer one was read
+/// from the table, whose scores forget the path (a position's mate in 12, found before, holds
+/// whether or not the line repeats), and an engine that trusted it at depth 1 shuffled a won
+/// rook ending into a threefold repetition in 1 ms a move (Stockfish gauntlet of 2026-12-01).
 pub fn mate_ends_search(ctx: &Context, last: Option<&Report>) -> bool {
-    let Some(Score::Mate(m)) = last.and_then(|r| r.lines.first()).map(|l| l.score) else {
+    let Some(r) = last else {
+        return false;
+    };
+    let Some(Score::Mate(m)) = r.lines.first().map(|l| l.score) else {
         return false;
     };
     let asked = ctx.limits.mate.is_some_and(|n| m > 0 && m as u32 <= n);
-    asked || (ctx.limits.depth.is_none() && !ctx.limits.is_unlimited())
+    asked || (within_depth(m, r.depth) && ctx.limits.depth.is_none() && !ctx.limits.is_unlimited())
+}
+
+/// Whether a mate in `m` moves (negative: being mated) fits in `depth` plies: 2m − 1 plies to
+/// give it, 2m to be given it.
+fn within_depth(m: i32, depth: u32) -> bool {
+    let plies = if m > 0 { 2 * m - 1 } else { -2 * m };
+    depth as i64 >= plies.max(1) as i64
 }
 
 /// The last word before bestmove: the best completed line with the final counts (or, when
@@ -242,5 +256,24 @@ impl<G: Game> States<G> {
             self.0.resize_with(ply + 1, || None);
         }
         self.0[ply] = Some(c);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::within_depth;
+
+    #[test]
+    fn a_mate_ends_a_timed_search_once_the_depth_holds_its_plies() {
+        assert!(within_depth(1, 1));
+        assert!(!within_depth(3, 4));
+        assert!(within_depth(3, 5));
+        assert!(
+            !within_depth(12, 1),
+            "a table's mate in 12 at depth 1 is not proven"
+        );
+        assert!(!within_depth(-2, 3));
+        assert!(within_depth(-2, 4));
+        assert!(within_depth(-1, 2));
     }
 }
