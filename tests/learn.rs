@@ -431,12 +431,25 @@ fn quatre_train_writes_a_net_and_refuses_bad_data() {
     let args = init_args(net.to_str().unwrap(), "8", false);
     let said = succeeded(&run(&args.iter().map(|s| s.as_str()).collect::<Vec<_>>()));
     assert!(said.contains("held out, before training"), "{}", said);
+    let before = |said: &str| {
+        said.lines()
+            .find(|l| l.contains("held out, before training"))
+            .map(|l| l.rsplit(' ').next().unwrap().to_string())
+    };
+    let narrow_before = before(&said);
     let m = Net::from_bytes(&std::fs::read(&next).unwrap()).unwrap();
     assert!(m.header.note.contains("started from"), "{}", m.header.note);
     std::fs::remove_file(&next).unwrap();
+    // A wider net grows from it (its units first, the new ones added).
+    let args = init_args(net.to_str().unwrap(), "16", false);
+    let said = succeeded(&run(&args.iter().map(|s| s.as_str()).collect::<Vec<_>>()));
+    assert_eq!(before(&said), narrow_before, "{}", said);
+    let m = Net::from_bytes(&std::fs::read(&next).unwrap()).unwrap();
+    assert_eq!(m.hidden(), 16);
+    std::fs::remove_file(&next).unwrap();
     // A net of another shape or kind, or no net: one error, no net written.
     for (init, hidden, residual, says) in [
-        (net.to_str().unwrap(), "16", false, "give --hidden 8"),
+        (net.to_str().unwrap(), "4", false, "give --hidden 8 or more"),
         (net.to_str().unwrap(), "8", true, "leave out --residual"),
         (data.to_str().unwrap(), "8", false, "--init"),
         ("/nonexistent/n.net", "8", false, "cannot read"),

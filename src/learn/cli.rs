@@ -57,8 +57,9 @@ pub struct TrainArgs {
     pub curve: Option<PathBuf>,
     /// Start from this net (a file `quatre train` wrote, e.g. the shipped one) rather than
     /// from random weights: the next generation of a net, trained on new games. It must be
-    /// of the data's game and feature set, with `--hidden` units and, with `--residual`, a
-    /// correction of the hand evaluation (and without it, not).
+    /// of the data's game and feature set, with `--hidden` units or fewer (a smaller net is
+    /// widened: its units first, the new ones adding nothing until trained) and, with
+    /// `--residual`, a correction of the hand evaluation (and without it, not).
     #[arg(long, value_name = "NET")]
     pub init: Option<PathBuf>,
 }
@@ -231,8 +232,8 @@ fn run_game<G: Game>(
 }
 
 /// `--init`: the net at `path` as floats, with its score scale, once it is known to fit the
-/// data (`game`, its feature set, inputs and outputs) and the arguments (`--hidden`,
-/// `--residual`).
+/// data (`game`, its feature set, inputs and outputs) and the arguments (at most `--hidden`
+/// units, `--residual`).
 fn initial_net(
     path: &std::path::Path,
     game: &str,
@@ -254,9 +255,9 @@ fn initial_net(
             h.outputs,
             ds.outputs.max(1)
         ))
-    } else if h.hidden as u64 != a.hidden {
+    } else if h.hidden as u64 > a.hidden {
         Some(format!(
-            "{} hidden units: give --hidden {}",
+            "{} hidden units: give --hidden {} or more",
             h.hidden, h.hidden
         ))
     } else if net.is_residual() != a.residual {

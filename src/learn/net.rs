@@ -102,6 +102,27 @@ impl FloatNet {
         }
     }
 
+    /// This net with `hidden` units (at least its own), scoring every position as it did: its
+    /// units come first, the new ones get random input weights (as [`FloatNet::new`]'s, from
+    /// `active` and `seed`) and output weights of zero, so training grows them from there
+    /// (`quatre train --init` with a larger `--hidden`).
+    pub fn widened(&self, hidden: usize, active: f32, seed: u64) -> FloatNet {
+        assert!(hidden >= self.hidden, "a net is widened, not narrowed");
+        let (h0, k) = (self.hidden, self.outputs);
+        let mut n = FloatNet::new(self.inputs, hidden, k, active, seed);
+        for f in 0..self.inputs {
+            n.w1[f * hidden..][..h0].copy_from_slice(&self.w1[f * h0..][..h0]);
+        }
+        n.b1[..h0].copy_from_slice(&self.b1);
+        for o in 0..k {
+            let row = &mut n.w2[o * hidden..][..hidden];
+            row[..h0].copy_from_slice(&self.w2[o * h0..][..h0]);
+            row[h0..].iter_mut().for_each(|w| *w = 0.0);
+        }
+        n.b2.copy_from_slice(&self.b2);
+        n
+    }
+
     /// The hidden sums of a position's active features.
     pub fn accumulate(&self, features: &[u32], acc: &mut [f32]) {
         acc.copy_from_slice(&self.b1);
@@ -750,6 +771,34 @@ mod tests {
         assert_eq!((back.inputs, back.hidden, back.outputs), (200, 16, 1));
         let again = back.quantize("hyperchess", "test/1", 400.0, String::new());
         assert!(again == n, "the weights changed on the way back");
+    }
+
+    /// A widened net scores every position as the net it grew from, and keeps its units first.
+    #[test]
+    fn a_widened_net_scores_as_the_net_it_grew_from() {
+        let mut f = FloatNet::new(120, 8, 2, 30.0, 4);
+        f.w2.iter_mut()
+            .enumerate()
+            .for_each(|(i, w)| *w += i as f32 * 0.03);
+        f.b2 = vec![0.2, -0.1];
+        let w = f.widened(32, 30.0, 5);
+        assert_eq!((w.inputs, w.hidden, w.outputs), (120, 32, 2));
+        assert_eq!(&w.w1[32 * 7..][..8], &f.w1[8 * 7..][..8]);
+        assert!(w.w1[32 * 7 + 8..][..24].iter().any(|&x| x != 0.0));
+        let (mut a, mut b) = ([0.0; 2], [0.0; 2]);
+        for k in 0..40u32 {
+            let feats: Vec<u32> = (0..25).map(|i| (i * 11 + k * 7) % 120).collect();
+            f.forward(&feats, &mut a);
+            w.forward(&feats, &mut b);
+            for o in 0..2 {
+                assert!((a[o] - b[o]).abs() < 1e-5, "{:?} against {:?}", a, b);
+            }
+        }
+        let same = f.widened(8, 30.0, 5);
+        assert_eq!(
+            (same.w1, same.b1, same.w2, same.b2),
+            (f.w1, f.b1, f.w2, f.b2)
+        );
     }
 
     #[test]

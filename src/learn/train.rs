@@ -597,12 +597,12 @@ pub fn train(ds: &Dataset, cfg: &TrainConfig, mut progress: impl FnMut(&Epoch)) 
     let mut net = match &cfg.init {
         Some((init, init_scale)) => {
             assert!(
-                init.inputs == ds.inputs && init.hidden == cfg.hidden && init.outputs == k,
+                init.inputs == ds.inputs && init.hidden <= cfg.hidden && init.outputs == k,
                 "the initial net's shape is not the one trained"
             );
             // Logit × scale is what the engine scores: keep each score where it was.
             let r = init_scale / out_scale;
-            let mut n = init.clone();
+            let mut n = init.widened(cfg.hidden, active, cfg.seed);
             n.w2.iter_mut().chain(n.b2.iter_mut()).for_each(|w| *w *= r);
             n
         }
