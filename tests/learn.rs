@@ -554,7 +554,7 @@ fn the_engine_searches_with_a_net_and_refuses_bad_ones() {
         assert_eq!(net.matches("info string error").count(), 2, "{}", net);
         assert_eq!(net.matches("EvalFile: cannot read").count(), 1, "{}", net);
         assert_eq!(
-            net.matches("Eval net: the net is for hyperchess (hyperchess-1x1/3), not for hyperchess (hyperchess-2x1/3)")
+            net.matches("Eval net: the net reads hyperchess features (hyperchess-1x1/3), this position's are hyperchess-2x1/3 (another board or rule set)")
                 .count(),
             1,
             "{}",

@@ -544,6 +544,18 @@ impl Net {
     /// error says what differs.
     pub fn fits<G: Game>(&self, g: &G) -> Result<(), String> {
         let set = g.feature_set();
+        if self.header.game == G::NAME
+            && set.is_some()
+            && set.as_deref() != Some(&self.header.features)
+        {
+            // The same game, another board size or rule set: name both feature sets.
+            return Err(format!(
+                "the net reads {} features ({}), this position's are {} (another board or rule set)",
+                self.header.game,
+                self.header.features,
+                set.as_deref().unwrap_or_default()
+            ));
+        }
         if self.header.game != G::NAME || set.as_deref() != Some(self.header.features.as_str()) {
             return Err(format!(
                 "the net is for {} ({}), not for {} ({})",
