@@ -108,6 +108,9 @@ impl FloatNet {
     /// (`quatre train --init` with a larger `--hidden`).
     pub fn widened(&self, hidden: usize, active: f32, seed: u64) -> FloatNet {
         assert!(hidden >= self.hidden, "a net is widened, not narrowed");
+        if hidden == self.hidden {
+            return self.clone();
+        }
         let (h0, k) = (self.hidden, self.outputs);
         let mut n = FloatNet::new(self.inputs, hidden, k, active, seed);
         for f in 0..self.inputs {
@@ -544,26 +547,21 @@ impl Net {
     /// error says what differs.
     pub fn fits<G: Game>(&self, g: &G) -> Result<(), String> {
         let set = g.feature_set();
-        if self.header.game == G::NAME
-            && set.is_some()
-            && set.as_deref() != Some(&self.header.features)
-        {
-            // The same game, another board size or rule set: name both feature sets.
-            return Err(format!(
-                "the net reads {} features ({}), this position's are {} (another board or rule set)",
-                self.header.game,
-                self.header.features,
-                set.as_deref().unwrap_or_default()
-            ));
-        }
         if self.header.game != G::NAME || set.as_deref() != Some(self.header.features.as_str()) {
-            return Err(format!(
-                "the net is for {} ({}), not for {} ({})",
-                self.header.game,
-                self.header.features,
-                G::NAME,
-                set.as_deref().unwrap_or("no input features yet")
-            ));
+            return Err(match set.as_deref() {
+                // The same game, another board size or rule set: name both feature sets.
+                Some(ours) if self.header.game == G::NAME => format!(
+                    "the net reads {} features ({}), this position's are {} (another board or rule set)",
+                    self.header.game, self.header.features, ours
+                ),
+                _ => format!(
+                    "the net is for {} ({}), not for {} ({})",
+                    self.header.game,
+                    self.header.features,
+                    G::NAME,
+                    set.as_deref().unwrap_or("no input features yet")
+                ),
+            });
         }
         if self.header.outputs as usize != Net::outputs_for(g.players()) {
             return Err(format!(
