@@ -97,13 +97,18 @@ pub(crate) fn add_row(acc: &mut [i32], row: &[i16], k: i32) {
 /// counts twice): row `i` is `rows[i * h..][..h]`, `h` being `acc`'s length. With the hidden
 /// layers the shipped nets have (32 units, or 64), the sums stay in registers from the first
 /// row to the last, eight lanes a step on x86-64 CPUs with AVX2 (asked at run time; the build
-/// targets plain x86-64); other sizes go row by row through memory. Integers: the same sums
-/// either way.
+/// targets plain x86-64); a multiple of 64 units goes 64 at a time the same way (each block's
+/// rows read with the full row's stride); other sizes go row by row through memory. Integers:
+/// the same sums either way.
 pub(crate) fn apply_rows(acc: &mut [i32], rows: &[i16], gone: &[u32], came: &[u32]) {
     let h = acc.len();
     match h {
-        32 => in_registers::<32>(acc.try_into().unwrap(), rows, gone, came),
-        64 => in_registers::<64>(acc.try_into().unwrap(), rows, gone, came),
+        32 => in_registers::<32>(acc.try_into().unwrap(), rows, h, 0, gone, came),
+        _ if h.is_multiple_of(64) => {
+            for (b, block) in acc.chunks_exact_mut(64).enumerate() {
+                in_registers::<64>(block.try_into().unwrap(), rows, h, b * 64, gone, came)
+            }
+        }
         _ => {
             for &r in gone {
                 add_row(acc, &rows[r as usize * h..][..h], -1);
@@ -115,15 +120,23 @@ pub(crate) fn apply_rows(acc: &mut [i32], rows: &[i16], gone: &[u32], came: &[u3
     }
 }
 
-/// [`apply_rows`] for `H` hidden units, with AVX2 where the CPU has it.
-fn in_registers<const H: usize>(acc: &mut [i32; H], rows: &[i16], gone: &[u32], came: &[u32]) {
+/// [`apply_rows`] for `H` hidden units (columns `at..at + H` of rows `stride` long), with AVX2
+/// where the CPU has it.
+fn in_registers<const H: usize>(
+    acc: &mut [i32; H],
+    rows: &[i16],
+    stride: usize,
+    at: usize,
+    gone: &[u32],
+    came: &[u32],
+) {
     #[cfg(target_arch = "x86_64")]
     if std::is_x86_feature_detected!("avx2") {
         // SAFETY: the CPU has AVX2, checked just above.
-        unsafe { in_registers_avx2::<H>(acc, rows, gone, came) };
+        unsafe { in_registers_avx2::<H>(acc, rows, stride, at, gone, came) };
         return;
     }
-    in_registers_body::<H>(acc, rows, gone, came)
+    in_registers_body::<H>(acc, rows, stride, at, gone, came)
 }
 
 /// [`in_registers_body`] compiled for AVX2; callers check that the CPU has it.
@@ -132,25 +145,34 @@ fn in_registers<const H: usize>(acc: &mut [i32; H], rows: &[i16], gone: &[u32], 
 unsafe fn in_registers_avx2<const H: usize>(
     acc: &mut [i32; H],
     rows: &[i16],
+    stride: usize,
+    at: usize,
     gone: &[u32],
     came: &[u32],
 ) {
-    in_registers_body::<H>(acc, rows, gone, came)
+    in_registers_body::<H>(acc, rows, stride, at, gone, came)
 }
 
 /// The sums copied into a local array (which the compiler keeps in registers), every row
 /// applied to it, then copied back.
 #[inline(always)]
-fn in_registers_body<const H: usize>(acc: &mut [i32; H], rows: &[i16], gone: &[u32], came: &[u32]) {
+fn in_registers_body<const H: usize>(
+    acc: &mut [i32; H],
+    rows: &[i16],
+    stride: usize,
+    at: usize,
+    gone: &[u32],
+    came: &[u32],
+) {
     let mut a = *acc;
     for &r in gone {
-        let row: &[i16; H] = rows[r as usize * H..][..H].try_into().unwrap();
+        let row: &[i16; H] = rows[r as usize * stride + at..][..H].try_into().unwrap();
         for j in 0..H {
             a[j] -= row[j] as i32;
         }
     }
     for &r in came {
-        let row: &[i16; H] = rows[r as usize * H..][..H].try_into().unwrap();
+        let row: &[i16; H] = rows[r as usize * stride + at..][..H].try_into().unwrap();
         for j in 0..H {
             a[j] += row[j] as i32;
         }
@@ -521,14 +543,14 @@ mod tests {
         d
     }
 
-    /// Rows applied in registers (the shipped sizes, with AVX2 where this CPU has it, and the
-    /// portable body) give the sums row by row does, over the whole i16 range and rows listed
+    /// Rows applied in registers (the shipped sizes and multiples of 64, with AVX2 where this
+    /// CPU has it, and the portable body) give the sums row by row does, over the whole i16 range and rows listed
     /// more than once.
     #[test]
     fn rows_applied_at_once_equal_row_by_row() {
         use rand::{Rng, SeedableRng};
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(5);
-        for h in [8, 32, 48, 64] {
+        for h in [8, 32, 48, 64, 128, 192] {
             let rows: Vec<i16> = (0..40 * h).map(|_| rng.random()).collect();
             for _ in 0..200 {
                 let start: Vec<i32> = (0..h)
@@ -552,8 +574,16 @@ mod tests {
                 assert_eq!(got, want, "h {h}");
                 if h == 32 {
                     let mut body: [i32; 32] = start.clone().try_into().unwrap();
-                    in_registers_body::<32>(&mut body, &rows, &gone, &came);
+                    in_registers_body::<32>(&mut body, &rows, 32, 0, &gone, &came);
                     assert_eq!(&body[..], &want[..]);
+                }
+                if h.is_multiple_of(64) {
+                    let mut body = start.clone();
+                    for (b, block) in body.chunks_exact_mut(64).enumerate() {
+                        let block: &mut [i32; 64] = block.try_into().unwrap();
+                        in_registers_body::<64>(block, &rows, h, b * 64, &gone, &came);
+                    }
+                    assert_eq!(body, want, "h {h}, the portable body");
                 }
             }
         }
