@@ -318,7 +318,9 @@ fn a_residual_net_corrects_the_hand_evaluation() {
 
 #[test]
 fn version_1_net_files_still_load_as_whole_nets() {
-    let net = quatre::learn::net::FloatNet::new(5, 2, 1, 1.0, 1).quantize(
+    // Versions 1 and 2 had one hidden scale, QA.
+    let net = quatre::learn::net::FloatNet::new(5, 2, 1, 1.0, 1).quantize_with(
+        quatre::learn::net::QA,
         "hyperchess",
         "hyperchess-1x1/2",
         100.0,
@@ -350,7 +352,7 @@ fn version_1_net_files_still_load_as_whole_nets() {
     v9[8..12].copy_from_slice(&9u32.to_le_bytes());
     let e = Net::from_bytes(&v9).unwrap_err();
     assert!(
-        e.contains("version 9") && e.contains("versions 1 to 2"),
+        e.contains("version 9") && e.contains("versions 1 to 3"),
         "{}",
         e
     );

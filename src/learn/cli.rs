@@ -183,8 +183,8 @@ fn run_game<G: Game>(
         ));
     } else {
         say(&format!(
-            "held-out positions {}: net {:.5} (epoch {}, the best), hand evaluation {:.5}, a constant {:.5}; score scale K {:.1} (hand {:.1})",
-            tr.val_positions, last, tr.best_epoch, tr.hand_val, tr.constant_val, tr.scale, tr.hand_scale
+            "held-out positions {}: net {:.5} (epoch {}, the best; {:.5} as the integers written), hand evaluation {:.5}, a constant {:.5}; score scale K {:.1} (hand {:.1})",
+            tr.val_positions, last, tr.best_epoch, tr.quantized_val, tr.hand_val, tr.constant_val, tr.scale, tr.hand_scale
         ));
     }
     if let (Some(v), Some(path)) = (tr.init_val, &a.init) {
@@ -201,9 +201,9 @@ fn run_game<G: Game>(
         ));
     }
     let net: Net = tr.net.quantize(G::NAME, &ds.feature_set, tr.scale, format!(
-            "{} positions of {} games, epoch {} of {}, hidden {}, lambda {}, lr {}, batch {}, weight decay {}, seed {}{}; held-out loss {:.5} (hand {:.5})",
+            "{} positions of {} games, epoch {} of {}, hidden {}, lambda {}, lr {}, batch {}, weight decay {}, seed {}{}; held-out loss {:.5} ({:.5} as integers; hand {:.5})",
             tr.train_positions, games.len(), tr.best_epoch, a.epochs, a.hidden, a.lambda, a.lr, a.batch, a.weight_decay, a.seed,
-            if tr.residual { ", residual on the hand evaluation" } else { "" }, last, tr.hand_val
+            if tr.residual { ", residual on the hand evaluation" } else { "" }, last, tr.quantized_val, tr.hand_val
         ) + &match (&a.init, tr.init_val) {
             (Some(p), Some(v)) => format!("; started from {} (held-out loss {:.5})", p.display(), v),
             _ => String::new(),

@@ -15,7 +15,7 @@
 //! version                    u32 (this build writes and reads FORMAT_VERSION)
 //! header length              u32, then the header: JSON (`Header`)
 //! w1                         inputs × hidden i16, feature-major, scaled by qa
-//! b1                         hidden i16, scaled by qa
+//! b1                         hidden i16, scaled by qa (the clipped ReLU's ceiling: 1.0 → qa)
 //! w2                         outputs × hidden i16, scaled by qb
 //! b2                         outputs i32, scaled by qa × qb
 //! checksum                   u64, FNV-1a of every byte before it
@@ -26,14 +26,19 @@ use serde::{Deserialize, Serialize};
 use std::sync::atomic::{AtomicU64, Ordering};
 
 pub const MAGIC: &[u8; 8] = b"QUATRNET";
-pub const FORMAT_VERSION: u32 = 2;
+pub const FORMAT_VERSION: u32 = 3;
 /// The oldest version this build still reads (version 1 had no `base`: its nets are whole).
 pub const OLDEST_VERSION: u32 = 1;
-/// The clipped ReLU's ceiling in the quantized hidden layer (1.0 in the float net).
+/// The clipped ReLU's ceiling in the quantized hidden layer (1.0 in the float net) in versions
+/// 1 and 2, whose hidden weights and biases all have this scale. Version 3 lets each net
+/// have its own, `QA · 2^s` (`QA_SHIFTS`), the largest its weights fit an i16 at: trained
+/// input weights are mostly below 2/255, which this scale rounds to 0 or ±1.
 pub const QA: i32 = 255;
+/// The shifts a version-3 net's `qa` may have over `QA`.
+pub const QA_SHIFTS: std::ops::RangeInclusive<u32> = 0..=6;
 /// The output weights' scale.
 pub const QB: i32 = 512;
-/// Weights are kept within ±CLIP while training so that `CLIP · QA` fits an i16.
+/// Weights are kept within ±CLIP while training so that `CLIP · QA · 2^6` fits an i16.
 pub const CLIP: f32 = 1.98;
 
 /// What a net is for and how it was made: read before any weight, so that a net of another
@@ -156,13 +161,44 @@ impl FloatNet {
     /// `eval_scale` engine units; `note` says how it was made. The net is the whole evaluation;
     /// `Net::with_base` makes it a correction.
     pub fn quantize(&self, game: &str, features: &str, eval_scale: f32, note: String) -> Net {
+        // The finest hidden scale at which every input weight and hidden bias fits an i16.
+        let largest = self
+            .w1
+            .iter()
+            .map(|w| w.clamp(-CLIP, CLIP).abs())
+            .chain(self.b1.iter().map(|b| b.abs()))
+            .fold(0.0f32, f32::max);
+        let qa = QA_SHIFTS
+            .rev()
+            .map(|s| QA << s)
+            .find(|&qa| largest * qa as f32 <= 32767.0)
+            .unwrap_or(QA);
+        self.quantize_with(qa, game, features, eval_scale, note)
+    }
+
+    /// The net at hidden scale `qa` (tests: what the scale of versions 1 and 2 kept).
+    #[cfg(test)]
+    fn quantize_at(&self, qa: i32) -> Net {
+        self.quantize_with(qa, "hyperchess", "test/1", 400.0, String::new())
+    }
+
+    /// [`FloatNet::quantize`] at hidden scale `qa` (versions 1 and 2 had `QA` only); `qa`
+    /// must be one [`Net::from_bytes`] reads, and the weights fit an i16 at it.
+    pub fn quantize_with(
+        &self,
+        qa: i32,
+        game: &str,
+        features: &str,
+        eval_scale: f32,
+        note: String,
+    ) -> Net {
         let header = Header {
             game: game.to_string(),
             features: features.to_string(),
             inputs: self.inputs as u32,
             hidden: self.hidden as u32,
             outputs: self.outputs as u32,
-            qa: QA,
+            qa,
             qb: QB,
             eval_scale,
             note,
@@ -174,18 +210,18 @@ impl FloatNet {
             range: Vec::new(),
             folded: std::sync::OnceLock::new(),
             header,
-            w1: self.w1.iter().map(|&w| q(w, QA)).collect(),
-            // A bias may exceed the clip; it only has to fit an i16 at scale QA.
+            w1: self.w1.iter().map(|&w| q(w, qa)).collect(),
+            // A bias may exceed the clip; it only has to fit an i16 at scale qa.
             b1: self
                 .b1
                 .iter()
-                .map(|&b| (b * QA as f32).round().clamp(-32768.0, 32767.0) as i16)
+                .map(|&b| (b * qa as f32).round().clamp(-32768.0, 32767.0) as i16)
                 .collect(),
             w2: self.w2.iter().map(|&w| q(w, QB)).collect(),
             b2: self
                 .b2
                 .iter()
-                .map(|&b| (b * (QA * QB) as f32).round() as i32)
+                .map(|&b| (b * (qa * QB) as f32).round() as i32)
                 .collect(),
         }
         .with_ranges()
@@ -328,10 +364,16 @@ impl Net {
                 i, h, o, MAX_WEIGHTS
             ));
         }
-        if header.qa != QA || header.qb != QB {
+        // Versions 1 and 2 have one hidden scale; version 3 one of QA's doublings.
+        let qa_ok = if version < 3 {
+            header.qa == QA
+        } else {
+            QA_SHIFTS.clone().any(|s| header.qa == QA << s)
+        };
+        if !qa_ok || header.qb != QB {
             return Err(format!(
-                "net quantized with qa {} qb {} (this build uses {} and {})",
-                header.qa, header.qb, QA, QB
+                "net quantized with qa {} qb {} (this build reads qa {} (version 3: {} times a power of two up to {}) and qb {})",
+                header.qa, header.qb, QA, QA, 1 << QA_SHIFTS.end(), QB
             ));
         }
         if !(header.eval_scale.is_finite() && header.eval_scale > 0.0) {
@@ -381,19 +423,20 @@ impl Net {
         let h = self.hidden();
         self.range = (0..self.header.outputs as usize)
             .map(|o| {
-                // A hidden unit's activation lies in 0 ..= QA: each weight adds at most QA
+                // A hidden unit's activation lies in 0 ..= qa: each weight adds at most qa
                 // times itself where positive, at least that where negative.
+                let qa = self.header.qa as i64;
                 let w = &self.w2[o * h..][..h];
                 let (mut lo, mut hi) = (self.b2[o] as i64, self.b2[o] as i64);
                 for &w in w {
-                    let x = w as i64 * QA as i64;
+                    let x = w as i64 * qa;
                     if x > 0 {
                         hi += x;
                     } else {
                         lo += x;
                     }
                 }
-                let unit = (QA * QB) as f32;
+                let unit = (qa * QB as i64) as f32;
                 (lo as f32 / unit, hi as f32 / unit)
             })
             .collect();
@@ -482,7 +525,8 @@ impl Net {
     /// position are the biases plus the rows of its set bits, exactly those of its features.
     /// Made on the first call (a net serves one feature set, whose bits mean the same for every
     /// position). None where the game gives no words, or where a sum leaves the i16 range (never
-    /// for a net `quatre train` made: its weights stay within ±CLIP·QA, 505).
+    /// for a net `quatre train` made at scale `QA`: its weights stay within ±CLIP·QA, 505; a
+    /// finer scale may leave it, and the search lists features).
     pub fn folded_rows<G: Game>(&self, g: &G) -> Option<&[i16]> {
         self.folded
             .get_or_init(|| {
@@ -514,21 +558,28 @@ impl Net {
     /// Output `o`'s logit from the hidden sums.
     #[inline]
     pub fn output(&self, acc: &[i32], o: usize) -> f32 {
-        let h = self.hidden();
+        let (h, qa) = (self.hidden(), self.header.qa);
         let w = &self.w2[o * h..][..h];
-        // Exact in i32 over 128 units (each product is within 255 · 2^15), then in i64: the
-        // inner sums vectorise.
-        let sum: i64 = acc
-            .chunks(128)
-            .zip(w.chunks(128))
-            .map(|(a, w)| {
-                a.iter()
-                    .zip(w)
-                    .map(|(&a, &w)| a.clamp(0, QA) * w as i32)
-                    .sum::<i32>() as i64
-            })
-            .sum();
-        (sum + self.b2[o] as i64) as f32 / (QA * QB) as f32
+        // Exact. At scale QA in i32 over 128 units (each product is within 255 · 2^15), then
+        // in i64: the inner sums vectorise; a finer scale's products (up to 2^29) in i64.
+        let sum: i64 = if qa == QA {
+            acc.chunks(128)
+                .zip(w.chunks(128))
+                .map(|(a, w)| {
+                    a.iter()
+                        .zip(w)
+                        .map(|(&a, &w)| a.clamp(0, QA) * w as i32)
+                        .sum::<i32>() as i64
+                })
+                .sum()
+        } else {
+            acc.iter()
+                .zip(w)
+                .map(|(&a, &w)| a.clamp(0, qa) as i64 * w as i64)
+                .sum()
+        };
+        // qa · qb is at most 2^23: exact in an f32.
+        (sum + self.b2[o] as i64) as f32 / (qa * QB) as f32
     }
 
     /// Output `o`'s logit for a position's features, building the hidden sums afresh.
@@ -809,6 +860,47 @@ mod tests {
             (same.w1, same.b1, same.w2, same.b2),
             (f.w1, f.b1, f.w2, f.b2)
         );
+    }
+
+    /// Trained input weights are small (mostly below 2/255): a net gets the finest hidden
+    /// scale its weights fit an i16 at, and keeps them; a version-2 file (scale QA) still
+    /// reads, and a version-2 file of another scale does not.
+    #[test]
+    fn small_weights_get_a_fine_scale_and_old_files_still_read() {
+        let mut f = FloatNet::new(300, 16, 1, 30.0, 11);
+        f.w1.iter_mut().for_each(|w| *w *= 0.05);
+        f.w2.iter_mut().for_each(|w| *w = w.signum() * 1.9);
+        let n = f.quantize("hyperchess", "test/1", 400.0, String::new());
+        assert_eq!(n.header.qa, QA << 6);
+        let mut out = [0.0];
+        let (mut worst_fine, mut worst_coarse) = (0.0f32, 0.0f32);
+        for k in 0..50u32 {
+            let feats: Vec<u32> = (0..30).map(|i| (i * 7 + k * 13) % 300).collect();
+            f.forward(&feats, &mut out);
+            worst_fine = worst_fine.max((n.logit(&feats, 0) - out[0]).abs());
+            let q = f.quantize_at(QA).logit(&feats, 0);
+            worst_coarse = worst_coarse.max((q - out[0]).abs());
+        }
+        assert!(worst_fine < 0.002, "fine scale off by {worst_fine}");
+        assert!(
+            worst_coarse > 10.0 * worst_fine,
+            "{worst_coarse} against {worst_fine}"
+        );
+        // Version 2: the format of the nets shipped before version 3, scale QA only.
+        let mut v2 = f.quantize_at(QA).to_bytes();
+        v2[8..12].copy_from_slice(&2u32.to_le_bytes());
+        let body = v2.len() - 8;
+        let sum = fnv1a(&v2[..body]);
+        v2[body..].copy_from_slice(&sum.to_le_bytes());
+        let read = Net::from_bytes(&v2).unwrap();
+        assert_eq!(read.header.qa, QA);
+        let mut v2fine = n.to_bytes();
+        v2fine[8..12].copy_from_slice(&2u32.to_le_bytes());
+        let body = v2fine.len() - 8;
+        let sum = fnv1a(&v2fine[..body]);
+        v2fine[body..].copy_from_slice(&sum.to_le_bytes());
+        let e = Net::from_bytes(&v2fine).unwrap_err();
+        assert!(e.contains("qa 16320"), "{e}");
     }
 
     #[test]

@@ -334,6 +334,9 @@ pub struct Trained {
     pub constant_val: f64,
     /// With an initial net (`TrainConfig::init`), its loss on the held-out games.
     pub init_val: Option<f64>,
+    /// The loss on the held-out games of the integer net the engine reads (`net` quantized
+    /// and read back): what rounding the weights costs.
+    pub quantized_val: f64,
     /// With more than two seats, held-out figures the same whatever `Others`.
     pub seats_val: Option<SeatsVal>,
     pub curve: Vec<Epoch>,
@@ -735,12 +738,19 @@ pub fn train(ds: &Dataset, cfg: &TrainConfig, mut progress: impl FnMut(&Epoch)) 
             others_hand: mse(&hand_pred, &ds.result, &others),
         }
     });
+    let quantized_val = loss_of(
+        &net.quantize("", "", out_scale, String::new()).to_float(),
+        ds,
+        &val_idx,
+        &targets,
+    );
     Trained {
         net,
         best_epoch,
         scale: out_scale,
         residual: cfg.residual,
         init_val,
+        quantized_val,
         hand_scale,
         scales_fitted: scale_fitted && hand_scale_fitted,
         hand_val,
