@@ -94,19 +94,24 @@ pub(crate) fn add_row(acc: &mut [i32], row: &[i16], k: i32) {
 }
 
 /// Takes the rows of `gone` away from `acc` and adds those of `came` (a row listed twice
-/// counts twice): row `i` is `rows[i * h..][..h]`, `h` being `acc`'s length. With the hidden
-/// layers the shipped nets have (32 units, or 64), the sums stay in registers from the first
-/// row to the last, eight lanes a step on x86-64 CPUs with AVX2 (asked at run time; the build
-/// targets plain x86-64); a multiple of 64 units goes 64 at a time the same way (each block's
-/// rows read with the full row's stride); other sizes go row by row through memory. Integers:
-/// the same sums either way.
+/// counts twice): row `i` is `rows[i * h..][..h]`, `h` being `acc`'s length. With 32 hidden
+/// units, or 64, the sums stay in registers from the first row to the last, eight lanes a step
+/// on x86-64 CPUs with AVX2 (asked at run time; the build targets plain x86-64); a multiple of
+/// 64 units (the shipped chess net has 128) goes 64 at a time the same way, each block's rows
+/// read with the full row's stride; other sizes go row by row through memory. Integers: the
+/// same sums either way.
 pub(crate) fn apply_rows(acc: &mut [i32], rows: &[i16], gone: &[u32], came: &[u32]) {
     let h = acc.len();
     match h {
-        32 => in_registers::<32>(acc.try_into().unwrap(), rows, h, 0, gone, came),
+        32 => in_registers::<32>(acc.try_into().unwrap(), Cols::all(rows, h), gone, came),
         _ if h.is_multiple_of(64) => {
             for (b, block) in acc.chunks_exact_mut(64).enumerate() {
-                in_registers::<64>(block.try_into().unwrap(), rows, h, b * 64, gone, came)
+                let cols = Cols {
+                    rows,
+                    stride: h,
+                    at: b * 64,
+                };
+                in_registers::<64>(block.try_into().unwrap(), cols, gone, came)
             }
         }
         _ => {
@@ -120,23 +125,42 @@ pub(crate) fn apply_rows(acc: &mut [i32], rows: &[i16], gone: &[u32], came: &[u3
     }
 }
 
-/// [`apply_rows`] for `H` hidden units (columns `at..at + H` of rows `stride` long), with AVX2
-/// where the CPU has it.
-fn in_registers<const H: usize>(
-    acc: &mut [i32; H],
-    rows: &[i16],
+/// Columns `at..` of rows `stride` long: the part of each row one block of hidden sums reads.
+#[derive(Clone, Copy)]
+struct Cols<'a> {
+    rows: &'a [i16],
     stride: usize,
     at: usize,
-    gone: &[u32],
-    came: &[u32],
-) {
+}
+
+impl<'a> Cols<'a> {
+    /// Whole rows `h` long.
+    fn all(rows: &'a [i16], h: usize) -> Cols<'a> {
+        Cols {
+            rows,
+            stride: h,
+            at: 0,
+        }
+    }
+
+    /// Row `r`'s `H` columns.
+    #[inline(always)]
+    fn row<const H: usize>(self, r: u32) -> &'a [i16; H] {
+        self.rows[r as usize * self.stride + self.at..][..H]
+            .try_into()
+            .unwrap()
+    }
+}
+
+/// [`apply_rows`] for a block of `H` hidden units, with AVX2 where the CPU has it.
+fn in_registers<const H: usize>(acc: &mut [i32; H], cols: Cols, gone: &[u32], came: &[u32]) {
     #[cfg(target_arch = "x86_64")]
     if std::is_x86_feature_detected!("avx2") {
         // SAFETY: the CPU has AVX2, checked just above.
-        unsafe { in_registers_avx2::<H>(acc, rows, stride, at, gone, came) };
+        unsafe { in_registers_avx2::<H>(acc, cols, gone, came) };
         return;
     }
-    in_registers_body::<H>(acc, rows, stride, at, gone, came)
+    in_registers_body::<H>(acc, cols, gone, came)
 }
 
 /// [`in_registers_body`] compiled for AVX2; callers check that the CPU has it.
@@ -144,35 +168,26 @@ fn in_registers<const H: usize>(
 #[target_feature(enable = "avx2")]
 unsafe fn in_registers_avx2<const H: usize>(
     acc: &mut [i32; H],
-    rows: &[i16],
-    stride: usize,
-    at: usize,
+    cols: Cols,
     gone: &[u32],
     came: &[u32],
 ) {
-    in_registers_body::<H>(acc, rows, stride, at, gone, came)
+    in_registers_body::<H>(acc, cols, gone, came)
 }
 
 /// The sums copied into a local array (which the compiler keeps in registers), every row
 /// applied to it, then copied back.
 #[inline(always)]
-fn in_registers_body<const H: usize>(
-    acc: &mut [i32; H],
-    rows: &[i16],
-    stride: usize,
-    at: usize,
-    gone: &[u32],
-    came: &[u32],
-) {
+fn in_registers_body<const H: usize>(acc: &mut [i32; H], cols: Cols, gone: &[u32], came: &[u32]) {
     let mut a = *acc;
     for &r in gone {
-        let row: &[i16; H] = rows[r as usize * stride + at..][..H].try_into().unwrap();
+        let row = cols.row::<H>(r);
         for j in 0..H {
             a[j] -= row[j] as i32;
         }
     }
     for &r in came {
-        let row: &[i16; H] = rows[r as usize * stride + at..][..H].try_into().unwrap();
+        let row = cols.row::<H>(r);
         for j in 0..H {
             a[j] += row[j] as i32;
         }
@@ -543,9 +558,9 @@ mod tests {
         d
     }
 
-    /// Rows applied in registers (the shipped sizes and multiples of 64, with AVX2 where this
-    /// CPU has it, and the portable body) give the sums row by row does, over the whole i16 range and rows listed
-    /// more than once.
+    /// Rows applied in registers (32 units, 64 and its multiples, with AVX2 where this CPU
+    /// has it, and the portable body) give the sums row by row does, over the whole i16 range
+    /// and rows listed more than once.
     #[test]
     fn rows_applied_at_once_equal_row_by_row() {
         use rand::{Rng, SeedableRng};
@@ -574,14 +589,19 @@ mod tests {
                 assert_eq!(got, want, "h {h}");
                 if h == 32 {
                     let mut body: [i32; 32] = start.clone().try_into().unwrap();
-                    in_registers_body::<32>(&mut body, &rows, 32, 0, &gone, &came);
+                    in_registers_body::<32>(&mut body, Cols::all(&rows, 32), &gone, &came);
                     assert_eq!(&body[..], &want[..]);
                 }
                 if h.is_multiple_of(64) {
                     let mut body = start.clone();
                     for (b, block) in body.chunks_exact_mut(64).enumerate() {
                         let block: &mut [i32; 64] = block.try_into().unwrap();
-                        in_registers_body::<64>(block, &rows, h, b * 64, &gone, &came);
+                        let cols = Cols {
+                            rows: &rows,
+                            stride: h,
+                            at: b * 64,
+                        };
+                        in_registers_body::<64>(block, cols, &gone, &came);
                     }
                     assert_eq!(body, want, "h {h}, the portable body");
                 }
