@@ -225,14 +225,15 @@ pub fn fit_scale(
     use_it: impl Fn(usize) -> bool + Sync,
 ) -> f32 {
     let err = |k: f32| -> f64 {
-        (0..x.len())
-            .into_par_iter()
-            .filter(|&i| use_it(i))
-            .map(|i| {
-                let d = (sigmoid(as_logit(x[i], k, offset)) - result[i]) as f64;
-                d * d
-            })
-            .sum()
+        ordered_sum(x.len(), |range| {
+            range
+                .filter(|&i| use_it(i))
+                .map(|i| {
+                    let d = (sigmoid(as_logit(x[i], k, offset)) - result[i]) as f64;
+                    d * d
+                })
+                .sum()
+        })
     };
     let (mut a, mut b) = (1f32.ln(), 100_000f32.ln());
     let phi = 0.618_034f32;
@@ -483,23 +484,32 @@ fn loss_of(net: &FloatNet, ds: &Dataset, idx: &[usize], t: &Targets) -> f64 {
     if total <= 0.0 {
         return 0.0;
     }
-    let sum: f64 = idx
-        .par_iter()
-        .map_init(
-            || vec![0.0f32; k],
-            |out, &i| {
-                net.forward(ds.features(i), out);
-                let mut s = 0.0;
-                for (o, &y) in out.iter().enumerate() {
-                    let j = i * k + o;
-                    let d = (sigmoid(t.base[j] + y) - t.target[j]) as f64;
-                    s += t.weight[j] as f64 * d * d;
-                }
-                s
-            },
-        )
-        .sum();
+    let sum = ordered_sum(idx.len(), |range| {
+        let mut out = vec![0.0f32; k];
+        let mut s = 0.0;
+        for &i in &idx[range] {
+            net.forward(ds.features(i), &mut out);
+            for (o, &y) in out.iter().enumerate() {
+                let j = i * k + o;
+                let d = (sigmoid(t.base[j] + y) - t.target[j]) as f64;
+                s += t.weight[j] as f64 * d * d;
+            }
+        }
+        s
+    });
     sum / total
+}
+
+/// The sum of `part` over `0..n` cut into fixed ranges, on every core, added in order: the
+/// same bits however the threads share the work (rayon's own `sum` splits by load, and a
+/// fitted scale or a loss that differs in its last bits made a re-run train another net).
+fn ordered_sum(n: usize, part: impl Fn(std::ops::Range<usize>) -> f64 + Sync) -> f64 {
+    const RANGE: usize = 4096;
+    let parts: Vec<f64> = (0..n.div_ceil(RANGE))
+        .into_par_iter()
+        .map(|c| part(c * RANGE..((c + 1) * RANGE).min(n)))
+        .collect();
+    parts.iter().sum()
 }
 
 /// Trains a net on `ds`, calling `progress` after each epoch.
@@ -869,6 +879,28 @@ pub fn curve_svg(tr: &Trained, title: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A sum over every core has the same bits whatever the number of threads (a re-run of
+    /// `quatre train` on a busy machine wrote another net when it had not).
+    #[test]
+    fn ordered_sums_do_not_depend_on_the_threads() {
+        let x: Vec<f64> = (0..50_000u64)
+            .map(|i| ((i * 2_654_435_761) % 1_000_003) as f64 * 1e-7 + 1e-12 * i as f64)
+            .collect();
+        let sum = |threads: usize| {
+            rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .unwrap()
+                .install(|| ordered_sum(x.len(), |r| x[r].iter().sum()))
+        };
+        let one = sum(1);
+        for threads in [2, 3, 7] {
+            assert_eq!(sum(threads).to_bits(), one.to_bits(), "{threads} threads");
+        }
+        let plain: f64 = x.iter().sum();
+        assert!((one - plain).abs() < 1e-9 * plain.abs());
+    }
 
     /// Three seats: an even position is worth a third, so scores are fitted as logits around
     /// logit(1/3); the scale of results made that way is found again (without the offset the
