@@ -887,19 +887,17 @@ mod tests {
             "{worst_coarse} against {worst_fine}"
         );
         // Version 2: the format of the nets shipped before version 3, scale QA only.
-        let mut v2 = f.quantize_at(QA).to_bytes();
-        v2[8..12].copy_from_slice(&2u32.to_le_bytes());
-        let body = v2.len() - 8;
-        let sum = fnv1a(&v2[..body]);
-        v2[body..].copy_from_slice(&sum.to_le_bytes());
-        let read = Net::from_bytes(&v2).unwrap();
+        let as_version_2 = |net: &Net| {
+            let mut v = net.to_bytes();
+            v[8..12].copy_from_slice(&2u32.to_le_bytes());
+            let body = v.len() - 8;
+            let sum = fnv1a(&v[..body]);
+            v[body..].copy_from_slice(&sum.to_le_bytes());
+            v
+        };
+        let read = Net::from_bytes(&as_version_2(&f.quantize_at(QA))).unwrap();
         assert_eq!(read.header.qa, QA);
-        let mut v2fine = n.to_bytes();
-        v2fine[8..12].copy_from_slice(&2u32.to_le_bytes());
-        let body = v2fine.len() - 8;
-        let sum = fnv1a(&v2fine[..body]);
-        v2fine[body..].copy_from_slice(&sum.to_le_bytes());
-        let e = Net::from_bytes(&v2fine).unwrap_err();
+        let e = Net::from_bytes(&as_version_2(&n)).unwrap_err();
         assert!(e.contains("qa 16320"), "{e}");
     }
 
