@@ -106,12 +106,12 @@ pub(crate) fn apply_rows(acc: &mut [i32], rows: &[i16], gone: &[u32], came: &[u3
         32 => in_registers::<32>(acc.try_into().unwrap(), Cols::all(rows, h), gone, came),
         _ if h.is_multiple_of(64) => {
             for (b, block) in acc.chunks_exact_mut(64).enumerate() {
-                let cols = Cols {
-                    rows,
-                    stride: h,
-                    at: b * 64,
-                };
-                in_registers::<64>(block.try_into().unwrap(), cols, gone, came)
+                in_registers::<64>(
+                    block.try_into().unwrap(),
+                    Cols::block(rows, h, b),
+                    gone,
+                    came,
+                )
             }
         }
         _ => {
@@ -140,6 +140,15 @@ impl<'a> Cols<'a> {
             rows,
             stride: h,
             at: 0,
+        }
+    }
+
+    /// Block `b` of 64 columns of rows `h` long.
+    fn block(rows: &'a [i16], h: usize, b: usize) -> Cols<'a> {
+        Cols {
+            rows,
+            stride: h,
+            at: b * 64,
         }
     }
 
@@ -596,12 +605,7 @@ mod tests {
                     let mut body = start.clone();
                     for (b, block) in body.chunks_exact_mut(64).enumerate() {
                         let block: &mut [i32; 64] = block.try_into().unwrap();
-                        let cols = Cols {
-                            rows: &rows,
-                            stride: h,
-                            at: b * 64,
-                        };
-                        in_registers_body::<64>(block, cols, &gone, &came);
+                        in_registers_body::<64>(block, Cols::block(&rows, h, b), &gone, &came);
                     }
                     assert_eq!(body, want, "h {h}, the portable body");
                 }
