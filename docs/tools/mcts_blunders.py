@@ -13,7 +13,7 @@ alpha-beta, replayed one by one (docs/results.md, "2026-12-05 (morning)").
       position of SUITE.json, within LIMIT (`nodes=8000` or `movetime=100`; with nodes the run is
       the same on every machine), scores the position after that move with SCORER's alpha-beta
       at DEPTH, and counts the moves that lose less than LOSS cp: one line per position, then
-      `passed N of M`.
+      `passed N of M`. A move that ends the game (no score after it) counts as a draw.
 
   mcts_blunders.py pair A.log B.log
       Compares two `run` logs position by position: how many each alone passed, and both.
@@ -105,7 +105,8 @@ def run(binary, scorer, suite, limit, depth, loss, options):
     for b in positions:
         _, mv = go(m, b['moves'], limit.replace('=', ' '))
         after, _ = go(s, b['moves'] + [mv], 'depth %d' % depth)
-        lost = b['before'] + after
+        # No score after the move: the game is over (counted as a draw, score 0).
+        lost = b['before'] + (after if after is not None else 0)
         ok = lost < loss
         passed += ok
         print(b['game'], b['ply'], mv, b['played'], b['ab_best'], lost, 'ok' if ok else '--',
