@@ -207,9 +207,8 @@ fn errors_are_one_line_and_keep_the_last_good_state() {
         "setoption name Game value chess",
         "perft -1",
         "query nothing",
-        "position",
-        "position fen",
-        "position bogus",
+        // (A malformed `position` is an error line too, but it leaves no position, as any
+        // refused position does: a_refused_position_leaves_no_position.)
     ] {
         let out = e.exchange(bad);
         assert_eq!(out.len(), 1, "{} gave {:?}", bad, out);
@@ -236,6 +235,18 @@ fn a_refused_position_leaves_no_position() {
         "position startpos moves e2e4 e2e4",
         "position startpos moves zz99",
         &format!("position fen {} moves e2e4 e7e5 e1e3", CHESS),
+        // Lines whose form cannot be read are refused the same way (they once kept the
+        // position before them, and `go` answered for it).
+        "position",
+        "position fen",
+        "position fen   ",
+        "position fen moves e2e4",
+        "position banana",
+        "position startpos seed abc",
+        "position startpos seed",
+        "position startpos extra",
+        "position startpos seed 5 seed 6",
+        "position moves e2e4",
     ] {
         e.exchange(&format!("position fen {} moves e2e4", CHESS));
         let out = e.exchange(bad);
@@ -276,6 +287,67 @@ fn a_refused_position_leaves_no_position() {
     e.exchange("position startpos");
     let out = e.ask("go depth 2", |l| l.starts_with("bestmove"));
     assert!(out.last().unwrap() != "bestmove 0000", "{:?}", out);
+    e.quit();
+}
+
+/// Every error line is one short line of plain text, whatever the client sent: control
+/// characters escaped, a long echo cut, an option's bad value named with the bounds a client
+/// can send (the shared `MaxPlies` lists -1, each game's own default).
+#[test]
+fn error_lines_are_short_plain_text() {
+    let mut e = Engine::start();
+    let out = e.exchange("\u{1b}[2Jxyz");
+    assert_eq!(out.len(), 1, "{:?}", out);
+    assert!(out[0].starts_with("info string error: "), "{:?}", out);
+    assert!(!out[0].chars().any(|c| c.is_control()), "{:?}", out);
+    let long = format!("setoption name {} value 1", "A".repeat(100_000));
+    let out = e.exchange(&long);
+    assert_eq!(out.len(), 1);
+    assert!(
+        out[0].starts_with("info string error: unknown option"),
+        "{}",
+        &out[0][..60]
+    );
+    assert!(out[0].chars().count() < 600, "{} characters", out[0].len());
+    let out = e.exchange("setoption name MaxPlies value -2");
+    assert_eq!(out.len(), 1, "{:?}", out);
+    assert!(out[0].starts_with("info string error: "), "{:?}", out);
+    assert!(out[0].contains("-1 restores"), "{:?}", out);
+    // The option keeps its last good value: -1, then the games' defaults.
+    let out = e.exchange("setoption name MaxPlies value -1");
+    assert!(out.is_empty(), "{:?}", out);
+    e.quit();
+}
+
+/// `Boards=1x1 Promotions=chess` is chess without castling, its start included: a chess GUI
+/// sends `position startpos` for chess's start and shows a queen on d1, so the engine must not
+/// play the rules' guard there (python-chess would read the guard's moves as a queen's).
+#[test]
+fn chess_rules_start_from_chess_start() {
+    let mut e = Engine::start();
+    e.exchange("setoption name Boards value 1x1");
+    e.exchange("setoption name Promotions value chess");
+    e.exchange("position startpos");
+    let out = e.exchange("d");
+    assert!(
+        out.iter()
+            .any(|l| l == "Position: rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1"),
+        "{:?}",
+        out
+    );
+    // perft 4 of chess's start (no castling is possible within 4 plies).
+    let out = e.ask("perft 4", |l| l.starts_with("nodes "));
+    assert_eq!(out.last().unwrap(), "nodes 197281");
+    // The rules' own promotions keep the rules' start: a guard on d1.
+    e.exchange("setoption name Promotions value hyperchess");
+    e.exchange("position startpos");
+    let out = e.exchange("d");
+    assert!(
+        out.iter()
+            .any(|l| l == "Position: rnbgkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBGKBNR w - - 0 1"),
+        "{:?}",
+        out
+    );
     e.quit();
 }
 

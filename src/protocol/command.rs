@@ -1,5 +1,7 @@
 //! Parsing a protocol line into a [`Command`]. Every malformed line becomes an `Err` with a
-//! message a person can act on; nothing here panics.
+//! message a person can act on — except a malformed `position`, which becomes a `Position`
+//! with [`PositionSpec::Refused`], so that it leaves no position, as a refused position does;
+//! nothing here panics.
 
 use crate::search::Limits;
 
@@ -9,6 +11,10 @@ pub enum PositionSpec {
     Start { seed: Option<u64> },
     /// `fen <text>`: the game's position text.
     Text(String),
+    /// A `position` line that could not be read (the message says why): it is refused like
+    /// a position the game rejects, in its turn among the other commands, so the engine keeps
+    /// no position after it.
+    Refused(String),
 }
 
 #[derive(Clone, Debug)]
@@ -137,7 +143,18 @@ fn parse_setoption(rest: &[&str]) -> Result<Command, String> {
     })
 }
 
+/// `position …`: always a `Position` command; a line that cannot be read gives
+/// [`PositionSpec::Refused`], so that it leaves no position, like any refused position.
 fn parse_position(rest: &[&str]) -> Result<Command, String> {
+    Ok(
+        read_position_args(rest).unwrap_or_else(|e| Command::Position {
+            spec: PositionSpec::Refused(e),
+            moves: Vec::new(),
+        }),
+    )
+}
+
+fn read_position_args(rest: &[&str]) -> Result<Command, String> {
     let usage = "usage: position startpos [seed <n>] [moves <m1> <m2> …] | position fen <text> [moves <m1> …]";
     let Some(kind) = rest.first() else {
         return Err(usage.into());
@@ -343,7 +360,13 @@ mod tests {
     /// A position text sent without `fen` is refused with the client's own words (case kept).
     #[test]
     fn a_position_without_fen_is_quoted_as_sent() {
-        let e = parse("position 1,bK,6/8 w aaa").unwrap_err();
+        let Ok(Command::Position {
+            spec: PositionSpec::Refused(e),
+            ..
+        }) = parse("position 1,bK,6/8 w aaa")
+        else {
+            panic!("not refused")
+        };
         assert!(e.contains("not '1,bK,6/8'"), "{}", e);
     }
 
@@ -539,11 +562,26 @@ mod tests {
                 ..
             }
         ));
-        assert!(parse("position").is_err());
-        assert!(parse("position fen").is_err());
-        assert!(parse("position startpos seed x").is_err());
-        assert!(parse("position bogus").is_err());
-        assert!(parse("position moves e2e4").is_err());
+        // A malformed `position` is a refused one (it clears the position in its turn).
+        for bad in [
+            "position",
+            "position fen",
+            "position fen moves e2e4",
+            "position startpos seed x",
+            "position startpos seed",
+            "position startpos extra",
+            "position startpos seed 5 seed 6",
+            "position bogus",
+            "position moves e2e4",
+        ] {
+            match parse(bad) {
+                Ok(Command::Position {
+                    spec: PositionSpec::Refused(why),
+                    moves,
+                }) => assert!(!why.is_empty() && moves.is_empty(), "{bad}"),
+                other => panic!("{bad}: {other:?}"),
+            }
+        }
     }
 
     #[test]

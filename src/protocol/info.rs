@@ -9,7 +9,7 @@ pub fn lines(e: &Event) -> Vec<String> {
         Event::Report(r) => report_lines(r),
         Event::Unscored { report, mv } => vec![unscored_line(report, mv)],
         Event::Note(s) => vec![format!("info string {}", s)],
-        Event::Problem(s) => vec![format!("info string error: {}", s)],
+        Event::Problem(s) => vec![format!("info string error: {}", super::error_text(s))],
         Event::Candidate {
             mv,
             visits,

@@ -56,9 +56,33 @@ impl Output {
             let _ = w.flush();
         }
     }
+    /// One `info string error:` line: control characters (a line break among them) shown as
+    /// `\u{…}` escapes or spaces, and the whole cut to [`ERROR_MAX_CHARS`] characters, so that
+    /// whatever the client sent, the error it reads back is one short line of plain text.
     pub fn error(&self, s: &str) {
-        self.line(&format!("info string error: {}", s.replace('\n', " ")));
+        self.line(&format!("info string error: {}", error_text(s)));
     }
+}
+
+/// The longest error text an `info string error:` line carries (the rest becomes `…`).
+pub const ERROR_MAX_CHARS: usize = 400;
+
+/// [`Out::error`]'s text: line breaks and tabs as spaces, other control characters escaped,
+/// cut to [`ERROR_MAX_CHARS`] characters.
+pub(crate) fn error_text(s: &str) -> String {
+    let mut out = String::with_capacity(s.len().min(ERROR_MAX_CHARS + 8));
+    for (n, c) in s.chars().enumerate() {
+        if n == ERROR_MAX_CHARS {
+            out.push('…');
+            break;
+        }
+        match c {
+            '\n' | '\r' | '\t' => out.push(' '),
+            c if c.is_control() => out.extend(c.escape_unicode()),
+            c => out.push(c),
+        }
+    }
+    out
 }
 
 /// Where a client's move list played on past a draw the rules declare by themselves.
@@ -542,6 +566,12 @@ impl Engine {
                 name
             ));
         }
+        // A spin option that games share with different defaults is listed with min -1 (each
+        // game's own default): an error says so, beside the game's own bounds.
+        let shared_default = options::rule_specs().iter().any(|s| {
+            s.name.eq_ignore_ascii_case(name)
+                && matches!(s.kind, crate::game::OptionKind::Spin { min: -1, .. })
+        });
         let mut updated = Vec::new();
         for e in &owners {
             let mut opts = self.rules[e.name].clone();
@@ -550,8 +580,18 @@ impl Engine {
                 let spec = d.spec(name).expect("owner has the option");
                 opts.set(name, &spec.default_text())?;
             } else {
-                opts.set(name, value)
-                    .map_err(|err| format!("{} (game {})", err, e.name))?;
+                opts.set(name, value).map_err(|err| {
+                    if shared_default {
+                        format!(
+                            "{} (game {}; {} restores each game's own default)",
+                            err,
+                            e.name,
+                            options::GAME_DEFAULT
+                        )
+                    } else {
+                        format!("{} (game {})", err, e.name)
+                    }
+                })?;
             }
             updated.push((e.name, opts));
         }
@@ -576,6 +616,7 @@ impl Engine {
     ) -> Result<(Box<dyn AnyGame>, Option<PlayedThrough>), String> {
         let opts = self.rule_opts().clone();
         let mut pos = match spec {
+            PositionSpec::Refused(why) => return Err(why),
             PositionSpec::Start { seed } => self.game.start(&opts, seed)?,
             PositionSpec::Text(t) => self
                 .game

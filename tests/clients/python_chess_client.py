@@ -102,6 +102,16 @@ def main():
         board.push(r.move)
         board.push(random_move(board, random.Random(board.ply())))
 
+    # Chess's start is chess's: python-chess sends `position startpos` for it and sees a queen
+    # on d1 (the rules' 1x1 start has a guard there, which cannot go to h5).
+    board = chess.Board()
+    for uci in ("e2e4", "e7e5", "d1h5"):
+        board.push_uci(uci)
+    r = engine.play(board, chess.engine.Limit(depth=3))
+    check(r.move is not None and board.is_legal(r.move), "a move after 2. Qh5: %s" % r.move)
+    info = engine.analyse(board, chess.engine.Limit(depth=4))
+    check("pv" in info and len(info["pv"]) > 0, "a line python-chess reads after 2. Qh5")
+
     # A position the engine refuses (castling rights): no move for a position it did not get.
     board = chess.Board("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1")
     try:

@@ -572,12 +572,20 @@ impl Game for Hyperchess {
 
     fn start(opts: &RuleOptions) -> Result<Self, String> {
         let Rules {
-            cols: c, rows: r, ..
+            cols: c,
+            rows: r,
+            promos,
+            ..
         } = intern_options(opts)?;
         let mut board = [0u8; MAX_SQ];
         let kb = c / 2 + c * (r / 2);
+        // Chess's own start where the rules are chess's (`Boards=1x1 Promotions=chess`): a chess
+        // GUI sends `position startpos` for it and shows a queen on d1 (docs/rules/hyperchess.md).
+        let chess = c * r == 1 && *promos == CHESS_PROMOTIONS;
         for b in 0..c * r {
-            let back: [u8; 8] = if b == kb {
+            let back: [u8; 8] = if chess {
+                [ROOK, KNIGHT, BISHOP, QUEEN, KING, BISHOP, KNIGHT, ROOK]
+            } else if b == kb {
                 [ROOK, KNIGHT, BISHOP, GUARD, KING, BISHOP, KNIGHT, ROOK]
             } else {
                 [ROOK, KNIGHT, BISHOP, GUARD, GUARD, BISHOP, KNIGHT, ROOK]
