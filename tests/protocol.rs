@@ -326,27 +326,25 @@ fn error_lines_are_short_plain_text() {
 fn chess_rules_start_from_chess_start() {
     let mut e = Engine::start();
     e.exchange("setoption name Boards value 1x1");
-    e.exchange("setoption name Promotions value chess");
-    e.exchange("position startpos");
-    let out = e.exchange("d");
-    assert!(
+    let start = |e: &mut Engine, promotions: &str| {
+        e.exchange(&format!("setoption name Promotions value {promotions}"));
+        e.exchange("position startpos");
+        let out = e.exchange("d");
         out.iter()
-            .any(|l| l == "Position: rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1"),
-        "{:?}",
-        out
+            .find_map(|l| l.strip_prefix("Position: ").map(str::to_string))
+            .unwrap_or_else(|| panic!("no position in {out:?}"))
+    };
+    assert_eq!(
+        start(&mut e, "chess"),
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1"
     );
     // perft 4 of chess's start (no castling is possible within 4 plies).
     let out = e.ask("perft 4", |l| l.starts_with("nodes "));
     assert_eq!(out.last().unwrap(), "nodes 197281");
     // The rules' own promotions keep the rules' start: a guard on d1.
-    e.exchange("setoption name Promotions value hyperchess");
-    e.exchange("position startpos");
-    let out = e.exchange("d");
-    assert!(
-        out.iter()
-            .any(|l| l == "Position: rnbgkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBGKBNR w - - 0 1"),
-        "{:?}",
-        out
+    assert_eq!(
+        start(&mut e, "hyperchess"),
+        "rnbgkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBGKBNR w - - 0 1"
     );
     e.quit();
 }
