@@ -67,7 +67,7 @@ impl Output {
 /// The longest error text an `info string error:` line carries (the rest becomes `…`).
 pub const ERROR_MAX_CHARS: usize = 400;
 
-/// [`Out::error`]'s text: line breaks and tabs as spaces, other control characters escaped,
+/// [`Output::error`]'s text: line breaks and tabs as spaces, other control characters escaped,
 /// cut to [`ERROR_MAX_CHARS`] characters.
 pub(crate) fn error_text(s: &str) -> String {
     let mut out = String::with_capacity(s.len().min(ERROR_MAX_CHARS + 8));
