@@ -117,8 +117,13 @@ pub fn parse(line: &str) -> Result<Command, String> {
 }
 
 fn truncate(s: &str) -> String {
-    if s.chars().count() > 40 {
-        format!("{}…", s.chars().take(40).collect::<String>())
+    truncate_to(s, 40)
+}
+
+/// `s` cut to `max` characters, `…` marking a cut.
+pub(super) fn truncate_to(s: &str, max: usize) -> String {
+    if s.chars().count() > max {
+        format!("{}…", s.chars().take(max).collect::<String>())
     } else {
         s.to_string()
     }

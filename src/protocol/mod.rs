@@ -70,12 +70,8 @@ pub const ERROR_MAX_CHARS: usize = 400;
 /// [`Output::error`]'s text: line breaks and tabs as spaces, other control characters escaped,
 /// cut to [`ERROR_MAX_CHARS`] characters.
 pub(crate) fn error_text(s: &str) -> String {
-    let mut out = String::with_capacity(s.len().min(ERROR_MAX_CHARS + 8));
-    for (n, c) in s.chars().enumerate() {
-        if n == ERROR_MAX_CHARS {
-            out.push('…');
-            break;
-        }
+    let mut out = String::new();
+    for c in command::truncate_to(s, ERROR_MAX_CHARS).chars() {
         match c {
             '\n' | '\r' | '\t' => out.push(' '),
             c if c.is_control() => out.extend(c.escape_unicode()),
@@ -566,12 +562,6 @@ impl Engine {
                 name
             ));
         }
-        // A spin option that games share with different defaults is listed with min -1 (each
-        // game's own default): an error says so, beside the game's own bounds.
-        let shared_default = options::rule_specs().iter().any(|s| {
-            s.name.eq_ignore_ascii_case(name)
-                && matches!(s.kind, crate::game::OptionKind::Spin { min: -1, .. })
-        });
         let mut updated = Vec::new();
         for e in &owners {
             let mut opts = self.rules[e.name].clone();
@@ -581,6 +571,12 @@ impl Engine {
                 opts.set(name, &spec.default_text())?;
             } else {
                 opts.set(name, value).map_err(|err| {
+                    // A spin option that games share with different defaults is listed with
+                    // min -1 (each game's own default): the error says so, beside the bounds.
+                    let shared_default = options::rule_specs().iter().any(|s| {
+                        s.name.eq_ignore_ascii_case(name)
+                            && matches!(s.kind, crate::game::OptionKind::Spin { min: -1, .. })
+                    });
                     if shared_default {
                         format!(
                             "{} (game {}; {} restores each game's own default)",

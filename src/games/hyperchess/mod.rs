@@ -111,6 +111,12 @@ static OPTIONS: &[OptionSpec] = &[
 const HYPERCHESS_PROMOTIONS: [u8; 4] = [QUEEN, KNIGHT, BISHOP, GUARD];
 const CHESS_PROMOTIONS: [u8; 4] = [QUEEN, KNIGHT, BISHOP, ROOK];
 
+/// Whether rules of `boards` boards promoting to `promos` are chess's (without castling):
+/// one board and chess's promotions (`Boards=1x1 Promotions=chess`).
+fn rules_are_chess(boards: usize, promos: &[u8; 4]) -> bool {
+    boards == 1 && *promos == CHESS_PROMOTIONS
+}
+
 /// The rule options, read and checked.
 struct Rules {
     /// Interned (leaked once per distinct value set) so that cloning a state never allocates.
@@ -329,7 +335,7 @@ impl Hyperchess {
     /// Whether the rules are chess's (without castling): one board and chess's promotions
     /// (`Boards=1x1 Promotions=chess`). The evaluation is then chess's (`chess_eval.rs`).
     pub fn plays_chess(&self) -> bool {
-        self.geo.nb == 1 && *self.promos == CHESS_PROMOTIONS
+        rules_are_chess(self.geo.nb, self.promos)
     }
 
     /// Whether the side to move is in check.
@@ -581,7 +587,7 @@ impl Game for Hyperchess {
         let kb = c / 2 + c * (r / 2);
         // Chess's own start where the rules are chess's (`Boards=1x1 Promotions=chess`): a chess
         // GUI sends `position startpos` for it and shows a queen on d1 (docs/rules/hyperchess.md).
-        let chess = c * r == 1 && *promos == CHESS_PROMOTIONS;
+        let chess = rules_are_chess(c * r, promos);
         for b in 0..c * r {
             let back: [u8; 8] = if chess {
                 [ROOK, KNIGHT, BISHOP, QUEEN, KING, BISHOP, KNIGHT, ROOK]
