@@ -155,6 +155,9 @@ impl OptionSpec {
                         v
                     )
                 }),
+            // `<empty>` is how `uci` lists an empty default (as Stockfish does); a GUI that
+            // sends the listed default back means the empty string.
+            OptionKind::String { .. } if v == "<empty>" => Ok(String::new()),
             OptionKind::String { .. } => Ok(v.to_string()),
         }
     }

@@ -44,6 +44,41 @@ fn uci_handshake_lists_every_option() {
     e.quit();
 }
 
+/// A GUI may send every option back with the default `uci` listed (Arena, cutechess do when
+/// asked to reset): each is taken without a word, `<empty>` for an empty string included.
+#[test]
+fn every_listed_default_is_taken_back() {
+    let mut e = Engine::start();
+    let lines = e.ask("uci", |l| l == "uciok");
+    let mut sent = 0;
+    for l in lines.iter().filter(|l| l.starts_with("option name ")) {
+        let rest = &l["option name ".len()..];
+        let (name, rest) = rest.split_once(" type ").unwrap();
+        let Some((_, default)) = rest.split_once(" default ") else {
+            continue; // a button
+        };
+        let default = default.split(" min ").next().unwrap();
+        let default = default.split(" var ").next().unwrap();
+        let out = e.exchange(&format!("setoption name {} value {}", name, default));
+        assert!(out.is_empty(), "{} = {}: {:?}", name, default, out);
+        sent += 1;
+    }
+    assert!(sent > 15, "only {} options", sent);
+    assert!(lines
+        .iter()
+        .any(|l| l.ends_with("type string default <empty>")));
+    // And the engine still plays.
+    e.exchange("setoption name Boards value 1x1");
+    e.exchange("position startpos");
+    let out = e.ask("go depth 2", |l| l.starts_with("bestmove"));
+    assert!(
+        !out.last().unwrap().starts_with("bestmove 0000"),
+        "{:?}",
+        out
+    );
+    e.quit();
+}
+
 /// The nodes of the last `info` line of a `go depth N`.
 fn nodes_to_depth(e: &mut Engine, depth: u32) -> u64 {
     let out = e.ask(&format!("go depth {}", depth), |l| {

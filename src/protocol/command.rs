@@ -229,18 +229,27 @@ pub fn parse_go(rest: &[&str]) -> Command {
                 warnings.push(format!("'{}' needs a value", key));
                 break;
             };
-            // Clocks can go negative in some GUIs when a flag falls; treat that as 0.
-            let parsed = v.parse::<i64>().ok().map(|n| n.max(0) as u64);
+            let is_clock = matches!(key.as_str(), "wtime" | "btime")
+                || matches!(seat_field(&key), Some((_, false)));
+            let parsed = match v.parse::<i64>() {
+                // Clocks can go negative in some GUIs when a flag falls: read as 0.
+                Ok(n) if n < 0 && is_clock => Ok(0),
+                Ok(n) if n < 0 => Err("a negative number"),
+                Ok(n) if key == "movestogo" && n == 0 => Err("0 moves (at least 1)"),
+                Ok(n) => Ok(n as u64),
+                Err(_) if is_integer_text(v) => Err("too large"),
+                Err(_) => Err("not an integer"),
+            };
             match parsed {
-                None => {
-                    warnings.push(format!("'{} {}': not an integer", key, truncate(v)));
+                Err(why) => {
+                    warnings.push(format!("'{} {}': {}", key, truncate(v), why));
                 }
-                Some(n) => match key.as_str() {
+                Ok(n) => match key.as_str() {
                     "wtime" => limits.time[0] = Some(n),
                     "btime" => limits.time[1] = Some(n),
                     "winc" => limits.inc[0] = Some(n),
                     "binc" => limits.inc[1] = Some(n),
-                    "movestogo" => limits.movestogo = Some(n.max(1)),
+                    "movestogo" => limits.movestogo = Some(n),
                     "movetime" => limits.movetime = Some(n),
                     "depth" => limits.depth = Some(n.clamp(1, 127) as u32),
                     "nodes" => limits.nodes = Some(n.max(1)),
@@ -298,6 +307,12 @@ pub fn parse_go(rest: &[&str]) -> Command {
         ));
     }
     Command::Go { limits, warnings }
+}
+
+/// An optional minus sign and digits only: an integer, however large.
+fn is_integer_text(v: &str) -> bool {
+    let digits = v.strip_prefix('-').unwrap_or(v);
+    !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit())
 }
 
 /// The `go` fields followed by a number (besides `p<k>time`, `p<k>inc`).
@@ -386,6 +401,45 @@ mod tests {
         assert_eq!(limits.time, [Some(1000), Some(2000), Some(5), None]);
         assert_eq!(limits.inc, [Some(10), Some(20), None, Some(7)]);
         assert_eq!(limits.movestogo, Some(9));
+    }
+
+    #[test]
+    fn go_reports_negative_and_oversized_numbers() {
+        for (line, why) in [
+            ("go movetime -5", "'movetime -5': a negative number"),
+            ("go depth -1", "'depth -1': a negative number"),
+            ("go nodes -100", "'nodes -100': a negative number"),
+            ("go mate -2", "'mate -2': a negative number"),
+            ("go wtime 100 winc -50", "'winc -50': a negative number"),
+            (
+                "go wtime 100 movestogo 0",
+                "'movestogo 0': 0 moves (at least 1)",
+            ),
+            (
+                "go wtime 100 movestogo -3",
+                "'movestogo -3': a negative number",
+            ),
+            (
+                "go movetime 18446744073709551615",
+                "'movetime 18446744073709551615': too large",
+            ),
+            ("go nodes 1e6", "'nodes 1e6': not an integer"),
+        ] {
+            let Command::Go { warnings, limits } = parse(line).unwrap() else {
+                panic!()
+            };
+            assert_eq!(warnings[0], why, "{}", line);
+            assert!(!limits.is_unlimited(), "{} must end by itself", line);
+            assert_eq!(limits.inc[0], None, "{}", line);
+            assert_eq!(limits.movestogo, None, "{}", line);
+        }
+        // A clock gone negative (a GUI whose flag fell) is read as 0, without a word.
+        let Command::Go { warnings, limits } = parse("go wtime -20 btime 500 p3time -1").unwrap()
+        else {
+            panic!()
+        };
+        assert!(warnings.is_empty());
+        assert_eq!(limits.time, [Some(0), Some(500), Some(0), None]);
     }
 
     #[test]

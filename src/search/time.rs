@@ -287,10 +287,12 @@ pub fn budget(remaining: u64, inc: u64, movestogo: Option<u64>, overhead_ms: u64
     let soft = (avail / mtg + inc * 3 / 4).min(avail * 2 / 5).max(1);
     // The hard limit is sustainable: spending it on every move (with the overhead lost each time)
     // still leaves a positive clock, so a search that overruns its soft limit never flags.
-    let cap = if mtg == 1 {
-        avail * 4 / 5
-    } else {
-        avail / 10 + inc / 2
+    // When the client says how many moves remain before the clock is refilled (`movestogo`),
+    // four fifths of the clock spread over them is sustainable too: movestogo 1 may take four
+    // fifths of the clock, 2 two fifths; from 8 on the tenth is the larger.
+    let cap = match movestogo {
+        Some(_) => (avail / 10 + inc / 2).max(avail * 4 / 5 / mtg),
+        None => avail / 10 + inc / 2,
     };
     let soft = soft.min(cap.max(1));
     // Never past four fifths of the clock, however large the increment.
@@ -335,6 +337,28 @@ mod tests {
             clock = clock - hard - 30 + 100;
         }
         assert!(clock > 100, "clock ran down to {}", clock);
+    }
+
+    #[test]
+    fn movestogo_spreads_the_clock_over_the_moves_left_and_never_flags() {
+        // 40 moves in 60 s, the hard budget spent on every move: the period ends with time left.
+        let mut clock = 60_000u64;
+        for left in (1..=40).rev() {
+            let (soft, hard) = budget(clock, 0, Some(left), 30);
+            assert!(
+                soft <= hard && hard + 30 < clock,
+                "{} to go: clock {}",
+                left,
+                clock
+            );
+            clock -= hard + 30;
+        }
+        assert!(clock > 0);
+        // The last moves before the refill may take more than the tenth kept otherwise.
+        assert_eq!(budget(10_000, 0, Some(1), 0).1, 8_000);
+        assert_eq!(budget(10_000, 0, Some(2), 0).1, 4_000);
+        assert_eq!(budget(10_000, 0, Some(20), 0).1, 1_000);
+        assert!(budget(10_000, 0, None, 0).1 <= 1_000);
     }
 
     #[test]
