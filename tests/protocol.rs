@@ -79,6 +79,36 @@ fn every_listed_default_is_taken_back() {
     e.quit();
 }
 
+/// Best-Reply Search keeps its table from one `go` to the next, as alpha-beta does: the same
+/// search again is shorter, but its principal variation and ponder move stay whole (the kept
+/// table's cuts once left a one-move PV and no ponder move).
+#[test]
+fn a_repeated_threechess_search_keeps_its_whole_line() {
+    let mut e = Engine::start();
+    e.exchange("setoption name Game value threechess");
+    e.exchange("setoption name Threads value 1");
+    e.exchange("position startpos moves a2a3");
+    let last_pv = |out: &[String]| -> (Vec<String>, String) {
+        let info = out
+            .iter()
+            .rev()
+            .find(|l| l.starts_with("info depth 4 "))
+            .unwrap_or_else(|| panic!("no depth 4 in {:?}", out));
+        let pv = info.split(" pv ").nth(1).unwrap();
+        let pv = pv.split_whitespace().map(String::from).collect();
+        (pv, out.last().unwrap().clone())
+    };
+    let first = e.ask("go depth 4", |l| l.starts_with("bestmove"));
+    let again = e.ask("go depth 4", |l| l.starts_with("bestmove"));
+    let (pv1, best1) = last_pv(&first);
+    let (pv2, best2) = last_pv(&again);
+    assert!(pv1.len() >= 4, "{:?}", pv1);
+    assert_eq!(pv2, pv1, "the same search again");
+    assert!(best2.contains(" ponder "), "{}", best2);
+    assert_eq!(best1, best2);
+    e.quit();
+}
+
 /// The nodes of the last `info` line of a `go depth N`.
 fn nodes_to_depth(e: &mut Engine, depth: u32) -> u64 {
     let out = e.ask(&format!("go depth {}", depth), |l| {

@@ -299,7 +299,7 @@ impl<G: Game> Searcher<'_, G> {
             }
             if ply > 0 && !qs && !self.exact && e.depth as i32 >= depth {
                 let s = from_tt(e.score, ply, WIN_BOUND);
-                if e.bound.settles(s, alpha, beta) {
+                if Self::cuts(e.bound, s, alpha, beta) {
                     self.move_bufs[here] = moves;
                     return s;
                 }
@@ -371,6 +371,15 @@ impl<G: Game> Searcher<'_, G> {
         best
     }
 
+    /// Whether a table entry ends the search of a node: when it settles the node's value, but
+    /// not with an exact score inside the window. Such a value becomes part of the principal
+    /// variation, which must go on past the node (as alpha-beta skips table cuts at PV nodes,
+    /// and Stockfish does): the table is kept from one search to the next, and the same `go`
+    /// twice answered with a one-move PV and no move to ponder on.
+    fn cuts(bound: Bound, s: i32, alpha: i32, beta: i32) -> bool {
+        bound.settles(s, alpha, beta) && !(bound == Bound::Exact && alpha < s && s < beta)
+    }
+
     /// A minimising layer: the opponents of the root player move until its turn comes back, one
     /// of them searching all its moves (only noisy ones in quiescence), the others playing their
     /// default move.
@@ -400,7 +409,7 @@ impl<G: Game> Searcher<'_, G> {
                 }
                 if !self.exact && e.depth as i32 >= depth {
                     let s = from_tt(e.score, ply, WIN_BOUND);
-                    if e.bound.settles(s, alpha, beta) {
+                    if Self::cuts(e.bound, s, alpha, beta) {
                         return s;
                     }
                 }
