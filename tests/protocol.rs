@@ -808,12 +808,24 @@ fn move_lists_past_automatic_draws_are_followed() {
     // the 100-ply rule.
     let pos_now = format!("position startpos moves e2e4 e7e5 {}", shuffle.repeat(26));
     let out = e.exchange(&pos_now);
-    assert!(
-        out.iter()
-            .all(|l| l.starts_with("info string the rules drew this game")),
-        "{:?}",
-        out
+    // One line for the whole list: the first draw, then how many more and by which rules.
+    assert_eq!(
+        out,
+        vec!["info string the rules drew this game after move 10 of the list (threefold repetition); \
+              playing on as sent; 12 more draws by the rules later in the list (threefold repetition, \
+              fifty-move rule), the last after move 102"]
     );
+    // The 100-ply count runs from the last pawn move (e7e5, move 2), not from a repetition
+    // played through: its draw comes after move 102 (passed above, where move 103 follows),
+    // and a list ending there is that draw itself, not passed.
+    let ending = format!("position startpos moves e2e4 e7e5 {}", shuffle.repeat(25));
+    let end_out = e.exchange(&ending);
+    assert!(
+        end_out.len() == 1 && end_out[0].ends_with("11 more draws by the rules later in the list (threefold repetition), the last after move 98"),
+        "{:?}",
+        end_out
+    );
+    e.exchange(&pos_now);
     assert!(
         out.iter().any(|l| l.contains("fifty-move rule")),
         "no 100-ply draw reported: {:?}",

@@ -620,27 +620,52 @@ impl Engine {
                 .map_err(|e| format!("bad position: {}", e))?,
         };
         let mut through = None;
+        // The draws passed after the first: how many, after which move the last, and by which
+        // rules.
+        let mut later = (0, 0);
+        let mut later_rules: Vec<&str> = Vec::new();
         for (i, m) in moves.iter().enumerate() {
             if let Status::Over(o) = pos.status() {
                 // A draw the rules declare by themselves is a claim for a chess GUI, which
                 // plays on: follow it (once per draw, every rule in force here: one move may
-                // reach the 100-ply rule and a repetition; the first one is reported).
+                // reach the 100-ply rule and a repetition).
                 while let Some(reason) = pos.play_through_draw() {
-                    self.out.line(&format!(
-                        "info string the rules drew this game after move {} of the list ({}); playing on as sent",
-                        i, reason
-                    ));
                     if through.is_none() {
                         through = Some(PlayedThrough {
                             reason,
                             after: i,
                             result: result_text(&o.rewards[..pos.players()]),
                         });
+                    } else {
+                        later = (later.0 + 1, i);
+                        if !later_rules.contains(&reason) {
+                            later_rules.push(reason);
+                        }
                     }
                 }
             }
             pos.play_text(m)
                 .map_err(|e| format!("move {} of the list: {}", i + 1, e))?;
+        }
+        // One line for the whole list, however long a GUI's shuffle (and none for a list
+        // refused further on).
+        if let Some(t) = &through {
+            let rules = later_rules.join(", ");
+            let more = match later {
+                (0, _) => String::new(),
+                (1, k) => format!(
+                    "; one more draw by the rules later in the list ({}), after move {}",
+                    rules, k
+                ),
+                (n, k) => format!(
+                    "; {} more draws by the rules later in the list ({}), the last after move {}",
+                    n, rules, k
+                ),
+            };
+            self.out.line(&format!(
+                "info string the rules drew this game after move {} of the list ({}); playing on as sent{}",
+                t.after, t.reason, more
+            ));
         }
         Ok((pos, through))
     }
