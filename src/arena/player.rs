@@ -339,13 +339,21 @@ pub fn start(spec: &EngineSpec, setup: &Setup) -> Result<Box<dyn Player>, Fault>
             if !seed_given {
                 params.seed = setup.seed;
             }
-            Ok(Box::new(Builtin {
+            // Alpha-beta (or Best-Reply Search) where the game has no hidden cards.
+            let hidden = crate::games::resolve(Some(setup.game))
+                .ok()
+                .and_then(|e| e.start(&e.default_options(), None).ok())
+                .is_some_and(|g| g.hidden_information());
+            let b = Builtin {
                 kind: *kind,
                 params,
                 rng: rng_from_seed(setup.seed),
                 memory: Arc::default(),
                 ending: None,
-            }))
+                uses_table: *kind == BuiltinKind::AlphaBeta && !hidden,
+            };
+            b.prepare_table();
+            Ok(Box::new(b))
         }
         EngineKind::External { program, args } => {
             let mut e = External::spawn(program, args, setup)?;
@@ -366,12 +374,21 @@ struct Builtin {
     /// A search the watchdog answered for, still ending: the next move (or the end of the game)
     /// waits for it.
     ending: Option<JoinHandle<()>>,
+    /// Whether its searches keep a table (alpha-beta, Best-Reply Search), made ready before
+    /// each game rather than on its first move's clock.
+    uses_table: bool,
 }
 
 /// What a built-in's search thread hands back: when it had its move, the move and its score.
 type Found = (Instant, Option<String>, Option<i32>);
 
 impl Builtin {
+    fn prepare_table(&self) {
+        if self.uses_table {
+            crate::search::tt::prepare(&self.memory, self.params.hash_mb, self.params.threads);
+        }
+    }
+
     /// Waits for a search the watchdog answered for to end.
     fn join_ending(&mut self) {
         if let Some(h) = self.ending.take() {
@@ -465,6 +482,7 @@ impl Player for Builtin {
     fn new_game(&mut self, _timeout: Duration) -> Result<(), Fault> {
         self.join_ending();
         self.memory = Arc::default();
+        self.prepare_table();
         Ok(())
     }
 }

@@ -351,6 +351,23 @@ impl Engine {
         self.forget();
     }
 
+    /// Readies the table the next search will use, when it is alpha-beta or Best-Reply Search
+    /// and none is running (during a search `isready` is answered at once and nothing is made).
+    fn prepare_table(&self) {
+        if self.searching() {
+            return;
+        }
+        let Ok(pos) = self.pos() else { return };
+        let chosen = search::Chosen::of(
+            self.params.algorithm,
+            pos.players(),
+            pos.hidden_information(),
+        );
+        if matches!(chosen, search::Chosen::AlphaBeta | search::Chosen::Brs) {
+            search::tt::prepare(&self.memory, self.params.hash_mb, self.params.threads);
+        }
+    }
+
     /// Empties what the searches keep from one to the next. A search still running keeps what
     /// it holds (and drops it when it ends): the next search starts afresh either way.
     fn forget(&mut self) {
@@ -371,8 +388,14 @@ impl Engine {
                 self.identify("ugiok");
             }
             Command::Debug(on) => self.debug = on,
-            Command::IsReady => self.out.line("readyok"),
-            Command::NewGame => self.restart(),
+            Command::IsReady => {
+                self.prepare_table();
+                self.out.line("readyok")
+            }
+            Command::NewGame => {
+                self.restart();
+                self.prepare_table();
+            }
             Command::SetOption { name, value } => self.set_option(&name, &value)?,
             Command::Position { spec, moves } => self.position(spec, &moves)?,
             Command::Go { limits, warnings } => {
