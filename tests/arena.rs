@@ -781,6 +781,78 @@ fn bad_arguments_are_refused() {
     .is_err());
 }
 
+#[test]
+fn an_opening_too_long_for_the_game_is_refused_before_any_game() {
+    // A heap of 5 cannot last 6 plies: every draw of the opening ends the game inside it.
+    let args = parse_args([
+        "--quiet",
+        "--engine",
+        "builtin:random",
+        "--engine",
+        "builtin:random",
+        "--nodes",
+        "1",
+        "--option",
+        "Heap=5",
+        "--opening-plies",
+        "6",
+    ])
+    .unwrap();
+    let err = run_match(GameDef::of::<Nim>(), &args).unwrap_err();
+    assert!(
+        err.starts_with("--opening-plies 6: nim ended within 6"),
+        "{}",
+        err
+    );
+    // Two plies fit: the opening is played in full.
+    let r = nim_match(&[
+        "--engine",
+        "builtin:random",
+        "--engine",
+        "builtin:random",
+        "--nodes",
+        "1",
+        "--option",
+        "Heap=5",
+        "--opening-plies",
+        "2",
+        "--seed",
+        "1",
+    ]);
+    assert!(r.records.iter().all(|g| g.opening.len() == 2));
+    // The command line: an error on one line, and no game file (no game was started).
+    let out = temp("too-long-opening.jsonl");
+    let (ok, stdout, stderr) = cli(&[
+        "match",
+        "--game",
+        "hyperchess",
+        "--option",
+        "Boards=1x1",
+        "--engine",
+        "builtin:random",
+        "--engine",
+        "builtin:random",
+        "--nodes",
+        "5",
+        "--games",
+        "2",
+        "--opening-plies",
+        "1000",
+        "--quiet",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(!ok, "{}", stdout);
+    assert!(stdout.is_empty(), "{}", stdout);
+    assert!(
+        stderr.starts_with("error: --opening-plies 1000: hyperchess ended within 1000"),
+        "{}",
+        stderr
+    );
+    assert_eq!(stderr.lines().count(), 1, "{}", stderr);
+    assert!(!out.exists(), "a game file was written");
+}
+
 // --- the quatre binary, on the registry's games ---------------------------------------------
 
 fn quatre() -> &'static str {

@@ -300,6 +300,17 @@ fn plan(mut def: GameDef, args: &MatchArgs) -> Result<Plan, String> {
             shard.is_none_or(|(k, n)| group % n == k - 1)
         })
         .collect();
+    if opening_plies > 0 {
+        // Draw every random opening this run plays now (each job draws its own again, the same
+        // way): one too long for the game is refused before any game starts.
+        let locals: std::collections::BTreeSet<usize> = indices
+            .iter()
+            .map(|i| (i % per_pairing) / players)
+            .collect();
+        for local in locals {
+            group_opening(&def, seed, chance, local, opening_plies)?;
+        }
+    }
     let heading = Heading {
         title: "Match",
         game: def.name.clone(),
@@ -506,8 +517,12 @@ fn time_control(args: &MatchArgs, every_engine_has_tc: bool) -> Result<TimeContr
     Ok(tc)
 }
 
+/// The draws [`opening`] makes before it gives up.
+const OPENING_TRIES: u64 = 100;
+
 /// The random opening of a group: `plies` random legal moves from the start (dealt from
-/// `deal`), drawn again (up to 100 times) when the game ends inside the opening.
+/// `deal`), drawn again (up to [`OPENING_TRIES`] times) when the game ends inside the opening;
+/// an error when every draw ended inside it (the opening is too long for the game).
 pub fn opening(
     def: &GameDef,
     deal: Option<u64>,
@@ -517,7 +532,7 @@ pub fn opening(
     if plies == 0 {
         return Ok(Vec::new());
     }
-    for attempt in 0..100 {
+    for attempt in 0..OPENING_TRIES {
         let mut rng = rng_from_seed(mix(seed, attempt));
         let mut g = def.start(deal)?;
         let mut moves = Vec::with_capacity(plies);
@@ -532,7 +547,33 @@ pub fn opening(
             return Ok(moves);
         }
     }
-    Ok(Vec::new())
+    Err(format!(
+        "{} ended within {} random plies in each of {} tries: ask for fewer plies",
+        def.name, plies, OPENING_TRIES
+    ))
+}
+
+/// The deal seed of the `local`-th rotation group of every pairing (games with chance in their
+/// start; None for the others).
+fn group_deal(seed: u64, chance: bool, local: usize) -> Option<u64> {
+    chance.then(|| mix(seed, 2 * local as u64 + 1) >> 1)
+}
+
+/// The random opening of the `local`-th rotation group of every pairing.
+fn group_opening(
+    def: &GameDef,
+    seed: u64,
+    chance: bool,
+    local: usize,
+    plies: usize,
+) -> Result<Vec<String>, String> {
+    opening(
+        def,
+        group_deal(seed, chance, local),
+        plies,
+        mix(seed, 2 * local as u64 + 2),
+    )
+    .map_err(|e| format!("--opening-plies {}: {}", plies, e))
 }
 
 impl Plan {
@@ -545,9 +586,7 @@ impl Plan {
         let group = p * self.per_pairing.div_ceil(n) + local;
         let rot = k % n;
         let pairing = &self.pairings[p];
-        let mut deal_seed = self
-            .chance
-            .then(|| mix(self.seed, 2 * local as u64 + 1) >> 1);
+        let mut deal_seed = group_deal(self.seed, self.chance, local);
         let (start, opening) = match &self.openings {
             Some((book, order)) => {
                 let o = &book[order.pick(book.len(), local, self.seed)];
@@ -557,16 +596,10 @@ impl Plan {
                 }
                 (o.start.clone(), o.moves.clone())
             }
-            None => {
-                let plies = self.opening_plies;
-                let moves = opening(
-                    &self.def,
-                    deal_seed,
-                    plies,
-                    mix(self.seed, 2 * local as u64 + 2),
-                )?;
-                (None, moves)
-            }
+            None => (
+                None,
+                group_opening(&self.def, self.seed, self.chance, local, self.opening_plies)?,
+            ),
         };
         Ok(Job {
             index,

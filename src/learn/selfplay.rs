@@ -199,7 +199,8 @@ impl Plan {
             }
             None => {
                 let moves =
-                    crate::arena::opening(&self.def, deal, self.random_plies, mix(gseed, 2))?;
+                    crate::arena::opening(&self.def, deal, self.random_plies, mix(gseed, 2))
+                        .map_err(|e| format!("--random-plies {}: {}", self.random_plies, e))?;
                 let how = format!("random:{}", moves.len());
                 (None, moves, how)
             }
