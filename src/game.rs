@@ -191,6 +191,11 @@ impl Hash for RuleOptions {
     }
 }
 
+/// The value of a rule option that stands for the game's own default: the protocol lists an
+/// option that games share with different defaults (`MaxPlies`) with this default, and
+/// [`RuleOptions::set_given`] takes it for any option.
+pub const GAME_DEFAULT: &str = "-1";
+
 impl RuleOptions {
     /// Every option at its default.
     pub fn defaults(specs: &'static [OptionSpec]) -> Self {
@@ -214,6 +219,16 @@ impl RuleOptions {
         let v = spec.validate(value)?;
         self.values.insert(spec.name.to_ascii_lowercase(), v);
         Ok(())
+    }
+
+    /// Sets an option as a user gives it (the protocol's `setoption`, the command line's
+    /// `--option`): [`GAME_DEFAULT`] restores the game's own default, any other value is
+    /// checked as [`set`](Self::set) does.
+    pub fn set_given(&mut self, name: &str, value: &str) -> Result<(), String> {
+        match self.spec(name) {
+            Some(spec) if value.trim() == GAME_DEFAULT => self.set(name, &spec.default_text()),
+            _ => self.set(name, value),
+        }
     }
 
     /// Builder form of [`set`](Self::set) for tests: panics on a bad name or value.

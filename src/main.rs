@@ -350,7 +350,7 @@ fn load_with_last(
         let (n, v) = o
             .split_once('=')
             .ok_or_else(|| format!("--option takes NAME=VALUE, not '{}'", o))?;
-        opts.set(n.trim(), v.trim())?;
+        opts.set_given(n.trim(), v.trim())?;
     }
     let mut g = match &p.fen {
         Some(t) => entry

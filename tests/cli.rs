@@ -249,3 +249,76 @@ fn a_match_with_an_engine_that_cannot_start_fails_with_the_reason() {
     assert_eq!(games.lines().count(), 1, "{}", games);
     assert!(games.contains("cannot start"), "{}", games);
 }
+
+#[test]
+fn option_minus_one_restores_the_games_default_as_setoption_does() {
+    // The protocol lists MaxPlies with default -1, each game's own default (protocol.md):
+    // `--option MaxPlies=-1` means the same on the command line.
+    let max_plies = |game: &str, option: &[&str]| -> String {
+        let mut args = vec![
+            "analyse",
+            "--game",
+            game,
+            "--depth",
+            "1",
+            "--threads",
+            "1",
+            "--json",
+        ];
+        args.extend_from_slice(option);
+        let o = run(&args);
+        assert!(o.status.success(), "{:?}: {}", args, text(&o.stderr));
+        let out = text(&o.stdout);
+        let last: serde_json::Value = serde_json::from_str(out.lines().last().unwrap()).unwrap();
+        last["options"]["MaxPlies"].as_str().unwrap().to_string()
+    };
+    for (game, default) in [("rithmomachia", "400"), ("hyperchess", "0")] {
+        assert_eq!(max_plies(game, &[]), default, "{}", game);
+        assert_eq!(
+            max_plies(game, &["--option", "MaxPlies=-1"]),
+            default,
+            "{}",
+            game
+        );
+        assert_eq!(
+            max_plies(game, &["--option", "MaxPlies=7"]),
+            "7",
+            "{}",
+            game
+        );
+    }
+    // A match takes it too, and names the value in force.
+    let o = run(&[
+        "match",
+        "--game",
+        "rithmomachia",
+        "--option",
+        "MaxPlies=-1",
+        "--engine",
+        "builtin:random",
+        "--engine",
+        "builtin:random",
+        "--nodes",
+        "1",
+        "--games",
+        "1",
+        "--max-plies",
+        "6",
+        "--seed",
+        "1",
+        "--quiet",
+    ]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    assert!(
+        text(&o.stdout).starts_with("Match: rithmomachia (MaxPlies=400)"),
+        "{}",
+        text(&o.stdout)
+    );
+    // Other values below the game's bounds are still refused.
+    let o = run(&["analyse", "--option", "MaxPlies=-2", "--depth", "1"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert_eq!(
+        text(&o.stderr),
+        "error: option MaxPlies must be between 0 and 100000, not -2\n"
+    );
+}

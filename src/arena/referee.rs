@@ -59,9 +59,10 @@ impl GameDef {
         }
     }
 
-    /// Sets a rule option (`Name=Value` from `--option`), remembering it for the engines.
+    /// Sets a rule option (`Name=Value` from `--option`; −1 restores the game's default, as
+    /// with `setoption`), remembering its value for the engines.
     pub fn set_option(&mut self, name: &str, value: &str) -> Result<(), String> {
-        self.options.set(name, value)?;
+        self.options.set_given(name, value)?;
         let spec = self.options.spec(name).expect("just set");
         let v = self.options.text(spec.name).to_string();
         self.given_options

@@ -588,30 +588,25 @@ impl Engine {
         let mut updated = Vec::new();
         for e in &owners {
             let mut opts = self.rules[e.name].clone();
-            if value.trim() == options::GAME_DEFAULT {
-                let d = e.default_options();
-                let spec = d.spec(name).expect("owner has the option");
-                opts.set(name, &spec.default_text())?;
-            } else {
-                opts.set(name, value).map_err(|err| {
-                    // A spin option that games share with different defaults is listed with
-                    // min -1 (each game's own default): the error says so, beside the bounds.
-                    let shared_default = options::rule_specs().iter().any(|s| {
-                        s.name.eq_ignore_ascii_case(name)
-                            && matches!(s.kind, crate::game::OptionKind::Spin { min: -1, .. })
-                    });
-                    if shared_default {
-                        format!(
-                            "{} (game {}; {} restores each game's own default)",
-                            err,
-                            e.name,
-                            options::GAME_DEFAULT
-                        )
-                    } else {
-                        format!("{} (game {})", err, e.name)
-                    }
-                })?;
-            }
+            // GAME_DEFAULT (-1) restores each game's own default.
+            opts.set_given(name, value).map_err(|err| {
+                // A spin option that games share with different defaults is listed with
+                // min -1 (each game's own default): the error says so, beside the bounds.
+                let shared_default = options::rule_specs().iter().any(|s| {
+                    s.name.eq_ignore_ascii_case(name)
+                        && matches!(s.kind, crate::game::OptionKind::Spin { min: -1, .. })
+                });
+                if shared_default {
+                    format!(
+                        "{} (game {}; {} restores each game's own default)",
+                        err,
+                        e.name,
+                        options::GAME_DEFAULT
+                    )
+                } else {
+                    format!("{} (game {})", err, e.name)
+                }
+            })?;
             updated.push((e.name, opts));
         }
         let current_changed = updated.iter().any(|(n, _)| *n == self.game.name);

@@ -1,14 +1,11 @@
 //! Options as the protocol shows them: `option` lines, the rule options of every game listed
 //! once, and (re-exported) the engine options table of `search::params`.
 
+pub use crate::game::GAME_DEFAULT;
 use crate::game::{OptionKind, OptionSpec};
 pub use crate::search::params::{
     apply, default_threads, engine_specs, set, DEFAULT_MOVE_OVERHEAD_MS,
 };
-
-/// The value of a rule option shared by games with different defaults (`MaxPlies`) that
-/// stands for each game's own default.
-pub const GAME_DEFAULT: &str = "-1";
 
 /// The rule options of every game, each name once, in registry order. A spin option that games
 /// share with different defaults or bounds is listed with default -1 (each game's own default)
