@@ -308,9 +308,14 @@ fn openings(game: &Option<String>, a: &OpeningsArgs) -> Result<(), String> {
         depth: a.depth,
     };
     let book = generate(&def, &args)?;
+    // The header is the command that writes this file again: every argument that changes it.
     let mut out = format!(
-        "# quatre openings --game {} --plies {} --count {} --seed {}{}\n",
+        "# quatre openings --game {}{} --plies {} --count {} --seed {}{}\n",
         def.name,
+        def.given_options
+            .iter()
+            .map(|(k, v)| format!(" --option {}={}", k, v))
+            .collect::<String>(),
         a.plies,
         a.count,
         a.seed,

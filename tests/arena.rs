@@ -1349,6 +1349,44 @@ fn replay_prints_every_move_with_its_diagram() {
 // --- openings --------------------------------------------------------------------------------
 
 #[test]
+fn an_opening_files_header_writes_the_same_file_again() {
+    let (ok, book, err) = cli(&[
+        "openings",
+        "--game",
+        "hyperchess",
+        "--option",
+        "Boards=1x1",
+        "--option",
+        "Promotions=chess",
+        "--plies",
+        "2",
+        "--count",
+        "3",
+        "--seed",
+        "5",
+        "--balanced",
+        "400",
+        "--depth",
+        "1",
+    ]);
+    assert!(ok, "{}", err);
+    let header = book.lines().next().unwrap();
+    assert!(
+        header.contains(" --option Boards=1x1 --option Promotions=chess "),
+        "{}",
+        header
+    );
+    let args: Vec<&str> = header
+        .strip_prefix("# quatre ")
+        .unwrap_or_else(|| panic!("{}", header))
+        .split_whitespace()
+        .collect();
+    let (ok, again, err) = cli(&args);
+    assert!(ok, "{}", err);
+    assert_eq!(book, again, "the header's command writes another file");
+}
+
+#[test]
 fn opening_files_are_generated_reproducibly_and_played_by_whole_groups() {
     let (ok, book, err) = cli(&[
         "openings",
