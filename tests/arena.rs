@@ -853,6 +853,69 @@ fn an_opening_too_long_for_the_game_is_refused_before_any_game() {
     assert!(!out.exists(), "a game file was written");
 }
 
+#[test]
+fn a_bad_tournament_concurrency_or_repeated_sprt_key_is_refused() {
+    let base = [
+        "match",
+        "--game",
+        "hyperchess",
+        "--option",
+        "Boards=1x1",
+        "--engine",
+        "builtin:random",
+        "--engine",
+        "builtin:random",
+        "--nodes",
+        "1",
+        "--games",
+        "2",
+        "--max-plies",
+        "4",
+        "--quiet",
+    ];
+    let refused = |extra: &[&str], expect: &str| {
+        let mut args = base.to_vec();
+        args.extend_from_slice(extra);
+        let (ok, out, err) = cli(&args);
+        assert!(!ok, "{:?} was accepted: {}", extra, out);
+        assert!(out.is_empty(), "{:?}: {}", extra, out);
+        assert!(
+            err.lines().next().unwrap_or("").starts_with(expect),
+            "{:?}: {}",
+            extra,
+            err
+        );
+    };
+    // As many engines as seats: one pairing, but the word is still checked.
+    refused(
+        &["--tournament", "foo"],
+        "error: --tournament is round-robin or gauntlet, not 'foo'",
+    );
+    refused(
+        &["--concurrency", "0"],
+        "error: invalid value '0' for '--concurrency",
+    );
+    refused(
+        &["--concurrency", "257"],
+        "error: invalid value '257' for '--concurrency",
+    );
+    refused(
+        &["--sprt", "elo0=0,elo1=10,alpha=0.05,alpha=0.1"],
+        "error: --sprt: alpha is given twice",
+    );
+    // The valid words and bounds are taken.
+    for extra in [
+        &["--tournament", "gauntlet"][..],
+        &["--tournament", "round-robin", "--concurrency", "256"],
+        &["--sprt", "elo0=0,elo1=10,alpha=0.1"],
+    ] {
+        let mut args = base.to_vec();
+        args.extend_from_slice(extra);
+        let (ok, _, err) = cli(&args);
+        assert!(ok, "{:?}: {}", extra, err);
+    }
+}
+
 // --- the quatre binary, on the registry's games ---------------------------------------------
 
 fn quatre() -> &'static str {

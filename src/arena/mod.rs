@@ -72,8 +72,8 @@ pub struct MatchArgs {
     /// engines than seats, games per pairing.
     #[arg(long)]
     pub games: Option<usize>,
-    /// Games played at once (each on its own thread with its own engine processes).
-    #[arg(long, default_value_t = 1)]
+    /// Games played at once, 1 to 256 (each on its own thread with its own engine processes).
+    #[arg(long, default_value_t = 1, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=256))]
     pub concurrency: usize,
     /// Openings from a file, one per line: `startpos [moves …]` or `<position text> [moves …]`
     /// (see `quatre openings`). Each group of games (seats rotated) plays one line.
@@ -346,7 +346,7 @@ fn plan(mut def: GameDef, args: &MatchArgs) -> Result<Plan, String> {
         def,
         engines,
         players,
-        concurrency: args.concurrency.clamp(1, 256),
+        concurrency: args.concurrency,
         opening_plies,
         chance,
         seed,
@@ -386,21 +386,30 @@ fn pairings(engines: usize, seats: usize, format: Option<&str>) -> Result<Vec<Ve
         out
     }
     let all: Vec<usize> = (0..engines).collect();
-    match format.map(|f| f.to_ascii_lowercase()) {
-        _ if engines == seats => Ok(vec![all]),
-        None => Ok(subsets(&all, seats)),
-        Some(f) if f == "round-robin" || f == "roundrobin" => Ok(subsets(&all, seats)),
-        Some(f) if f == "gauntlet" => Ok(subsets(&all[1..], seats - 1)
+    // The format is checked even when one pairing makes it moot.
+    let gauntlet = match format.map(|f| f.to_ascii_lowercase()) {
+        None => false,
+        Some(f) if f == "round-robin" || f == "roundrobin" => false,
+        Some(f) if f == "gauntlet" => true,
+        Some(_) => {
+            return Err(format!(
+                "--tournament is round-robin or gauntlet, not '{}'",
+                format.unwrap_or_default()
+            ))
+        }
+    };
+    if engines == seats {
+        Ok(vec![all])
+    } else if gauntlet {
+        Ok(subsets(&all[1..], seats - 1)
             .into_iter()
             .map(|mut s| {
                 s.insert(0, 0);
                 s
             })
-            .collect()),
-        Some(f) => Err(format!(
-            "--tournament is round-robin or gauntlet, not '{}'",
-            f
-        )),
+            .collect())
+    } else {
+        Ok(subsets(&all, seats))
     }
 }
 

@@ -317,7 +317,7 @@ pub enum Verdict {
 }
 
 impl Sprt {
-    /// Parses `elo0=0,elo1=10,alpha=0.05,beta=0.05[,model=normalized|logistic]` (any order;
+    /// Parses `elo0=0,elo1=10,alpha=0.05,beta=0.05[,model=normalized|logistic]` (any order, each key once;
     /// alpha and beta default to 0.05, the model to normalized as on fishtest).
     pub fn parse(s: &str) -> Result<Sprt, String> {
         let mut sp = Sprt {
@@ -327,12 +327,17 @@ impl Sprt {
             beta: 0.05,
             model: EloModel::Normalized,
         };
+        let mut seen: Vec<String> = Vec::new();
         for part in s.split([',', ' ']).filter(|p| !p.trim().is_empty()) {
             let (k, v) = part
                 .split_once('=')
                 .ok_or_else(|| format!("--sprt: expected key=value, not '{}'", part))?;
             let k = k.trim().to_ascii_lowercase();
             let v = v.trim();
+            if seen.contains(&k) {
+                return Err(format!("--sprt: {} is given twice", k));
+            }
+            seen.push(k.clone());
             if k == "model" {
                 sp.model = match v.to_ascii_lowercase().as_str() {
                     "normalized" | "normalised" => EloModel::Normalized,
