@@ -704,3 +704,108 @@ fn serve_game_opens_on_that_game() {
     assert!(!o.status.success());
     assert!(String::from_utf8_lossy(&o.stderr).contains("chess960"));
 }
+
+/// Sends `request` as it is, closes the sending side, and returns the answer's status (0 when
+/// there is no answer) and body.
+fn raw(addr: &str, request: &[u8]) -> (u16, String) {
+    let mut s = TcpStream::connect(addr).unwrap();
+    s.set_read_timeout(Some(Duration::from_secs(60))).unwrap();
+    let _ = s.write_all(request);
+    let _ = s.shutdown(std::net::Shutdown::Write);
+    let mut out = Vec::new();
+    let _ = s.read_to_end(&mut out);
+    let out = String::from_utf8_lossy(&out).to_string();
+    let (head, body) = out.split_once("\r\n\r\n").unwrap_or((&out, ""));
+    let status = head
+        .split_whitespace()
+        .nth(1)
+        .and_then(|c| c.parse().ok())
+        .unwrap_or(0);
+    (status, body.to_string())
+}
+
+#[test]
+fn an_oversized_or_endless_request_is_refused_and_the_server_goes_on() {
+    let srv = start();
+    let long = "a".repeat(20_000);
+    let many: String = (0..101).map(|i| format!("X-{}: 1\r\n", i)).collect();
+    for (request, status, want) in [
+        // Its length is refused before a byte of it is read (this one used to abort the server).
+        (
+            "POST /api/seats HTTP/1.1\r\nHost: x\r\nContent-Length: 99999999999\r\n\r\n{}"
+                .to_string(),
+            413,
+            "99999999999 bytes",
+        ),
+        (
+            "POST /api/replay HTTP/1.1\r\nContent-Length: 8388609\r\n\r\n{}".to_string(),
+            413,
+            "8 MiB",
+        ),
+        (
+            format!(
+                "POST /api/seats HTTP/1.1\r\nContent-Length: 9{}\r\n\r\n{{}}",
+                "9".repeat(40)
+            ),
+            413,
+            "bytes",
+        ),
+        (
+            "POST /api/seats HTTP/1.1\r\nContent-Length: -1\r\n\r\n{}".to_string(),
+            400,
+            "Content-Length must be a whole number",
+        ),
+        (
+            "POST /api/seats HTTP/1.1\r\nContent-Length: 2\r\nContent-Length: 3\r\n\r\n{}"
+                .to_string(),
+            400,
+            "two different Content-Lengths",
+        ),
+        // A header line, or a request line, without end; too many headers.
+        (
+            format!("GET /api/games HTTP/1.1\r\nX-Long: {}", long),
+            431,
+            "a header line is longer than 8192 bytes",
+        ),
+        (
+            format!("GET /{}", long),
+            414,
+            "the request line is longer than 8192 bytes",
+        ),
+        (
+            format!("GET /api/games HTTP/1.1\r\n{}\r\n", many),
+            431,
+            "more than 100 headers",
+        ),
+        (
+            "POST /api/seats HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n2\r\n{}\r\n0\r\n\r\n"
+                .to_string(),
+            501,
+            "Content-Length",
+        ),
+        ("hello\r\n\r\n".to_string(), 400, "not an HTTP request line"),
+    ] {
+        let (code, text) = raw(&srv.addr, request.as_bytes());
+        let shown = &request[..request.len().min(80)];
+        assert_eq!(code, status, "{:?}: {}", shown, text);
+        let v: Value = serde_json::from_str(&text).unwrap_or_else(|_| panic!("not JSON: {}", text));
+        let e = v["error"].as_str().unwrap();
+        assert!(e.contains(want), "{:?}: {}", shown, e);
+        // Still serving.
+        let seats = ok(&srv.addr, "POST", "seats", json!({"game": "hyperchess"}));
+        assert_eq!(seats["players"], json!(2), "after {:?}", shown);
+    }
+    // A client that waits for 100 Continue gets it, then its answer.
+    let body = json!({"game": "tesseris"}).to_string();
+    let (code, text) = raw(
+        &srv.addr,
+        format!(
+            "POST /api/seats HTTP/1.1\r\nExpect: 100-continue\r\nContent-Length: {}\r\n\r\n{}",
+            body.len(),
+            body
+        )
+        .as_bytes(),
+    );
+    assert_eq!(code, 100, "{}", text);
+    assert!(text.starts_with("HTTP/1.1 200 OK"), "{}", text);
+}

@@ -1,13 +1,15 @@
-//! `quatre serve`: a board in the browser. A small HTTP server (tiny_http: synchronous, no async
-//! runtime, one thread per request here is plenty for one person at a board) serves an embedded
-//! page and a JSON API; every rule stays in Rust — the page shows the SVG the engine draws, lists
-//! the legal moves the engine generates, and posts the move a click or the list chose.
+//! `quatre serve`: a board in the browser. A small HTTP server (std's TcpListener, a thread per
+//! connection, every read bounded: http.rs) serves an embedded page and a JSON API; every rule
+//! stays in Rust — the page shows the SVG the engine draws, lists the legal moves the engine
+//! generates, and posts the move a click or the list chose.
 //! The API is documented in docs/serve.md.
 
 mod api;
 mod fields;
+mod http;
 
-use std::io::Read;
+use std::net::{TcpListener, TcpStream};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 
 const INDEX: &str = include_str!("page/index.html");
@@ -21,58 +23,88 @@ pub fn run(host: &str, port: u16, game: Option<&str>) -> Result<(), String> {
     let default_game = game
         .map(|g| crate::games::resolve(Some(g)).map(|e| e.name))
         .transpose()?;
-    let server = tiny_http::Server::http((host, port))
+    let listener = TcpListener::bind((host, port))
         .map_err(|e| format!("cannot listen on {}:{}: {}", host, port, e))?;
-    let addr = server
-        .server_addr()
-        .to_ip()
+    let addr = listener
+        .local_addr()
         .map(|a| a.to_string())
-        .unwrap_or_else(|| format!("{}:{}", host, port));
+        .unwrap_or_else(|_| format!("{}:{}", host, port));
     println!("quatre serve: listening on http://{}/", addr);
     use std::io::Write;
     let _ = std::io::stdout().flush();
-    let server = Arc::new(server);
     let state = Arc::new(api::Sessions::opening_on(default_game));
-    // A few threads take requests in turn; searches run on their own threads.
-    let workers: Vec<_> = (0..4)
-        .map(|_| {
-            let (server, state) = (server.clone(), state.clone());
-            std::thread::spawn(move || {
-                for request in server.incoming_requests() {
-                    handle(&state, request);
-                }
-            })
-        })
-        .collect();
-    for w in workers {
-        let _ = w.join();
+    let open = Arc::new(AtomicUsize::new(0));
+    for stream in listener.incoming() {
+        let stream = match stream {
+            Ok(s) => s,
+            // Out of file descriptors, or a connection reset before it was taken: wait a moment.
+            Err(_) => {
+                std::thread::sleep(std::time::Duration::from_millis(10));
+                continue;
+            }
+        };
+        if open.fetch_add(1, Ordering::SeqCst) >= http::MAX_CONNECTIONS {
+            open.fetch_sub(1, Ordering::SeqCst);
+            http::busy(&stream);
+            continue;
+        }
+        let (state, slot) = (state.clone(), Slot(open.clone()));
+        // A thread that cannot start drops its closure, and with it the slot.
+        let _ = std::thread::Builder::new().spawn(move || {
+            let _slot = slot;
+            connection(&state, stream);
+        });
     }
     Ok(())
 }
 
-fn handle(state: &api::Sessions, mut request: tiny_http::Request) {
-    let url = request.url().to_string();
-    let (path, query) = url.split_once('?').unwrap_or((&url, ""));
-    let method = request.method().clone();
-    let (status, kind, body) = match (&method, path) {
-        (tiny_http::Method::Get, "/") | (tiny_http::Method::Get, "/index.html") => {
+/// One connection counted among the open ones until it is dropped (even by a panic).
+struct Slot(Arc<AtomicUsize>);
+
+impl Drop for Slot {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, Ordering::SeqCst);
+    }
+}
+
+fn refuse(stream: &TcpStream, status: u16, message: &str) {
+    let body = serde_json::json!({ "error": message }).to_string();
+    http::respond(stream, status, "application/json", body.as_bytes(), false);
+}
+
+/// One connection: one request read within bounds, answered, and the connection closed.
+fn connection(state: &api::Sessions, stream: TcpStream) {
+    let _ = stream.set_read_timeout(Some(http::READ_TIMEOUT));
+    let _ = stream.set_write_timeout(Some(http::READ_TIMEOUT));
+    let request = match http::read_request(&stream) {
+        Ok(r) => r,
+        Err(http::Unread::Gone) => return,
+        Err(http::Unread::Refused(status, message)) => return refuse(&stream, status, &message),
+    };
+    let (status, kind, body) = handle(state, &request);
+    http::respond(
+        &stream,
+        status,
+        kind,
+        body.as_bytes(),
+        request.method == "HEAD",
+    );
+}
+
+fn handle(state: &api::Sessions, request: &http::Request) -> (u16, &'static str, String) {
+    let url = &request.target;
+    let (path, query) = url.split_once('?').unwrap_or((url, ""));
+    let method = request.method.as_str();
+    match (method, path) {
+        ("GET", "/") | ("GET", "/index.html") => {
             (200, "text/html; charset=utf-8", INDEX.to_string())
         }
-        (tiny_http::Method::Get, "/app.js") => {
-            (200, "text/javascript; charset=utf-8", APP.to_string())
-        }
-        (tiny_http::Method::Get, "/style.css") => {
-            (200, "text/css; charset=utf-8", STYLE.to_string())
-        }
+        ("GET", "/app.js") => (200, "text/javascript; charset=utf-8", APP.to_string()),
+        ("GET", "/style.css") => (200, "text/css; charset=utf-8", STYLE.to_string()),
         (_, p) if p.starts_with("/api/") => {
-            let mut body = String::new();
-            let read = request
-                .as_reader()
-                .take(16 * 1024 * 1024)
-                .read_to_string(&mut body);
-            let result = match read {
-                Err(e) => Err(format!("cannot read the request: {}", e).into()),
-                Ok(_) => api::route(state, method.as_str(), &p[5..], query, &body),
+            let result = match std::str::from_utf8(&request.body) {
+                Err(_) => Err("the request's body is not UTF-8 text".into()),
+                Ok(body) => api::route(state, method, &p[5..], query, body),
             };
             match result {
                 Ok(v) => (200, "application/json", v.to_string()),
@@ -88,11 +120,5 @@ fn handle(state: &api::Sessions, mut request: tiny_http::Request) {
             "text/plain; charset=utf-8",
             format!("no page {}", path),
         ),
-    };
-    let header = tiny_http::Header::from_bytes(&b"Content-Type"[..], kind.as_bytes())
-        .expect("a valid header");
-    let response = tiny_http::Response::from_string(body)
-        .with_status_code(status)
-        .with_header(header);
-    let _ = request.respond(response);
+    }
 }
