@@ -135,7 +135,7 @@ fn records_carry_the_planned_count_and_their_shard_and_stats_names_what_is_missi
 
     // One shard's file: its games are counted, the other shard's are named as missing.
     let one = records::stats(&files[..1], None).unwrap();
-    assert_eq!(one.missing, vec![3, 4, 5]);
+    assert_eq!(one.missing, vec![(3, 5)]);
     assert!(one.table.contains("— 3 games of 6 played"), "{}", one.table);
     assert!(
         one.table.contains(
@@ -157,7 +157,7 @@ fn records_carry_the_planned_count_and_their_shard_and_stats_names_what_is_missi
         .iter()
         .all(|r| r.started && r.planned.is_none() && r.shard.is_none()));
     let s = records::stats(std::slice::from_ref(&old), None).unwrap();
-    assert_eq!(s.missing, vec![0, 1, 2, 4]);
+    assert_eq!(s.missing, vec![(0, 2), (4, 4)]);
     assert!(s.table.contains("— 2 games of 2 played"), "{}", s.table);
     assert!(
         s.table
@@ -402,4 +402,212 @@ fn tables_of_three_or_more_seats_show_the_reward_share() {
     .unwrap();
     assert!(two.summary.contains("  Score  Reward"), "{}", two.summary);
     assert!(!two.summary.contains("Reward share"), "{}", two.summary);
+}
+
+/// `quatre ARGS`, killed after `secs` seconds: (success, stdout, stderr), or None when it had to
+/// be killed.
+fn cli_within(args: &[&str], secs: u64) -> Option<(bool, String, String)> {
+    use std::process::Stdio;
+    let mut child = Command::new(quatre())
+        .args(args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run quatre");
+    let t0 = Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        if t0.elapsed() > Duration::from_secs(secs) {
+            let _ = child.kill();
+            let _ = child.wait();
+            return None;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let o = child.wait_with_output().unwrap();
+    Some((
+        o.status.success(),
+        String::from_utf8_lossy(&o.stdout).into_owned(),
+        String::from_utf8_lossy(&o.stderr).into_owned(),
+    ))
+}
+
+/// `from`'s records with `change` made to its second (line 2), written to `to`.
+fn with_second_changed(from: &Path, to: &Path, change: impl Fn(&mut serde_json::Value)) {
+    let mut out = String::new();
+    for (i, line) in std::fs::read_to_string(from).unwrap().lines().enumerate() {
+        let mut v: serde_json::Value = serde_json::from_str(line).unwrap();
+        if i == 1 {
+            change(&mut v);
+        }
+        out += &serde_json::to_string(&v).unwrap();
+        out.push('\n');
+    }
+    std::fs::write(to, out).unwrap();
+}
+
+#[test]
+fn a_record_that_does_not_hold_together_is_refused_with_its_file_and_line() {
+    use serde_json::json;
+    let three = temp("whole-3.jsonl");
+    threechess(
+        &RANDOMS,
+        &["--games", "3", "--out", three.to_str().unwrap()],
+    )
+    .unwrap();
+    let two = temp("whole-2.jsonl");
+    let (ok, _, err) = cli(&[
+        "match",
+        "--game",
+        "hyperchess",
+        "--option",
+        "Boards=1x1",
+        "--engine",
+        "builtin:random",
+        "--engine",
+        "builtin:random",
+        "--nodes",
+        "5",
+        "--max-plies",
+        "20",
+        "--games",
+        "2",
+        "--quiet",
+        "--out",
+        two.to_str().unwrap(),
+    ]);
+    assert!(ok, "{}", err);
+    type Change = Box<dyn Fn(&mut serde_json::Value)>;
+    let set = |k: &'static str, v: serde_json::Value| -> Change {
+        Box::new(move |r: &mut serde_json::Value| r[k] = v.clone())
+    };
+    let cases: Vec<(&Path, Change, &str)> = vec![
+        (
+            &three,
+            set("result", json!([1.0])),
+            "its seats, engines and result have 3, 3 and 1 entries, but threechess with its options has 3 seats",
+        ),
+        (
+            &three,
+            Box::new(|r: &mut serde_json::Value| {
+                for k in ["seats", "engines", "result"] {
+                    r[k] = json!([]);
+                }
+            }),
+            "have 0, 0 and 0 entries",
+        ),
+        (&three, set("planned", json!(100_000_000u64)), "'planned' is 100000000"),
+        (
+            &three,
+            set("planned", json!(1_000_000_000_000_000u64)),
+            "'planned' is 1000000000000000",
+        ),
+        (&three, set("planned", json!(1)), "game 2 of a match of 1 games"),
+        (&three, set("game", json!(1u64 << 60)), "past the 10000000 games"),
+        (&three, set("shard", json!([1, 1u64 << 60])), "'shard' is [1, "),
+        (&three, set("shard", json!([3, 2])), "'shard' is [3, 2]"),
+        (&three, set("engines", json!([0, 1, 1])), "engine 2 plays two seats"),
+        (&three, set("result", json!([1.5, 0.0, -0.5])), "not a reward from 0 to 1"),
+        (&three, set("offender", json!(3)), "the offender is seat 4 of its 3 seats"),
+        (&three, set("game_name", json!("chess960")), "unknown game 'chess960'"),
+        (
+            &two,
+            set("result", json!([0.5, 0.5, 0.0])),
+            "have 2, 2 and 3 entries, but hyperchess",
+        ),
+    ];
+    let bad = temp("bad.jsonl");
+    let b = bad.to_str().unwrap();
+    for (from, change, want) in &cases {
+        with_second_changed(from, &bad, change);
+        let place = format!("{}:2: not a valid game record: ", b);
+        for args in [vec!["stats", b], vec!["replay", b]] {
+            let (ok, _, err) = cli_within(&args, 60)
+                .unwrap_or_else(|| panic!("{:?} on {:?} ran for a minute", args, want));
+            assert!(!ok, "{:?} took a record with {:?}", args, want);
+            assert!(
+                err.starts_with(&format!("error: {}", place)) && err.contains(want),
+                "{:?}, {:?}: {}",
+                args,
+                want,
+                err
+            );
+            assert_eq!(err.trim_end().lines().count(), 1, "{}", err);
+        }
+        let e = records::read(&bad).unwrap_err();
+        assert!(e.starts_with(&place) && e.contains(want), "{}", e);
+    }
+    // Engines must be numbered without a gap: an index far past the others is no allocation.
+    let one = temp("one.jsonl");
+    let first = std::fs::read_to_string(&three).unwrap();
+    let mut v: serde_json::Value = serde_json::from_str(first.lines().next().unwrap()).unwrap();
+    v["engines"] = json!([0, 1, 1u64 << 60]);
+    std::fs::write(&one, format!("{}\n", v)).unwrap();
+    let (ok, _, err) =
+        cli_within(&["stats", one.to_str().unwrap()], 60).expect("stats ran for a minute");
+    assert!(
+        !ok && err.contains("engine 3 plays in none of the games"),
+        "{}",
+        err
+    );
+    // A record without a result is no training data either.
+    with_second_changed(&two, &bad, set("result", json!([])));
+    let data = temp("labelled.txt");
+    let (ok, _, err) = cli(&[
+        "label",
+        "--game",
+        "hyperchess",
+        "--records",
+        b,
+        "--nodes",
+        "10",
+        "--out",
+        data.to_str().unwrap(),
+    ]);
+    assert!(!ok, "label took a record without a result");
+    assert!(
+        err.contains(&format!(
+            "{}:2: not a valid game record: its seats, engines and result have 2, 2 and 0 entries",
+            b
+        )),
+        "{}",
+        err
+    );
+    for f in [&three, &two, &bad, &one, &data] {
+        let _ = std::fs::remove_file(f);
+    }
+}
+
+#[test]
+fn a_match_of_millions_of_planned_games_is_read_without_a_list_of_them() {
+    // Nine million planned games in as many shards, three of them in the file: the missing
+    // ones are named as ranges, at once.
+    let three = temp("planned-3.jsonl");
+    threechess(
+        &RANDOMS,
+        &["--games", "3", "--out", three.to_str().unwrap()],
+    )
+    .unwrap();
+    let many = temp("planned-many.jsonl");
+    let mut out = String::new();
+    for line in std::fs::read_to_string(&three).unwrap().lines() {
+        let mut v: serde_json::Value = serde_json::from_str(line).unwrap();
+        v["planned"] = 9_000_000.into();
+        v["shard"] = serde_json::json!([1, 9_000_000]);
+        out += &format!("{}\n", v);
+    }
+    std::fs::write(&many, out).unwrap();
+    let t0 = Instant::now();
+    let s = records::stats(std::slice::from_ref(&many), None).unwrap();
+    assert!(t0.elapsed() < Duration::from_secs(10), "{:?}", t0.elapsed());
+    assert_eq!(s.missing, vec![(3, 8_999_999)]);
+    assert!(
+        s.table.contains(
+            "Missing: 8999997 of the match's 9000000 games are in none of the files: games 4–9000000; no game of shards 2/9000000, 3/9000000,"
+        ) && s.table.contains("… (8999999 shards in all)"),
+        "{}",
+        s.table
+    );
+    for f in [&three, &many] {
+        let _ = std::fs::remove_file(f);
+    }
 }

@@ -350,6 +350,22 @@ fn a_match_file_is_replayed_move_by_move() {
         "{}",
         v
     );
+    // A record that does not hold together (three rewards for two seats) is refused when the
+    // file is loaded, naming its line.
+    let mut lines: Vec<Value> = text
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    lines[1]["result"] = json!([0.5, 0.5, 0.0]);
+    let bad: String = lines.iter().map(|l| format!("{}\n", l)).collect();
+    let (code, v) = api(&srv.addr, "POST", "replay", json!({ "text": bad }));
+    assert_eq!(code, 400, "{}", v);
+    let e = v["error"].as_str().unwrap();
+    assert!(
+        e.starts_with("line 2: not a valid game record: its seats, engines and result have 2, 2 and 3 entries"),
+        "{}",
+        e
+    );
     let _ = std::fs::remove_file(&file);
 }
 

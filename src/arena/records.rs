@@ -10,30 +10,144 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-/// Every record of a game file, in file order. A line that is not a game record is an error
-/// naming the file and line; blank lines are skipped.
+/// The most games a record may say its match has (its game number, `planned`, a shard count):
+/// far above any match played, and a bound on anything sized by them.
+pub const MAX_GAMES: usize = 10_000_000;
+
+/// Every record of a game file, in file order, each checked ([`Records::parse`]). A line that
+/// is not a game record is an error naming the file and line; blank lines are skipped.
 pub fn read(path: &Path) -> Result<Vec<GameRecord>, String> {
     let text = std::fs::read_to_string(path)
         .map_err(|e| format!("cannot read {}: {}", path.display(), e))?;
     let mut out = Vec::new();
+    let mut parser = Records::default();
     for (i, line) in text.lines().enumerate() {
         if line.trim().is_empty() {
             continue;
         }
-        let mut rec: GameRecord = serde_json::from_str(line).map_err(|e| {
-            format!(
-                "{}:{}: not a game record of quatre match --out: {}",
-                path.display(),
-                i + 1,
-                e
-            )
-        })?;
-        if rec.format < 3 {
-            rec.started = !ended_at_the_start(&rec);
-        }
+        let rec = parser
+            .parse(line)
+            .map_err(|e| format!("{}:{}: {}", path.display(), i + 1, e))?;
         out.push(rec);
     }
     Ok(out)
+}
+
+/// Reads the lines of game files as records, checking each: a record is refused (one line
+/// saying why, without the place, which the caller adds) unless its game is known and takes its
+/// rule options, its seats, engines and result have one entry per seat of that game, its
+/// engines are distinct, each reward is from 0 to 1, its offender is one of its seats, and its
+/// game number, planned games and shard are within [`MAX_GAMES`] and agree.
+#[derive(Default)]
+pub struct Records {
+    /// The seat count of each game and options met so far (a file holds one or two).
+    seats: Vec<(String, BTreeMap<String, String>, usize)>,
+}
+
+impl Records {
+    /// One line of a game file as a checked record.
+    pub fn parse(&mut self, line: &str) -> Result<GameRecord, String> {
+        let mut rec: GameRecord = serde_json::from_str(line)
+            .map_err(|e| format!("not a game record of quatre match --out: {}", e))?;
+        if rec.format < 3 {
+            rec.started = !ended_at_the_start(&rec);
+        }
+        self.check(&rec)
+            .map_err(|e| format!("not a valid game record: {}", one_line(&e)))?;
+        Ok(rec)
+    }
+
+    fn check(&mut self, r: &GameRecord) -> Result<(), String> {
+        let number = r.game.saturating_add(1);
+        if r.game >= MAX_GAMES {
+            return Err(format!(
+                "game {} is past the {} games a match may have",
+                number, MAX_GAMES
+            ));
+        }
+        if let Some(p) = r.planned {
+            if p == 0 || p > MAX_GAMES {
+                return Err(format!(
+                    "'planned' is {}, not a number of games from 1 to {}",
+                    p, MAX_GAMES
+                ));
+            }
+            if r.game >= p {
+                return Err(format!("game {} of a match of {} games", number, p));
+            }
+        }
+        if let Some([i, n]) = r.shard {
+            if n == 0 || n > MAX_GAMES || i == 0 || i > n {
+                return Err(format!(
+                    "'shard' is [{}, {}], not a shard I/N with 1 <= I <= N <= {}",
+                    i, n, MAX_GAMES
+                ));
+            }
+        }
+        let players = self.players(r)?;
+        let (s, e, res) = (r.seats.len(), r.engines.len(), r.result.len());
+        if s != players || e != players || res != players {
+            return Err(format!(
+                "its seats, engines and result have {}, {} and {} entries, but {} with its options has {} seats",
+                s, e, res, r.game_name, players
+            ));
+        }
+        for (k, &a) in r.engines.iter().enumerate() {
+            if r.engines[..k].contains(&a) {
+                return Err(format!("engine {} plays two seats", a.saturating_add(1)));
+            }
+        }
+        if let Some(x) = r.result.iter().find(|x| !(0.0..=1.0).contains(*x)) {
+            return Err(format!(
+                "the result {:?} has {}, not a reward from 0 to 1",
+                r.result, x
+            ));
+        }
+        if let Some(o) = r.offender.filter(|&o| o >= players) {
+            return Err(format!(
+                "the offender is seat {} of its {} seats",
+                o.saturating_add(1),
+                players
+            ));
+        }
+        Ok(())
+    }
+
+    /// The seat count of the record's game with its rule options.
+    fn players(&mut self, r: &GameRecord) -> Result<usize, String> {
+        if let Some(&(_, _, n)) = self
+            .seats
+            .iter()
+            .find(|(g, o, _)| *g == r.game_name && *o == r.options)
+        {
+            return Ok(n);
+        }
+        let entry = games::resolve(Some(&r.game_name))?;
+        let mut def = GameDef::from_entry(entry);
+        for (k, v) in &r.options {
+            def.set_option(k, v)
+                .map_err(|e| format!("option {}={}: {}", k, v, e))?;
+        }
+        let n = def
+            .start(None)
+            .map_err(|e| format!("{} with its options does not start: {}", r.game_name, e))?
+            .players();
+        self.seats.push((r.game_name.clone(), r.options.clone(), n));
+        Ok(n)
+    }
+}
+
+/// `s` on one line (a record's strings may hold line breaks), cut to 300 characters.
+fn one_line(s: &str) -> String {
+    let flat: String = s
+        .chars()
+        .map(|c| if c.is_control() { ' ' } else { c })
+        .collect();
+    if flat.chars().count() > 300 {
+        format!("{}…", flat.chars().take(300).collect::<String>())
+    } else {
+        flat
+    }
 }
 
 /// Whether a record written before format 3 (which has no `started`) is of a game that never got
@@ -102,14 +216,11 @@ pub fn merge(paths: &[PathBuf]) -> Result<Vec<GameRecord>, String> {
 /// The engines' names by engine index, from the records (each record names the engine at each
 /// seat); an index named differently in two records is an error.
 fn engine_names(records: &[GameRecord]) -> Result<Vec<String>, String> {
-    let mut names: Vec<Option<String>> = Vec::new();
+    let mut names: BTreeMap<usize, &String> = BTreeMap::new();
     for r in records {
         for (&e, name) in r.engines.iter().zip(&r.seats) {
-            if names.len() <= e {
-                names.resize(e + 1, None);
-            }
-            match &names[e] {
-                Some(n) if n != name => {
+            match names.get(&e) {
+                Some(n) if *n != name => {
                     return Err(format!(
                         "engine {} is '{}' in one game and '{}' in game {}: not one match",
                         e + 1,
@@ -118,15 +229,17 @@ fn engine_names(records: &[GameRecord]) -> Result<Vec<String>, String> {
                         r.game + 1
                     ))
                 }
-                _ => names[e] = Some(name.clone()),
+                _ => {
+                    names.insert(e, name);
+                }
             }
         }
     }
-    names
-        .into_iter()
-        .enumerate()
-        .map(|(i, n)| n.ok_or_else(|| format!("engine {} plays in none of the games", i + 1)))
-        .collect()
+    // The engines are numbered from 1 with no gap.
+    if let Some(gap) = (0..names.len()).find(|i| !names.contains_key(i)) {
+        return Err(format!("engine {} plays in none of the games", gap + 1));
+    }
+    Ok(names.into_values().cloned().collect())
 }
 
 /// What `quatre stats` found in the files.
@@ -138,9 +251,10 @@ pub struct StatsReport {
     pub games: usize,
     /// Games that did not start (an engine failed to start): no results.
     pub not_started: usize,
-    /// Games of the match that are in none of the files (known when the records carry the
-    /// match's planned game count; else the gaps below the highest game number).
-    pub missing: Vec<usize>,
+    /// Games of the match that are in none of the files, as runs `(first, last)` of 0-based
+    /// game numbers (known when the records carry the match's planned game count; else the gaps
+    /// below the highest game number).
+    pub missing: Vec<(usize, usize)>,
 }
 
 /// `quatre stats`: the table of the games in `paths` (one match, possibly in shards), with an
@@ -214,28 +328,44 @@ pub fn stats(paths: &[PathBuf], sprt: Option<&str>) -> Result<StatsReport, Strin
     })
 }
 
-/// The games of the match in none of the files, and the line that says which (empty when none
-/// is): with the planned game count every game below it, else the gaps below the highest game
-/// number; and the shards of `--shard I/N` without a game in the files.
-fn missing_games(records: &[GameRecord], planned: Option<usize>) -> (Vec<usize>, String) {
+/// The runs `(first, last)` of the numbers from `lo` below `end` that are not in `present`,
+/// found from `present` alone (nothing is sized by `end`).
+fn gaps(present: &std::collections::BTreeSet<usize>, lo: usize, end: usize) -> Vec<(usize, usize)> {
+    let mut runs = Vec::new();
+    let mut next = lo;
+    for &p in present.range(lo..end) {
+        if p > next {
+            runs.push((next, p - 1));
+        }
+        next = p + 1;
+    }
+    if next < end {
+        runs.push((next, end - 1));
+    }
+    runs
+}
+
+/// The games of the match in none of the files, as runs `(first, last)` of 0-based game
+/// numbers, and the line that says which (empty when none is): with the planned game count
+/// every game below it, else the gaps below the highest game number; and the shards of
+/// `--shard I/N` without a game in the files.
+fn missing_games(records: &[GameRecord], planned: Option<usize>) -> (Vec<(usize, usize)>, String) {
     let present: std::collections::BTreeSet<usize> = records.iter().map(|r| r.game).collect();
     let end = planned.unwrap_or_else(|| present.last().map_or(0, |g| g + 1));
-    let missing: Vec<usize> = (0..end).filter(|g| !present.contains(g)).collect();
+    let missing = gaps(&present, 0, end);
+    let count: usize = missing.iter().map(|(a, b)| b - a + 1).sum();
     // Shards: the N of the sharded records (when they agree), and the I that have a game.
     let ns: std::collections::BTreeSet<usize> = records
         .iter()
         .filter_map(|r| r.shard.map(|s| s[1]))
         .collect();
-    let shards_missing: Vec<String> = match (ns.len(), ns.first()) {
+    let shards_missing: Vec<(usize, usize)> = match (ns.len(), ns.first()) {
         (1, Some(&n)) => {
             let seen: std::collections::BTreeSet<usize> = records
                 .iter()
                 .filter_map(|r| r.shard.map(|s| s[0]))
                 .collect();
-            (1..=n)
-                .filter(|i| !seen.contains(i))
-                .map(|i| format!("{}/{}", i, n))
-                .collect()
+            gaps(&seen, 1, n + 1)
         }
         _ => Vec::new(),
     };
@@ -245,36 +375,41 @@ fn missing_games(records: &[GameRecord], planned: Option<usize>) -> (Vec<usize>,
     let mut line = match planned {
         Some(p) => format!(
             "Missing: {} of the match's {} games are in none of the files: {}",
-            missing.len(),
+            count,
             p,
             ranges(&missing)
         ),
         None => format!(
             "Missing: {} games below the last one are in none of the files: {} (these records do not say how many games the match planned)",
-            missing.len(),
+            count,
             ranges(&missing)
         ),
     };
     if !shards_missing.is_empty() {
+        let n = ns.first().copied().unwrap_or(0);
+        let count: usize = shards_missing.iter().map(|(a, b)| b - a + 1).sum();
+        let mut names: Vec<String> = shards_missing
+            .iter()
+            .flat_map(|&(a, b)| a..=b)
+            .take(12)
+            .map(|i| format!("{}/{}", i, n))
+            .collect();
+        if count > 12 {
+            names.push(format!("… ({} shards in all)", count));
+        }
         line += &format!(
             "; no game of shard{} {}",
-            if shards_missing.len() == 1 { "" } else { "s" },
-            shards_missing.join(", ")
+            if count == 1 { "" } else { "s" },
+            names.join(", ")
         );
     }
     line.push('\n');
     (missing, line)
 }
 
-/// Game numbers (0-based, ascending) as 1-based ranges: `3–4, 7, 9–12`; after 12 ranges, `…`.
-fn ranges(games: &[usize]) -> String {
-    let mut runs: Vec<(usize, usize)> = Vec::new();
-    for &g in games {
-        match runs.last_mut() {
-            Some((_, hi)) if *hi + 1 == g => *hi = g,
-            _ => runs.push((g, g)),
-        }
-    }
+/// Runs of game numbers (0-based, ascending) as 1-based ranges: `3–4, 7, 9–12`; after 12
+/// ranges, `…`.
+fn ranges(runs: &[(usize, usize)]) -> String {
     let mut parts: Vec<String> = runs
         .iter()
         .take(12)

@@ -521,12 +521,14 @@ fn engine_move(s: &Sessions, id: u64) -> Answer {
 
 fn replay_load(s: &Sessions, text: &str) -> Answer {
     let mut records = Vec::new();
+    let mut parser = crate::arena::records::Records::default();
     for (i, line) in text.lines().enumerate() {
         if line.trim().is_empty() {
             continue;
         }
-        let r: GameRecord = serde_json::from_str(line)
-            .map_err(|e| format!("line {}: not a game of quatre match --out: {}", i + 1, e))?;
+        let r = parser
+            .parse(line)
+            .map_err(|e| format!("line {}: {}", i + 1, e))?;
         records.push(r);
     }
     if records.is_empty() {
