@@ -381,6 +381,14 @@ fn every_field_of_every_call_is_checked() {
         json!({"game": "hyperchess", "options": {"Boards": "1x1"}, "nodes": 100}),
     );
     let id = s["id"].as_u64().unwrap();
+    // −1 is MaxPlies's "the game's own default", as with setoption and --option.
+    let own = ok(
+        &srv.addr,
+        "POST",
+        "new",
+        json!({"game": "rithmomachia", "options": {"MaxPlies": -1}, "nodes": 100}),
+    );
+    assert!(own["id"].as_u64().is_some(), "{}", own);
     let new = |extra: Value| {
         let mut b = json!({"game": "rithmomachia"});
         for (k, v) in extra.as_object().unwrap() {

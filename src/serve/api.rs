@@ -284,7 +284,8 @@ fn starting(b: &Body, deal: Option<u64>) -> Result<Box<dyn AnyGame>, Refusal> {
                 .into())
             }
         };
-        opts.set(k, &v).map_err(|e| format!("'options': {}", e))?;
+        opts.set_given(k, &v)
+            .map_err(|e| format!("'options': {}", e))?;
     }
     Ok(entry
         .start(&opts, deal)
