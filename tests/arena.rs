@@ -17,6 +17,8 @@ use quatre::game::{Game, OptionKind, OptionSpec, Outcome, RuleOptions, Seat, Sta
 use std::path::PathBuf;
 use std::process::Command;
 
+mod common;
+
 // --- the test game ---------------------------------------------------------------------------
 
 /// Nim for 2–4 players: take 1 to 3 from the heap; whoever takes the last one wins alone.
@@ -783,21 +785,23 @@ fn bad_arguments_are_refused() {
 
 #[test]
 fn an_opening_too_long_for_the_game_is_refused_before_any_game() {
+    // Two random players on a heap of 5, with an opening of `plies` plies.
+    let heap_of_5 = |plies: &'static str| {
+        [
+            &common::TWO_RANDOMS[..],
+            &[
+                "--nodes",
+                "1",
+                "--option",
+                "Heap=5",
+                "--opening-plies",
+                plies,
+            ],
+        ]
+        .concat()
+    };
     // A heap of 5 cannot last 6 plies: every draw of the opening ends the game inside it.
-    let args = parse_args([
-        "--quiet",
-        "--engine",
-        "builtin:random",
-        "--engine",
-        "builtin:random",
-        "--nodes",
-        "1",
-        "--option",
-        "Heap=5",
-        "--opening-plies",
-        "6",
-    ])
-    .unwrap();
+    let args = parse_args([&["--quiet"][..], &heap_of_5("6")].concat()).unwrap();
     let err = run_match(GameDef::of::<Nim>(), &args).unwrap_err();
     assert!(
         err.starts_with("--opening-plies 6: nim ended within 6"),
@@ -805,49 +809,23 @@ fn an_opening_too_long_for_the_game_is_refused_before_any_game() {
         err
     );
     // Two plies fit: the opening is played in full.
-    let r = nim_match(&[
-        "--engine",
-        "builtin:random",
-        "--engine",
-        "builtin:random",
-        "--nodes",
-        "1",
-        "--option",
-        "Heap=5",
-        "--opening-plies",
-        "2",
-        "--seed",
-        "1",
-    ]);
+    let r = nim_match(&[&heap_of_5("2")[..], &["--seed", "1"]].concat());
     assert!(r.records.iter().all(|g| g.opening.len() == 2));
     // The command line: an error on one line, and no game file (no game was started).
     let out = temp("too-long-opening.jsonl");
-    let (ok, stdout, stderr) = cli(&[
-        "match",
-        "--game",
-        "hyperchess",
-        "--option",
-        "Boards=1x1",
-        "--engine",
-        "builtin:random",
-        "--engine",
-        "builtin:random",
-        "--nodes",
-        "5",
-        "--games",
-        "2",
-        "--opening-plies",
-        "1000",
-        "--quiet",
-        "--out",
-        out.to_str().unwrap(),
-    ]);
-    assert!(!ok, "{}", stdout);
-    assert!(stdout.is_empty(), "{}", stdout);
-    assert!(
-        stderr.starts_with("error: --opening-plies 1000: hyperchess ended within 1000"),
-        "{}",
-        stderr
+    let stderr = refused(
+        &common::tiny_match(&[
+            "--nodes",
+            "5",
+            "--games",
+            "2",
+            "--opening-plies",
+            "1000",
+            "--quiet",
+            "--out",
+            out.to_str().unwrap(),
+        ]),
+        "error: --opening-plies 1000: hyperchess ended within 1000",
     );
     assert_eq!(stderr.lines().count(), 1, "{}", stderr);
     assert!(!out.exists(), "a game file was written");
@@ -855,16 +833,7 @@ fn an_opening_too_long_for_the_game_is_refused_before_any_game() {
 
 #[test]
 fn a_bad_tournament_concurrency_or_repeated_sprt_key_is_refused() {
-    let base = [
-        "match",
-        "--game",
-        "hyperchess",
-        "--option",
-        "Boards=1x1",
-        "--engine",
-        "builtin:random",
-        "--engine",
-        "builtin:random",
+    let base = common::tiny_match(&[
         "--nodes",
         "1",
         "--games",
@@ -872,46 +841,36 @@ fn a_bad_tournament_concurrency_or_repeated_sprt_key_is_refused() {
         "--max-plies",
         "4",
         "--quiet",
-    ];
-    let refused = |extra: &[&str], expect: &str| {
-        let mut args = base.to_vec();
-        args.extend_from_slice(extra);
-        let (ok, out, err) = cli(&args);
-        assert!(!ok, "{:?} was accepted: {}", extra, out);
-        assert!(out.is_empty(), "{:?}: {}", extra, out);
-        assert!(
-            err.lines().next().unwrap_or("").starts_with(expect),
-            "{:?}: {}",
-            extra,
-            err
-        );
-    };
+    ]);
+    let with = |extra: &[&'static str]| [&base[..], extra].concat();
     // As many engines as seats: one pairing, but the word is still checked.
-    refused(
-        &["--tournament", "foo"],
-        "error: --tournament is round-robin or gauntlet, not 'foo'",
-    );
-    refused(
-        &["--concurrency", "0"],
-        "error: invalid value '0' for '--concurrency",
-    );
-    refused(
-        &["--concurrency", "257"],
-        "error: invalid value '257' for '--concurrency",
-    );
-    refused(
-        &["--sprt", "elo0=0,elo1=10,alpha=0.05,alpha=0.1"],
-        "error: --sprt: alpha is given twice",
-    );
+    for (extra, expect) in [
+        (
+            &["--tournament", "foo"][..],
+            "error: --tournament is round-robin or gauntlet, not 'foo'",
+        ),
+        (
+            &["--concurrency", "0"],
+            "error: invalid value '0' for '--concurrency",
+        ),
+        (
+            &["--concurrency", "257"],
+            "error: invalid value '257' for '--concurrency",
+        ),
+        (
+            &["--sprt", "elo0=0,elo1=10,alpha=0.05,alpha=0.1"],
+            "error: --sprt: alpha is given twice",
+        ),
+    ] {
+        refused(&with(extra), expect);
+    }
     // The valid words and bounds are taken.
     for extra in [
         &["--tournament", "gauntlet"][..],
         &["--tournament", "round-robin", "--concurrency", "256"],
         &["--sprt", "elo0=0,elo1=10,alpha=0.1"],
     ] {
-        let mut args = base.to_vec();
-        args.extend_from_slice(extra);
-        let (ok, _, err) = cli(&args);
+        let (ok, _, err) = cli(&with(extra));
         assert!(ok, "{:?}: {}", extra, err);
     }
 }
@@ -945,6 +904,21 @@ fn cli(args: &[&str]) -> (bool, String, String) {
         String::from_utf8_lossy(&o.stdout).into_owned(),
         String::from_utf8_lossy(&o.stderr).into_owned(),
     )
+}
+
+/// Runs `quatre ARGS`, which must fail with nothing on stdout and an error whose first line
+/// starts with `expect`; returns its stderr.
+fn refused(args: &[&str], expect: &str) -> String {
+    let (ok, out, err) = cli(args);
+    assert!(!ok, "{:?} was accepted: {}", args, out);
+    assert!(out.is_empty(), "{:?}: {}", args, out);
+    assert!(
+        err.lines().next().unwrap_or("").starts_with(expect),
+        "{:?}: {}",
+        args,
+        err
+    );
+    err
 }
 
 #[test]
@@ -1414,24 +1388,24 @@ fn replay_prints_every_move_with_its_diagram() {
 #[test]
 fn an_opening_files_header_writes_the_same_file_again() {
     let (ok, book, err) = cli(&[
-        "openings",
-        "--game",
-        "hyperchess",
-        "--option",
-        "Boards=1x1",
-        "--option",
-        "Promotions=chess",
-        "--plies",
-        "2",
-        "--count",
-        "3",
-        "--seed",
-        "5",
-        "--balanced",
-        "400",
-        "--depth",
-        "1",
-    ]);
+        &["openings"][..],
+        &common::ONE_BOARD,
+        &[
+            "--option",
+            "Promotions=chess",
+            "--plies",
+            "2",
+            "--count",
+            "3",
+            "--seed",
+            "5",
+            "--balanced",
+            "400",
+            "--depth",
+            "1",
+        ],
+    ]
+    .concat());
     assert!(ok, "{}", err);
     let header = book.lines().next().unwrap();
     assert!(

@@ -15,6 +15,8 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::{Duration, Instant};
 
+mod common;
+
 fn engine(name: &str) -> String {
     let p: PathBuf = [env!("CARGO_MANIFEST_DIR"), "tests", "engines", name]
         .iter()
@@ -34,10 +36,16 @@ fn temp(name: &str) -> PathBuf {
 }
 
 fn cli(args: &[&str]) -> (bool, String, String) {
-    let o = Command::new(quatre())
-        .args(args)
-        .output()
-        .expect("run quatre");
+    outcome(
+        Command::new(quatre())
+            .args(args)
+            .output()
+            .expect("run quatre"),
+    )
+}
+
+/// A finished run's (success, stdout, stderr).
+fn outcome(o: std::process::Output) -> (bool, String, String) {
     (
         o.status.success(),
         String::from_utf8_lossy(&o.stdout).into_owned(),
@@ -70,23 +78,42 @@ fn threechess(engines: &[&str], extra: &[&str]) -> Result<MatchReport, String> {
 
 const RANDOMS: [&str; 3] = ["builtin:random", "builtin:random", "builtin:random"];
 
-/// The file's records written back as a file of format 2 (no `planned`, `shard`, `started`).
-fn as_format_2(from: &Path, to: &Path, keep: impl Fn(usize) -> bool) {
+/// Three games of three random players (`threechess` with `RANDOMS`), written to the
+/// temporary file `name`.
+fn three_random_games(name: &str) -> PathBuf {
+    let f = temp(name);
+    threechess(&RANDOMS, &["--games", "3", "--out", f.to_str().unwrap()]).unwrap();
+    f
+}
+
+/// `from`'s records, each passed to `edit` with its index (from 0), written to `to`: those for
+/// which `edit` returns false are left out.
+fn rewrite_records(from: &Path, to: &Path, edit: impl Fn(usize, &mut serde_json::Value) -> bool) {
     let mut out = String::new();
     for (i, line) in std::fs::read_to_string(from).unwrap().lines().enumerate() {
-        if !keep(i) {
-            continue;
-        }
         let mut v: serde_json::Value = serde_json::from_str(line).unwrap();
+        if edit(i, &mut v) {
+            out += &serde_json::to_string(&v).unwrap();
+            out.push('\n');
+        }
+    }
+    std::fs::write(to, out).unwrap();
+}
+
+/// The file's records written back as a file of format 2 (no `planned`, `shard`, `started`).
+fn as_format_2(from: &Path, to: &Path, keep: impl Fn(usize) -> bool) {
+    rewrite_records(from, to, |i, v| {
+        if !keep(i) {
+            return false;
+        }
+        let line = v.to_string();
         let o = v.as_object_mut().unwrap();
         for k in ["planned", "shard", "started"] {
             assert!(o.remove(k).is_some(), "no '{}' in {}", k, line);
         }
         o.insert("format".into(), 2.into());
-        out += &serde_json::to_string(&v).unwrap();
-        out.push('\n');
-    }
-    std::fs::write(to, out).unwrap();
+        true
+    });
 }
 
 #[test]
@@ -423,48 +450,25 @@ fn cli_within(args: &[&str], secs: u64) -> Option<(bool, String, String)> {
         }
         std::thread::sleep(Duration::from_millis(20));
     }
-    let o = child.wait_with_output().unwrap();
-    Some((
-        o.status.success(),
-        String::from_utf8_lossy(&o.stdout).into_owned(),
-        String::from_utf8_lossy(&o.stderr).into_owned(),
-    ))
+    Some(outcome(child.wait_with_output().unwrap()))
 }
 
 /// `from`'s records with `change` made to its second (line 2), written to `to`.
 fn with_second_changed(from: &Path, to: &Path, change: impl Fn(&mut serde_json::Value)) {
-    let mut out = String::new();
-    for (i, line) in std::fs::read_to_string(from).unwrap().lines().enumerate() {
-        let mut v: serde_json::Value = serde_json::from_str(line).unwrap();
+    rewrite_records(from, to, |i, v| {
         if i == 1 {
-            change(&mut v);
+            change(v);
         }
-        out += &serde_json::to_string(&v).unwrap();
-        out.push('\n');
-    }
-    std::fs::write(to, out).unwrap();
+        true
+    });
 }
 
 #[test]
 fn a_record_that_does_not_hold_together_is_refused_with_its_file_and_line() {
     use serde_json::json;
-    let three = temp("whole-3.jsonl");
-    threechess(
-        &RANDOMS,
-        &["--games", "3", "--out", three.to_str().unwrap()],
-    )
-    .unwrap();
+    let three = three_random_games("whole-3.jsonl");
     let two = temp("whole-2.jsonl");
-    let (ok, _, err) = cli(&[
-        "match",
-        "--game",
-        "hyperchess",
-        "--option",
-        "Boards=1x1",
-        "--engine",
-        "builtin:random",
-        "--engine",
-        "builtin:random",
+    let (ok, _, err) = cli(&common::tiny_match(&[
         "--nodes",
         "5",
         "--max-plies",
@@ -474,7 +478,7 @@ fn a_record_that_does_not_hold_together_is_refused_with_its_file_and_line() {
         "--quiet",
         "--out",
         two.to_str().unwrap(),
-    ]);
+    ]));
     assert!(ok, "{}", err);
     type Change = Box<dyn Fn(&mut serde_json::Value)>;
     let set = |k: &'static str, v: serde_json::Value| -> Change {
@@ -581,21 +585,13 @@ fn a_record_that_does_not_hold_together_is_refused_with_its_file_and_line() {
 fn a_match_of_millions_of_planned_games_is_read_without_a_list_of_them() {
     // Nine million planned games in as many shards, three of them in the file: the missing
     // ones are named as ranges, at once.
-    let three = temp("planned-3.jsonl");
-    threechess(
-        &RANDOMS,
-        &["--games", "3", "--out", three.to_str().unwrap()],
-    )
-    .unwrap();
+    let three = three_random_games("planned-3.jsonl");
     let many = temp("planned-many.jsonl");
-    let mut out = String::new();
-    for line in std::fs::read_to_string(&three).unwrap().lines() {
-        let mut v: serde_json::Value = serde_json::from_str(line).unwrap();
+    rewrite_records(&three, &many, |_, v| {
         v["planned"] = 9_000_000.into();
         v["shard"] = serde_json::json!([1, 9_000_000]);
-        out += &format!("{}\n", v);
-    }
-    std::fs::write(&many, out).unwrap();
+        true
+    });
     let t0 = Instant::now();
     let s = records::stats(std::slice::from_ref(&many), None).unwrap();
     assert!(t0.elapsed() < Duration::from_secs(10), "{:?}", t0.elapsed());

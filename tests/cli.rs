@@ -5,6 +5,8 @@
 use std::io::{BufRead, BufReader};
 use std::process::{Command, Output, Stdio};
 
+mod common;
+
 fn quatre() -> Command {
     Command::new(env!("CARGO_BIN_EXE_quatre"))
 }
@@ -288,26 +290,20 @@ fn option_minus_one_restores_the_games_default_as_setoption_does() {
         );
     }
     // A match takes it too, and names the value in force.
-    let o = run(&[
-        "match",
-        "--game",
-        "rithmomachia",
-        "--option",
-        "MaxPlies=-1",
-        "--engine",
-        "builtin:random",
-        "--engine",
-        "builtin:random",
-        "--nodes",
-        "1",
-        "--games",
-        "1",
-        "--max-plies",
-        "6",
-        "--seed",
-        "1",
-        "--quiet",
-    ]);
+    let o = run(&common::random_match(
+        &["--game", "rithmomachia", "--option", "MaxPlies=-1"],
+        &[
+            "--nodes",
+            "1",
+            "--games",
+            "1",
+            "--max-plies",
+            "6",
+            "--seed",
+            "1",
+            "--quiet",
+        ],
+    ));
     assert!(o.status.success(), "{}", text(&o.stderr));
     assert!(
         text(&o.stdout).starts_with("Match: rithmomachia (MaxPlies=400)"),

@@ -142,3 +142,25 @@ pub fn run_cli(args: &[&str]) -> std::process::Output {
         .output()
         .expect("run quatre")
 }
+
+/// Ordinary chess on the command line: hyperchess on one board.
+pub const ONE_BOARD: [&str; 4] = ["--game", "hyperchess", "--option", "Boards=1x1"];
+
+/// Two random players (`builtin:random`) on the command line.
+pub const TWO_RANDOMS: [&str; 4] = ["--engine", "builtin:random", "--engine", "builtin:random"];
+
+/// The arguments of `quatre match` between two random players: `match`, then `game` (the game
+/// and its options), the two engines, then `extra`.
+pub fn random_match<'a>(game: &[&'a str], extra: &[&'a str]) -> Vec<&'a str> {
+    let mut a: Vec<&'a str> = vec!["match"];
+    a.extend_from_slice(game);
+    a.extend_from_slice(&TWO_RANDOMS);
+    a.extend_from_slice(extra);
+    a
+}
+
+/// The arguments of the tiny match: two random players at chess on one board, then `extra`
+/// (the node limit, game count, and so on).
+pub fn tiny_match<'a>(extra: &[&'a str]) -> Vec<&'a str> {
+    random_match(&ONE_BOARD, extra)
+}
