@@ -833,3 +833,34 @@ fn an_oversized_or_endless_request_is_refused_and_the_server_goes_on() {
     assert_eq!(code, 100, "{}", text);
     assert!(text.starts_with("HTTP/1.1 200 OK"), "{}", text);
 }
+
+/// A server left running keeps the last 64 games, not every game ever started: the oldest is
+/// forgotten, with a message saying so; the newest plays on.
+#[test]
+fn the_server_keeps_the_newest_games_only() {
+    let srv = start();
+    let ids: Vec<u64> = (0..65)
+        .map(|_| {
+            let s = ok(
+                &srv.addr,
+                "POST",
+                "new",
+                json!({"game": "hyperchess", "options": {"Boards": "1x1"}, "nodes": 10}),
+            );
+            s["id"].as_u64().unwrap()
+        })
+        .collect();
+    let (code, v) = api(
+        &srv.addr,
+        "GET",
+        &format!("state?id={}", ids[0]),
+        Value::Null,
+    );
+    assert_eq!(code, 400, "{}", v);
+    let e = v["error"].as_str().unwrap();
+    assert!(e.contains("the server keeps the last 64"), "{}", e);
+    for &id in &ids[1..] {
+        let (code, v) = api(&srv.addr, "GET", &format!("state?id={}", id), Value::Null);
+        assert_eq!(code, 200, "game {}: {}", id, v);
+    }
+}

@@ -204,12 +204,12 @@ pub fn route(s: &Sessions, method: &str, name: &str, query: &str, body: &str) ->
 }
 
 fn session(s: &Sessions, id: u64) -> Result<Arc<Mutex<Session>>, String> {
-    s.games
-        .lock()
-        .unwrap()
-        .get(&id)
-        .cloned()
-        .ok_or_else(|| format!("no game {} (start a new one)", id))
+    s.games.lock().unwrap().get(&id).cloned().ok_or_else(|| {
+        format!(
+            "no game {} (start a new one; the server keeps the last {})",
+            id, MAX_GAMES_KEPT
+        )
+    })
 }
 
 fn with(s: &Sessions, id: u64, f: impl FnOnce(u64, &mut Session) -> Answer) -> Answer {
@@ -334,11 +334,29 @@ fn new_game(s: &Sessions, b: Body) -> Answer {
     };
     let id = s.next.fetch_add(1, Ordering::Relaxed) + 1;
     let st = state(id, &session);
-    s.games
-        .lock()
-        .unwrap()
-        .insert(id, Arc::new(Mutex::new(session)));
+    keep_newest(
+        &mut s.games.lock().unwrap(),
+        id,
+        Arc::new(Mutex::new(session)),
+        MAX_GAMES_KEPT,
+    );
     Ok(st)
+}
+
+/// The most games the server keeps: a new one past it forgets the oldest (a page that still
+/// shows it gets "no game N (start a new one)").
+pub const MAX_GAMES_KEPT: usize = 64;
+/// The most loaded match files the server keeps (each up to the 8 MiB a body may have).
+pub const MAX_REPLAYS_KEPT: usize = 8;
+
+/// Inserts `value` under `id` (ids grow: the smallest is the oldest) and forgets the oldest
+/// entries past `max`, so that a server left running does not grow with every game or file.
+fn keep_newest<T>(map: &mut HashMap<u64, T>, id: u64, value: T, max: usize) {
+    map.insert(id, value);
+    while map.len() > max {
+        let oldest = *map.keys().min().expect("not empty");
+        map.remove(&oldest);
+    }
 }
 
 impl Session {
@@ -549,7 +567,12 @@ fn replay_load(s: &Sessions, text: &str) -> Answer {
         })
         .collect();
     let id = s.next.fetch_add(1, Ordering::Relaxed) + 1;
-    s.replays.lock().unwrap().insert(id, Arc::new(records));
+    keep_newest(
+        &mut s.replays.lock().unwrap(),
+        id,
+        Arc::new(records),
+        MAX_REPLAYS_KEPT,
+    );
     Ok(json!({"replay": id, "games": list}))
 }
 
@@ -559,13 +582,12 @@ fn replay_step(s: &Sessions, q: &Query) -> Answer {
     let id = q.int("replay", 1, MAX_ID)?;
     let number = q.int("game", 1, MAX_ID)? as usize;
     q.int("ply", 0, MAX_ID)?; // its type now, its range once the game's length is known
-    let records = s
-        .replays
-        .lock()
-        .unwrap()
-        .get(&id)
-        .cloned()
-        .ok_or_else(|| format!("no replay {} (load the file again)", id))?;
+    let records = s.replays.lock().unwrap().get(&id).cloned().ok_or_else(|| {
+        format!(
+            "no replay {} (load the file again; the server keeps the last {})",
+            id, MAX_REPLAYS_KEPT
+        )
+    })?;
     let r = records
         .iter()
         .find(|r| r.game + 1 == number)
