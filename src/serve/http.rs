@@ -1,13 +1,14 @@
 //! The HTTP/1.x the server speaks, read within bounds: a request line or header line of at most
 //! `MAX_LINE` bytes, at most `MAX_HEADERS` headers, a body of at most `MAX_BODY` bytes (its
 //! declared length is checked before a byte of it is read, and it is kept only as it arrives),
-//! a read that waits at most `READ_TIMEOUT`, and at most `MAX_CONNECTIONS` connections at once.
+//! a read that waits at most `READ_TIMEOUT` and a request that arrives within `REQUEST_TIMEOUT`,
+//! and at most `MAX_CONNECTIONS` connections at once.
 //! Anything past a bound is refused with its status and `{"error": …}`; one request per
 //! connection (`Connection: close`).
 
 use std::io::{BufRead, BufReader, ErrorKind, Read, Write};
 use std::net::{Shutdown, TcpStream};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// The largest body taken: 8 MiB, room for a `quatre match --out` file of several hundred games
 /// sent to `POST /api/replay` (an engine game of hyperchess on its 3x3 boards is about 12 KB).
@@ -18,6 +19,9 @@ pub const MAX_LINE: usize = 8 << 10;
 pub const MAX_HEADERS: usize = 100;
 /// The longest wait for the next bytes of a request.
 pub const READ_TIMEOUT: Duration = Duration::from_secs(30);
+/// The longest a whole request may take to arrive (a client sending a byte now and then is cut
+/// off here, not kept for ever a connection at a time).
+pub const REQUEST_TIMEOUT: Duration = Duration::from_secs(60);
 /// The most connections served at once; one more is answered 503 and closed.
 pub const MAX_CONNECTIONS: usize = 64;
 
@@ -55,11 +59,31 @@ fn io_error(e: std::io::Error) -> Unread {
         ErrorKind::WouldBlock | ErrorKind::TimedOut => refused(
             408,
             format!(
-                "the request did not arrive: nothing came for {} s",
-                READ_TIMEOUT.as_secs()
+                "the request did not arrive: nothing came for {} s, or it took more than {} s in all",
+                READ_TIMEOUT.as_secs(),
+                REQUEST_TIMEOUT.as_secs()
             ),
         ),
         _ => Unread::Gone,
+    }
+}
+
+/// The stream read until a deadline: each read waits at most [`READ_TIMEOUT`] and never past
+/// the deadline, after which reads fail as timed out.
+struct Until<'a> {
+    stream: &'a TcpStream,
+    deadline: Instant,
+}
+
+impl Read for Until<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let left = self.deadline.saturating_duration_since(Instant::now());
+        if left.is_zero() {
+            return Err(ErrorKind::TimedOut.into());
+        }
+        self.stream.set_read_timeout(Some(left.min(READ_TIMEOUT)))?;
+        let mut s = self.stream;
+        s.read(buf)
     }
 }
 
@@ -91,9 +115,17 @@ fn line(r: &mut impl BufRead, too_long: (u16, &str)) -> Result<Option<String>, U
         .map_err(|_| refused(400, format!("{} is not UTF-8 text", too_long.1)))
 }
 
-/// Reads one request from `stream`, answering `100 Continue` when the client waits for it.
+/// Reads one request from `stream`, answering `100 Continue` when the client waits for it;
+/// the whole request must arrive within [`REQUEST_TIMEOUT`].
 pub fn read_request(stream: &TcpStream) -> Result<Request, Unread> {
-    let mut r = BufReader::new(stream);
+    read_request_within(stream, REQUEST_TIMEOUT)
+}
+
+fn read_request_within(stream: &TcpStream, total: Duration) -> Result<Request, Unread> {
+    let mut r = BufReader::new(Until {
+        stream,
+        deadline: Instant::now() + total,
+    });
     // A blank line or two before the request line is tolerated (RFC 9112, 2.2).
     let mut first = String::new();
     for _ in 0..3 {
@@ -272,4 +304,38 @@ pub fn busy(stream: &TcpStream) {
         body.len(),
         body
     );
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::net::TcpListener;
+
+    /// A client that sends a byte every 20 ms never waits long enough for the per-read timeout,
+    /// but the whole request's deadline still ends it: 408.
+    #[test]
+    fn a_trickling_request_is_cut_off_at_the_deadline() {
+        let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+        let addr = listener.local_addr().unwrap();
+        let client = std::thread::spawn(move || {
+            let mut c = TcpStream::connect(addr).unwrap();
+            for b in b"GET / HTTP/1.1\r\nHost: x\r\nX-Slow: "
+                .iter()
+                .cycle()
+                .take(400)
+            {
+                if c.write_all(&[*b]).is_err() {
+                    break;
+                }
+                std::thread::sleep(Duration::from_millis(20));
+            }
+        });
+        let (stream, _) = listener.accept().unwrap();
+        let t = Instant::now();
+        let r = read_request_within(&stream, Duration::from_millis(300));
+        assert!(matches!(r, Err(Unread::Refused(408, _))), "not refused 408");
+        assert!(t.elapsed() < Duration::from_secs(5), "{:?}", t.elapsed());
+        drop(stream);
+        client.join().unwrap();
+    }
 }
