@@ -77,6 +77,14 @@ impl Engine {
             .is_some_and(|s| !s.done.load(Ordering::Acquire))
     }
 
+    /// Whether a search thread is still running, also one already answered for (by `stop` or
+    /// the watchdog) that is still ending.
+    pub(super) fn search_thread_alive(&self) -> bool {
+        self.search
+            .as_ref()
+            .is_some_and(|s| !s.handle.is_finished())
+    }
+
     /// Whether the running search is pondering (waiting for `ponderhit`).
     pub(super) fn pondering(&self) -> bool {
         self.search

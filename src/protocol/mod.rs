@@ -354,7 +354,9 @@ impl Engine {
     /// Readies the table the next search will use, when it is alpha-beta or Best-Reply Search
     /// and none is running (during a search `isready` is answered at once and nothing is made).
     fn prepare_table(&self) {
-        if self.searching() {
+        // Also while a search answered for (by `stop` or the watchdog) is still ending: its
+        // thread may hold the kept table, which it puts back when it ends.
+        if self.search_thread_alive() {
             return;
         }
         let Ok(pos) = self.pos() else { return };
@@ -642,6 +644,8 @@ impl Engine {
         // rules.
         let mut later = (0, 0);
         let mut later_rules: Vec<&str> = Vec::new();
+        // Other rules that drew at the first draw's move.
+        let mut same_move: Vec<&str> = Vec::new();
         for (i, m) in moves.iter().enumerate() {
             if let Status::Over(o) = pos.status() {
                 // A draw the rules declare by themselves is a claim for a chess GUI, which
@@ -654,6 +658,9 @@ impl Engine {
                             after: i,
                             result: result_text(&o.rewards[..pos.players()]),
                         });
+                    } else if through.as_ref().is_some_and(|t| t.after == i) {
+                        // Two rules at the first draw's move: both are named there.
+                        same_move.push(reason);
                     } else {
                         later = (later.0 + 1, i);
                         if !later_rules.contains(&reason) {
@@ -680,9 +687,12 @@ impl Engine {
                     n, rules, k
                 ),
             };
+            let first: Vec<&str> = std::iter::once(t.reason).chain(same_move).collect();
             self.out.line(&format!(
                 "info string the rules drew this game after move {} of the list ({}); playing on as sent{}",
-                t.after, t.reason, more
+                t.after,
+                first.join(" and "),
+                more
             ));
         }
         Ok((pos, through))
