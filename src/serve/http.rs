@@ -90,25 +90,32 @@ impl Read for Until<'_> {
 /// One line ending in LF (CR LF or LF), without its end; None at the end of the stream.
 fn line(r: &mut impl BufRead, too_long: (u16, &str)) -> Result<Option<String>, Unread> {
     let mut buf = Vec::new();
+    // A line of MAX_LINE bytes is taken with its CR LF.
     r.by_ref()
-        .take(MAX_LINE as u64 + 1)
+        .take(MAX_LINE as u64 + 2)
         .read_until(b'\n', &mut buf)
         .map_err(io_error)?;
     if buf.is_empty() {
         return Ok(None);
     }
+    let too_long_error = || {
+        refused(
+            too_long.0,
+            format!("{} is longer than {} bytes", too_long.1, MAX_LINE),
+        )
+    };
     if buf.pop() != Some(b'\n') {
         return Err(if buf.len() >= MAX_LINE {
-            refused(
-                too_long.0,
-                format!("{} is longer than {} bytes", too_long.1, MAX_LINE),
-            )
+            too_long_error()
         } else {
             Unread::Gone
         });
     }
     if buf.last() == Some(&b'\r') {
         buf.pop();
+    }
+    if buf.len() > MAX_LINE {
+        return Err(too_long_error());
     }
     String::from_utf8(buf)
         .map(Some)
@@ -279,10 +286,14 @@ pub fn respond(stream: &TcpStream, status: u16, kind: &str, body: &[u8], head_on
         return;
     }
     let _ = stream.shutdown(Shutdown::Write);
-    let _ = stream.set_read_timeout(Some(Duration::from_secs(2)));
     let mut buf = [0u8; 8192];
     let mut left: usize = 1 << 20;
-    let mut r = stream;
+    // Two seconds in all, however slowly the client sends (each read's timeout alone would let
+    // a byte every 1.9 s hold the connection).
+    let mut r = Until {
+        stream,
+        deadline: Instant::now() + Duration::from_secs(2),
+    };
     while left > 0 {
         match r.read(&mut buf) {
             Ok(0) | Err(_) => break,
@@ -310,6 +321,26 @@ pub fn busy(stream: &TcpStream) {
 mod tests {
     use super::*;
     use std::net::TcpListener;
+
+    /// A line of exactly `MAX_LINE` bytes is taken (with its CR LF); one byte more is refused.
+    #[test]
+    fn a_line_of_the_bound_is_taken_and_one_longer_refused() {
+        let exact = format!("{}\r\n", "a".repeat(MAX_LINE));
+        let mut r = std::io::Cursor::new(exact.into_bytes());
+        assert_eq!(
+            line(&mut r, (431, "a line"))
+                .ok()
+                .flatten()
+                .map(|l| l.len()),
+            Some(MAX_LINE)
+        );
+        let longer = format!("{}\r\n", "a".repeat(MAX_LINE + 1));
+        let mut r = std::io::Cursor::new(longer.into_bytes());
+        assert!(matches!(
+            line(&mut r, (431, "a line")),
+            Err(Unread::Refused(431, _))
+        ));
+    }
 
     /// A client that sends a byte every 20 ms never waits long enough for the per-read timeout,
     /// but the whole request's deadline still ends it: 408.
