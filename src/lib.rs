@@ -10,3 +10,13 @@ pub mod render;
 pub mod search;
 pub mod serve;
 pub mod zobrist;
+
+/// `s` cut to `max` characters, `…` marking a cut: what a client or a file sent, quoted in an
+/// error line (the protocol, the web server, the record reader).
+pub fn truncate_to(s: &str, max: usize) -> String {
+    if s.chars().count() > max {
+        format!("{}…", s.chars().take(max).collect::<String>())
+    } else {
+        s.to_string()
+    }
+}

@@ -143,11 +143,7 @@ fn one_line(s: &str) -> String {
         .chars()
         .map(|c| if c.is_control() { ' ' } else { c })
         .collect();
-    if flat.chars().count() > 300 {
-        format!("{}…", flat.chars().take(300).collect::<String>())
-    } else {
-        flat
-    }
+    crate::truncate_to(&flat, 300)
 }
 
 /// Whether a record written before format 3 (which has no `started`) is of a game that never got

@@ -117,16 +117,7 @@ pub fn parse(line: &str) -> Result<Command, String> {
 }
 
 fn truncate(s: &str) -> String {
-    truncate_to(s, 40)
-}
-
-/// `s` cut to `max` characters, `…` marking a cut.
-pub(super) fn truncate_to(s: &str, max: usize) -> String {
-    if s.chars().count() > max {
-        format!("{}…", s.chars().take(max).collect::<String>())
-    } else {
-        s.to_string()
-    }
+    crate::truncate_to(s, 40)
 }
 
 fn parse_setoption(rest: &[&str]) -> Result<Command, String> {

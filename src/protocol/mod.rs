@@ -71,7 +71,7 @@ pub const ERROR_MAX_CHARS: usize = 400;
 /// cut to [`ERROR_MAX_CHARS`] characters.
 pub(crate) fn error_text(s: &str) -> String {
     let mut out = String::new();
-    for c in command::truncate_to(s, ERROR_MAX_CHARS).chars() {
+    for c in crate::truncate_to(s, ERROR_MAX_CHARS).chars() {
         match c {
             '\n' | '\r' | '\t' => out.push(' '),
             c if c.is_control() => out.extend(c.escape_unicode()),

@@ -41,15 +41,6 @@ pub enum Unread {
     Refused(u16, String),
 }
 
-/// `s` cut to `max` characters, `…` marking a cut (what the client sent, quoted in a refusal).
-fn short(s: &str, max: usize) -> String {
-    if s.chars().count() > max {
-        format!("{}…", s.chars().take(max).collect::<String>())
-    } else {
-        s.to_string()
-    }
-}
-
 fn refused(status: u16, message: impl Into<String>) -> Unread {
     Unread::Refused(status, message.into())
 }
@@ -153,7 +144,7 @@ fn read_request_within(stream: &TcpStream, total: Duration) -> Result<Request, U
                 400,
                 format!(
                     "not an HTTP request line (METHOD /path HTTP/1.1): {:?}",
-                    short(&first, 80)
+                    crate::truncate_to(&first, 80)
                 ),
             ))
         }
@@ -176,7 +167,10 @@ fn read_request_within(stream: &TcpStream, total: Duration) -> Result<Request, U
         let (name, value) = h.split_once(':').ok_or_else(|| {
             refused(
                 400,
-                format!("a header line without ':': {:?}", short(&h, 80)),
+                format!(
+                    "a header line without ':': {:?}",
+                    crate::truncate_to(&h, 80)
+                ),
             )
         })?;
         let value = value.trim();
@@ -200,7 +194,7 @@ fn read_request_within(stream: &TcpStream, total: Duration) -> Result<Request, U
                     417,
                     format!(
                         "Expect: {:?} is not understood (only 100-continue is)",
-                        short(value, 40)
+                        crate::truncate_to(value, 40)
                     ),
                 ))
             }
@@ -231,7 +225,7 @@ fn content_length(value: &str) -> Result<u64, Unread> {
             400,
             format!(
                 "Content-Length must be a whole number of bytes, not {:?}",
-                short(value, 40)
+                crate::truncate_to(value, 40)
             ),
         ));
     }
@@ -241,7 +235,7 @@ fn content_length(value: &str) -> Result<u64, Unread> {
             413,
             format!(
                 "the request's body ({} bytes) is larger than the {} bytes (8 MiB) the server takes",
-                short(value, 40),
+                crate::truncate_to(value, 40),
                 MAX_BODY
             ),
         )),
