@@ -154,10 +154,19 @@ fn incremental_sums_equal_afresh_on_chess() {
     );
 }
 
+/// The grid's nine boards give their pieces as words of bits too (a word per board, colour and
+/// type): the sums follow the bits that changed, from the parent's where the stack has it.
 #[test]
 fn incremental_sums_equal_afresh_on_hyperchess_3x3() {
     let games = random_games(&hyperchess("3x3"), 8, 300, 2);
+    let before = infer::stats();
     walk(&games, &[8, 32, 256], 2000, 12);
+    let parents = infer::stats().parents - before.parents;
+    assert!(
+        parents > 3 * 2000 / 4,
+        "{} updates from the parent",
+        parents
+    );
 }
 
 #[test]

@@ -752,45 +752,43 @@ impl Net {
 mod tests {
     use super::*;
 
-    /// On one board a bit's folded row is the sum of its features' rows, and the hidden sums
-    /// of a position's bits are those of its features; a net whose sums leave the i16 range
-    /// folds to nothing (the search then lists features), and a game without words gives none.
+    /// A bit's folded row is the sum of its features' rows, and the hidden sums of a
+    /// position's bits are those of its features (one board and the grid of nine); a net whose
+    /// sums leave the i16 range folds to nothing (the search then lists features).
     #[test]
     fn folded_rows_sum_the_rows_of_the_bits_features() {
         use crate::game::{Game, RuleOptions};
         use crate::games::hyperchess::Hyperchess;
-        let g = Hyperchess::start(&RuleOptions::of::<Hyperchess>().with("Boards", "1x1")).unwrap();
-        let set = g.feature_set().unwrap();
-        let f = FloatNet::new(g.feature_count(), 8, 1, 30.0, 2);
-        let n = f.quantize("hyperchess", &set, 400.0, String::new());
-        let rows = n.folded_rows(&g).expect("one board folds");
-        assert_eq!(rows.len(), g.feature_word_bits() * 8);
-        let (mut words, mut feats) = (Vec::new(), Vec::new());
-        assert!(g.feature_words(&mut words));
-        g.features(&mut feats);
-        let mut from_bits = vec![0i32; 8];
-        n.accumulate(&[], &mut from_bits);
-        for (i, &w) in words.iter().enumerate() {
-            for bit in (0..64).filter(|b| w >> b & 1 == 1) {
-                super::super::infer::add_row(&mut from_bits, &rows[(i * 64 + bit) * 8..][..8], 1);
+        for (boards, seed) in [("1x1", 2), ("3x3", 3)] {
+            let g =
+                Hyperchess::start(&RuleOptions::of::<Hyperchess>().with("Boards", boards)).unwrap();
+            let set = g.feature_set().unwrap();
+            let f = FloatNet::new(g.feature_count(), 8, 1, 30.0, seed);
+            let n = f.quantize("hyperchess", &set, 400.0, String::new());
+            let rows = n.folded_rows(&g).expect("the pieces fold");
+            assert_eq!(rows.len(), g.feature_word_bits() * 8);
+            let (mut words, mut feats) = (Vec::new(), Vec::new());
+            assert!(g.feature_words(&mut words));
+            g.features(&mut feats);
+            let mut from_bits = vec![0i32; 8];
+            n.accumulate(&[], &mut from_bits);
+            for (i, &w) in words.iter().enumerate() {
+                for bit in (0..64).filter(|b| w >> b & 1 == 1) {
+                    super::super::infer::add_row(
+                        &mut from_bits,
+                        &rows[(i * 64 + bit) * 8..][..8],
+                        1,
+                    );
+                }
             }
+            let mut from_feats = vec![0i32; 8];
+            n.accumulate(&feats, &mut from_feats);
+            assert_eq!(from_bits, from_feats, "{boards}");
+            let mut big = n.clone();
+            big.w1.iter_mut().for_each(|w| *w = 20_000);
+            big.folded = std::sync::OnceLock::new();
+            assert!(big.folded_rows(&g).is_none());
         }
-        let mut from_feats = vec![0i32; 8];
-        n.accumulate(&feats, &mut from_feats);
-        assert_eq!(from_bits, from_feats);
-        let mut big = n.clone();
-        big.w1.iter_mut().for_each(|w| *w = 20_000);
-        big.folded = std::sync::OnceLock::new();
-        assert!(big.folded_rows(&g).is_none());
-        let nine = Hyperchess::start(&RuleOptions::of::<Hyperchess>()).unwrap();
-        let f9 = FloatNet::new(nine.feature_count(), 8, 1, 30.0, 3);
-        let n9 = f9.quantize(
-            "hyperchess",
-            &nine.feature_set().unwrap(),
-            400.0,
-            String::new(),
-        );
-        assert!(n9.folded_rows(&nine).is_none());
     }
 
     #[test]

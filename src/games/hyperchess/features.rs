@@ -43,17 +43,15 @@ pub fn feature_count(g: &Hyperchess) -> usize {
     piece_feature_count(g) + if g.plays_chess() { ATTACK_MAPS * 64 } else { 0 }
 }
 
-/// On one board, the position as words of bits (`Game::feature_words`): a word per colour and
-/// type, its pieces' squares, then Black to move (bit 0 of word 14); with chess's rules, then
-/// the attack maps, a word each. Other grids give none (false).
+/// The position as words of bits (`Game::feature_words`): a word per board, colour and type,
+/// its pieces' squares on that board (board by board, then colour and type), then Black to move
+/// (bit 0 of the next word); with chess's rules (one board), then the attack maps, a word each.
 pub fn feature_words(g: &Hyperchess, out: &mut Vec<u64>) -> bool {
-    if g.geo.nb != 1 {
-        return false;
-    }
-    let bb = &g.bb[0];
-    for colour in 0..2 {
-        for t in 1..8 {
-            out.push(bb[t] & bb[colour << 3]);
+    for bb in &g.bb[..g.geo.nb] {
+        for colour in 0..2 {
+            for t in 1..8 {
+                out.push(bb[t] & bb[colour << 3]);
+            }
         }
     }
     out.push(g.side as u64);
@@ -63,30 +61,38 @@ pub fn feature_words(g: &Hyperchess, out: &mut Vec<u64>) -> bool {
     true
 }
 
-/// How many bits [`feature_words`] gives: a colour and type on each square, the side (and the
-/// rest of its word), and with chess's rules the attack maps.
+/// How many bits [`feature_words`] gives: a colour and type on each square of each board, the
+/// side (and the rest of its word), and with chess's rules the attack maps.
 pub fn feature_word_bits(g: &Hyperchess) -> usize {
-    match (g.geo.nb, g.plays_chess()) {
-        (1, true) => (KINDS + 1 + ATTACK_MAPS) * 64,
-        (1, false) => KINDS * 64 + 1,
-        _ => 0,
+    let pieces = g.geo.nb * KINDS * 64;
+    if g.plays_chess() {
+        pieces + (1 + ATTACK_MAPS) * 64
+    } else {
+        pieces + 1
     }
 }
 
 /// The features bit `bit` of [`feature_words`] stands for: a piece's three (its kind on its
-/// square, on the one board, anywhere), Black to move, or an attacked square. On one board a
-/// piece's board and material features add the same rows whatever its square, so a bit's rows
-/// fold into one.
+/// square, on its board, anywhere), Black to move, or an attacked square. A piece's board and
+/// material features add the same rows whatever its square, so a bit's rows fold into one.
 pub fn word_features(g: &Hyperchess, bit: usize, out: &mut Vec<u32>) {
-    debug_assert_eq!(g.geo.nb, 1);
-    let (grid_base, kind_base) = (KINDS * 64, KINDS * 65);
-    if bit < KINDS * 64 {
-        let kind = bit / 64;
-        out.extend([bit, grid_base + kind, kind_base + kind].map(|f| f as u32));
-    } else if bit == KINDS * 64 {
+    let nb = g.geo.nb;
+    let (grid_base, kind_base) = (KINDS * 64, KINDS * (64 + nb));
+    let pieces = nb * KINDS * 64;
+    if bit < pieces {
+        let (board, kind, square) = (bit / (KINDS * 64), bit / 64 % KINDS, bit % 64);
+        out.extend(
+            [
+                kind * 64 + square,
+                grid_base + kind * nb + board,
+                kind_base + kind,
+            ]
+            .map(|f| f as u32),
+        );
+    } else if bit == pieces {
         out.push((kind_base + KINDS) as u32);
-    } else if bit >= (KINDS + 1) * 64 {
-        out.push((piece_feature_count(g) + bit - (KINDS + 1) * 64) as u32);
+    } else if bit >= pieces + 64 {
+        out.push((piece_feature_count(g) + bit - pieces - 64) as u32);
     }
 }
 
@@ -304,7 +310,7 @@ mod tests {
 
     /// The features from the bitboards are the board array's, as a multiset, on every grid
     /// shape and with chess's promotions, over random games (captures, promotions, en passant),
-    /// in increasing order; on one board, the features its words of bits stand for are the same.
+    /// in increasing order; the features its words of bits stand for are the same.
     #[test]
     fn features_from_bitboards_equal_the_board_arrays() {
         let mut buf = Vec::new();
@@ -331,21 +337,20 @@ mod tests {
                     assert!(f.windows(2).all(|w| w[0] <= w[1]), "{}", g.to_text());
                     assert!(f.iter().all(|&x| (x as usize) < feature_count(&g)));
                     let mut words = Vec::new();
-                    if feature_words(&g, &mut words) {
-                        // The features the words' bits stand for are the list.
-                        let mut from_bits = Vec::new();
-                        for (i, &w) in words.iter().enumerate() {
-                            for bit in 0..64 {
-                                if w >> bit & 1 == 1 {
-                                    word_features(&g, i * 64 + bit, &mut from_bits);
-                                }
+                    assert!(feature_words(&g, &mut words));
+                    assert_eq!(words.len() * 64, feature_word_bits(&g).next_multiple_of(64));
+                    // The features the words' bits stand for are the list.
+                    let mut from_bits = Vec::new();
+                    for (i, &w) in words.iter().enumerate() {
+                        for bit in 0..64 {
+                            if w >> bit & 1 == 1 {
+                                assert!(i * 64 + bit < feature_word_bits(&g));
+                                word_features(&g, i * 64 + bit, &mut from_bits);
                             }
                         }
-                        from_bits.sort_unstable();
-                        assert_eq!(from_bits, f, "{}", g.to_text());
-                    } else {
-                        assert_ne!(g.geo.nb, 1);
                     }
+                    from_bits.sort_unstable();
+                    assert_eq!(from_bits, f, "{}", g.to_text());
                     let mut want = features_by_square(&g);
                     f.sort_unstable();
                     want.sort_unstable();
