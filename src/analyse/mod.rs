@@ -136,8 +136,19 @@ pub fn run(req: &Request, out: &(dyn Fn(&str) + Sync)) -> Result<(), String> {
             Event::Note(_) | Event::Problem(_) => {}
         }
     };
+    // The table alpha-beta and Best-Reply Search use, allocated and mapped before the clock
+    // starts, as the protocol readies it on `isready`: mapping 64 MiB on the search's clock
+    // took more than a 50 ms search.
+    let memory = crate::search::Memory::default();
+    if matches!(setting.algorithm, Chosen::AlphaBeta | Chosen::Brs) {
+        crate::search::tt::prepare(&memory, req.params.hash_mb, req.params.threads);
+    }
     let stop = AtomicBool::new(false);
-    let result = g.search(&req.params, &req.limits, &stop, &events);
+    let control = crate::search::Control {
+        memory: Some(&memory),
+        ..crate::search::Control::new(&stop)
+    };
+    let result = g.search_controlled(&req.params, &req.limits, control, &events);
     let seen = last.into_inner().unwrap_or_else(|e| e.into_inner());
     let candidates = candidates.into_inner().unwrap_or_else(|e| e.into_inner());
     let best = result.best;
