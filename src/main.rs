@@ -364,16 +364,21 @@ fn load_with_last(
         None => entry.start(&opts, p.deal)?,
     };
     let moves: Vec<&str> = p.moves.split_whitespace().collect();
+    let start = g.clone();
+    // The list played as the protocol plays it: on past the draws the rules declare by
+    // themselves (said on stderr), a refused move named by its place in the list.
+    // (The protocol's `moves` command lists the legal moves; here `perft 1` does.)
+    let cli_hint = |e: String| e.replace("'moves' lists them", "'quatre perft 1' lists them");
+    if let Some((_, note)) = quatre::protocol::play_list(g.as_mut(), &moves).map_err(cli_hint)? {
+        eprintln!("note: {}", note);
+    }
+    // The cells of the last move, known only before it is played.
     let mut last = Vec::new();
-    for (i, m) in moves.iter().enumerate() {
-        if i + 1 == moves.len() {
-            // The cells of a move are known before it is played, and only for a legal one.
-            let before = g.clone();
-            g.play_text(m)?;
-            last = before.move_cells(m).unwrap_or_default();
-        } else {
-            g.play_text(m)?;
-        }
+    if let Some((m, rest)) = moves.split_last() {
+        let mut before = start;
+        quatre::protocol::play_list(before.as_mut(), rest)?;
+        while before.play_through_draw().is_some() {}
+        last = before.move_cells(m).unwrap_or_default();
     }
     Ok((g, last))
 }

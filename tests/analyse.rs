@@ -206,6 +206,97 @@ fn a_finished_game_is_said_so_and_answers_0000() {
     assert_eq!(objs[0]["note"], "game over (checkmate)");
 }
 
+/// A move list past a draw the rules declare by themselves (a repetition, the 100-ply rule) is
+/// played on, as the protocol's `position … moves` plays it for a chess GUI, and said once on
+/// stderr; `perft` and `draw` read `--moves` the same way; a drawn position is searched on; a
+/// refused move is named by its place in the list.
+#[test]
+fn move_lists_and_positions_past_automatic_draws_are_played_on() {
+    let shuffle = "g1f3 g8f6 f3g1 f6g8 g1f3 g8f6 f3g1 f6g8";
+    let past = format!("{} e2e4", shuffle);
+    let one = ["--game", "hyperchess", "--option", "Boards=1x1"];
+    let o = run(&[
+        "analyse",
+        "--threads",
+        "1",
+        "--game",
+        "hyperchess",
+        "--option",
+        "Boards=1x1",
+        "--depth",
+        "2",
+        "--moves",
+        &past,
+    ]);
+    let (out, err) = (text(&o.stdout), text(&o.stderr));
+    assert!(o.status.success(), "{}", err);
+    assert_eq!(
+        err.trim(),
+        "note: the rules drew this game after move 8 of the list (threefold repetition); playing on as sent"
+    );
+    assert!(
+        out.ends_with("\n") && !out.contains("bestmove 0000"),
+        "{}",
+        out
+    );
+    let perft = run(&[
+        "perft",
+        "--game",
+        "hyperchess",
+        "--option",
+        "Boards=1x1",
+        "--moves",
+        &past,
+        "1",
+    ]);
+    assert!(perft.status.success(), "{}", text(&perft.stderr));
+    assert!(
+        text(&perft.stdout).contains("nodes 20"),
+        "{}",
+        text(&perft.stdout)
+    );
+    let svg = std::env::temp_dir().join(format!("quatre-past-draw-{}.svg", std::process::id()));
+    let draw = run(&[
+        "draw",
+        "--game",
+        "hyperchess",
+        "--option",
+        "Boards=1x1",
+        "--moves",
+        &past,
+        "--out",
+        svg.to_str().unwrap(),
+    ]);
+    assert!(draw.status.success(), "{}", text(&draw.stderr));
+    let _ = std::fs::remove_file(&svg);
+    // A position the 100-ply rule drew: searched on, and said so.
+    let fen = "4k3/8/8/8/8/8/4P3/4K3 w - - 100 80";
+    let out = analyse(&[&one[..], &["--fen", fen, "--depth", "2"]].concat());
+    assert!(
+        out.contains("the rules drew this game here (fifty-move rule); searching on as asked"),
+        "{}",
+        out
+    );
+    assert!(!out.contains("bestmove 0000"), "{}", out);
+    // A refused move: its place in the list, and a command this program has to list moves.
+    let o = run(&[
+        "analyse",
+        "--game",
+        "hyperchess",
+        "--option",
+        "Boards=1x1",
+        "--moves",
+        "e2e4 e7e5 e2e4",
+        "--depth",
+        "1",
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert_eq!(
+        text(&o.stderr).trim(),
+        "error: move 3 of the list: illegal move 'e2e4' in this position (26 legal moves; 'quatre perft 1' lists them)"
+    );
+}
+
 /// `--json` on every game: each line an object, updates during the search, and a last object
 /// with a legal best move that heads its candidate lines.
 #[test]

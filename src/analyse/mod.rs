@@ -83,7 +83,14 @@ pub struct Candidate {
 
 /// Runs the analysis, writing each output line through `out`.
 pub fn run(req: &Request, out: &(dyn Fn(&str) + Sync)) -> Result<(), String> {
-    let g = req.game;
+    // Where the rules drew by themselves (repetition, the 100-ply rule, MaxPlies), the analysis
+    // searches on, as the protocol's `go` does for a chess GUI.
+    let mut owned = req.game.clone_box();
+    let mut drawn = Vec::new();
+    while let Some(reason) = owned.play_through_draw() {
+        drawn.push(reason);
+    }
+    let g: &dyn AnyGame = owned.as_ref();
     // Create the picture's file first: a path that cannot be written fails before the search.
     let mut svg_file = match &req.svg {
         Some(p) => Some(
@@ -102,6 +109,13 @@ pub fn run(req: &Request, out: &(dyn Fn(&str) + Sync)) -> Result<(), String> {
         for l in protocol::display_lines(g) {
             out(&l);
         }
+    }
+    for reason in drawn {
+        let note = format!(
+            "the rules drew this game here ({}); searching on as asked",
+            reason
+        );
+        out(&event_text(&Event::Note(&note), req.format, &setting, g).join("\n"));
     }
     if let Status::Over(o) = g.status() {
         let note = format!("game over ({})", o.reason);

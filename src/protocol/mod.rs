@@ -83,13 +83,79 @@ pub(crate) fn error_text(s: &str) -> String {
 
 /// Where a client's move list played on past a draw the rules declare by themselves.
 #[derive(Clone, Debug)]
-struct PlayedThrough {
+pub struct PlayedThrough {
     /// The draw's name ("threefold repetition", "fifty-move rule", "MaxPlies").
-    reason: &'static str,
+    pub reason: &'static str,
     /// How many moves of the list had been played when it arose.
-    after: usize,
+    pub after: usize,
     /// The rules' result there (`draw`).
-    result: String,
+    pub result: String,
+}
+
+/// Plays a client's move list on `pos`, following the draws the rules declare by themselves
+/// (a chess GUI plays on after a repetition or the 100-ply rule; every rule in force at a
+/// move, once per draw). A refused move is an error naming its place in the list. Where the
+/// list passed such draws: the first, and one line for them all (without `info string `),
+/// however long a GUI's shuffle. `quatre analyse`, `perft` and `draw` play `--moves` the same
+/// way.
+pub fn play_list(
+    pos: &mut dyn AnyGame,
+    moves: &[impl AsRef<str>],
+) -> Result<Option<(PlayedThrough, String)>, String> {
+    let mut through = None;
+    // The draws passed after the first: how many, after which move the last, and by which
+    // rules.
+    let mut later = (0, 0);
+    let mut later_rules: Vec<&str> = Vec::new();
+    // Other rules that drew at the first draw's move.
+    let mut same_move: Vec<&str> = Vec::new();
+    for (i, m) in moves.iter().enumerate() {
+        if let Status::Over(o) = pos.status() {
+            // A draw the rules declare by themselves is a claim for a chess GUI, which
+            // plays on: follow it (once per draw, every rule in force here: one move may
+            // reach the 100-ply rule and a repetition).
+            while let Some(reason) = pos.play_through_draw() {
+                if through.is_none() {
+                    through = Some(PlayedThrough {
+                        reason,
+                        after: i,
+                        result: result_text(&o.rewards[..pos.players()]),
+                    });
+                } else if through.as_ref().is_some_and(|t| t.after == i) {
+                    // Two rules at the first draw's move: both are named there.
+                    same_move.push(reason);
+                } else {
+                    later = (later.0 + 1, i);
+                    if !later_rules.contains(&reason) {
+                        later_rules.push(reason);
+                    }
+                }
+            }
+        }
+        pos.play_text(m.as_ref())
+            .map_err(|e| format!("move {} of the list: {}", i + 1, e))?;
+    }
+    let Some(t) = through else { return Ok(None) };
+    let rules = later_rules.join(", ");
+    let more = match later {
+        (0, _) => String::new(),
+        (1, k) => format!(
+            "; one more draw by the rules later in the list ({}), after move {}",
+            rules, k
+        ),
+        (n, k) => format!(
+            "; {} more draws by the rules later in the list ({}), the last after move {}",
+            n, rules, k
+        ),
+    };
+    let first: Vec<&str> = std::iter::once(t.reason).chain(same_move).collect();
+    let note = format!(
+        "the rules drew this game after move {} of the list ({}); playing on as sent{}",
+        t.after,
+        first.join(" and "),
+        more
+    );
+    Ok(Some((t, note)))
 }
 
 /// What the session loop waits for: a line of input, its end, or the end of a search (which may
@@ -639,63 +705,11 @@ impl Engine {
                 .from_text(&t, &opts)
                 .map_err(|e| format!("bad position: {}", e))?,
         };
-        let mut through = None;
-        // The draws passed after the first: how many, after which move the last, and by which
-        // rules.
-        let mut later = (0, 0);
-        let mut later_rules: Vec<&str> = Vec::new();
-        // Other rules that drew at the first draw's move.
-        let mut same_move: Vec<&str> = Vec::new();
-        for (i, m) in moves.iter().enumerate() {
-            if let Status::Over(o) = pos.status() {
-                // A draw the rules declare by themselves is a claim for a chess GUI, which
-                // plays on: follow it (once per draw, every rule in force here: one move may
-                // reach the 100-ply rule and a repetition).
-                while let Some(reason) = pos.play_through_draw() {
-                    if through.is_none() {
-                        through = Some(PlayedThrough {
-                            reason,
-                            after: i,
-                            result: result_text(&o.rewards[..pos.players()]),
-                        });
-                    } else if through.as_ref().is_some_and(|t| t.after == i) {
-                        // Two rules at the first draw's move: both are named there.
-                        same_move.push(reason);
-                    } else {
-                        later = (later.0 + 1, i);
-                        if !later_rules.contains(&reason) {
-                            later_rules.push(reason);
-                        }
-                    }
-                }
-            }
-            pos.play_text(m)
-                .map_err(|e| format!("move {} of the list: {}", i + 1, e))?;
+        let through = play_list(pos.as_mut(), moves)?;
+        if let Some((_, note)) = &through {
+            self.out.line(&format!("info string {}", note));
         }
-        // One line for the whole list, however long a GUI's shuffle (and none for a list
-        // refused further on).
-        if let Some(t) = &through {
-            let rules = later_rules.join(", ");
-            let more = match later {
-                (0, _) => String::new(),
-                (1, k) => format!(
-                    "; one more draw by the rules later in the list ({}), after move {}",
-                    rules, k
-                ),
-                (n, k) => format!(
-                    "; {} more draws by the rules later in the list ({}), the last after move {}",
-                    n, rules, k
-                ),
-            };
-            let first: Vec<&str> = std::iter::once(t.reason).chain(same_move).collect();
-            self.out.line(&format!(
-                "info string the rules drew this game after move {} of the list ({}); playing on as sent{}",
-                t.after,
-                first.join(" and "),
-                more
-            ));
-        }
-        Ok((pos, through))
+        Ok((pos, through.map(|(t, _)| t)))
     }
 
     fn query(&self, q: Query) {
