@@ -1,7 +1,7 @@
 //! `quatre analyse` as people and programs read it: the diagram, the live `info` lines, the
 //! summary and the final `bestmove` line; `--json` objects that parse and end with a final one
 //! holding a legal move; `--svg` pictures. Each test runs the built binary, with searches limited
-//! by nodes or depth (never by time) on one thread.
+//! by nodes or depth on one thread (by time only where what is checked holds at any speed).
 
 use quatre::games;
 use serde_json::Value;
@@ -643,4 +643,58 @@ fn eval_chooses_the_evaluation_as_the_protocol_option_does() {
     let err = text(&o.stderr);
     assert_eq!(err.lines().count(), 1, "{}", err);
     assert!(err.starts_with("error: --eval:"), "{}", err);
+}
+
+/// MCTS hands a decided position to alpha-beta (under a time limit): the summary and the JSON
+/// then name alpha-beta, whose depths and nodes they are, not MCTS's playouts. (The limit is a
+/// time, but only the labels are checked: the handover happens at any speed.) A finished game's
+/// summary still names its picture.
+#[test]
+fn the_summary_names_the_search_that_answered_and_the_picture_of_a_finished_game() {
+    let args = [
+        "--game",
+        "hyperchess",
+        "--option",
+        "Boards=1x1",
+        "--option",
+        "Promotions=chess",
+        "--fen",
+        "4k3/8/8/8/8/8/8/QQ2K3 w - - 0 1",
+        "--algorithm",
+        "mcts",
+        "--movetime",
+        "200",
+    ];
+    let out = analyse(&args);
+    assert!(
+        out.contains("decided position: alpha-beta plays it out"),
+        "{}",
+        out
+    );
+    assert!(
+        out.contains("Analysis of hyperchess with p1 to move: alphabeta on 1 thread"),
+        "{}",
+        out
+    );
+    assert!(!out.contains("playouts"), "{}", out);
+    let json = objects(&analyse(&[&args[..], &["--json"]].concat()));
+    assert_eq!(json.last().unwrap()["rootInfo"]["algorithm"], "alphabeta");
+    let path = std::env::temp_dir().join(format!("quatre-over-{}.svg", std::process::id()));
+    let p = path.to_str().unwrap();
+    let out = analyse(&[
+        "--game",
+        "hyperchess",
+        "--option",
+        "Boards=1x1",
+        "--option",
+        "Promotions=chess",
+        "--moves",
+        "f2f3 e7e5 g2g4 d8h4",
+        "--depth",
+        "2",
+        "--svg",
+        p,
+    ]);
+    let _ = std::fs::remove_file(&path);
+    assert!(out.contains(&format!("  picture    {}\n", p)), "{}", out);
 }

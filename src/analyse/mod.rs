@@ -12,7 +12,7 @@ use crate::protocol;
 use crate::render::DrawOptions;
 use crate::search::{Chosen, Event, Limits, Report, SearchParams};
 use std::io::Write;
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Mutex;
 
 /// Who reads the output.
@@ -123,8 +123,24 @@ pub fn run(req: &Request, out: &(dyn Fn(&str) + Sync)) -> Result<(), String> {
     }
     let last: Mutex<Option<Seen>> = Mutex::new(None);
     let candidates: Mutex<Vec<Candidate>> = Mutex::new(Vec::new());
+    // MCTS hands a decided position to alpha-beta: from its note on, the depths, nodes and
+    // lines are alpha-beta's, and the output says so.
+    let handed = AtomicBool::new(false);
+    let setting_now = || {
+        if handed.load(Ordering::Relaxed) {
+            Setting {
+                algorithm: Chosen::AlphaBeta,
+                ..setting
+            }
+        } else {
+            setting
+        }
+    };
     let events = |e: Event| {
-        for l in event_text(&e, req.format, &setting, g) {
+        if matches!(e, Event::Note(n) if n == crate::search::mcts::HANDED_TO_ALPHABETA) {
+            handed.store(true, Ordering::Relaxed);
+        }
+        for l in event_text(&e, req.format, &setting_now(), g) {
             out(&l);
         }
         let mut last = last.lock().unwrap_or_else(|e| e.into_inner());
@@ -181,7 +197,7 @@ pub fn run(req: &Request, out: &(dyn Fn(&str) + Sync)) -> Result<(), String> {
     }
     if human {
         for l in summary::lines(
-            &setting,
+            &setting_now(),
             g,
             best.as_deref(),
             seen.as_ref(),
@@ -210,7 +226,7 @@ pub fn run(req: &Request, out: &(dyn Fn(&str) + Sync)) -> Result<(), String> {
                 .as_ref()
                 .map(|s| json::move_infos(s, setting.players))
                 .unwrap_or_default(),
-            root_info: json::root_info(seen.as_ref(), &setting, g),
+            root_info: json::root_info(seen.as_ref(), &setting_now(), g),
             candidates: json::candidates(&candidates),
             svg: req.svg.clone(),
         };

@@ -79,6 +79,9 @@ pub fn lines(
             Status::Ongoing => "none: no legal move".to_string(),
         };
         out.push(row("best move", why));
+        if let Some(p) = svg {
+            out.push(row("picture", p.to_string()));
+        }
         return out;
     };
     out.push(row("best move", best.to_string()));

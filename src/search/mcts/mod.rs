@@ -190,6 +190,10 @@ pub fn search<G: Game>(root: &G, ctx: &Context, moves: &[G::Move]) -> Outcome<G:
     }
 }
 
+/// The note MCTS gives when it hands a decided position to alpha-beta ([`convert_decided`]):
+/// what follows is alpha-beta's search (its depths and nodes), which a reader labels so.
+pub const HANDED_TO_ALPHABETA: &str = "decided position: alpha-beta plays it out";
+
 /// Sampling rarely finds the one mating line among hundreds of moves, so a decided position can
 /// be won for ever without being finished: 3 of 20 hyperchess games against a random mover
 /// reached the ply limit a full army up (evaluation +40,000), and a 50 ms proof search found no
@@ -208,7 +212,7 @@ fn convert_decided<G: Game>(
     if Valuer::of::<G>(ctx).rewards(root)[mover] < 0.999 {
         return None;
     }
-    ctx.note("decided position: alpha-beta plays it out");
+    ctx.note(HANDED_TO_ALPHABETA);
     Some(super::alphabeta::search(root, ctx, moves))
 }
 
