@@ -98,13 +98,14 @@ struct DrawArgs {
     #[command(flatten)]
     position: PositionArgs,
     /// The seat whose view is drawn (1 = p1): the board faces it, and hidden-information games
-    /// show that seat's hand; default: the board as the notation writes it, the seat to move's hand.
+    /// show that seat's hand; default: the board as the notation writes it, the seat to move's hand
+    /// (a tesseris observation: its own seat's).
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..=4))]
     seat: Option<u64>,
     /// A move to draw as an arrow (a legal move of the drawn position).
     #[arg(long, value_name = "MOVE")]
     arrow: Option<String>,
-    /// Draw the board from the other side.
+    /// Draw the board from the other side (board games; a tesseris picture faces --seat).
     #[arg(long)]
     flip: bool,
     /// Write the picture to this file instead of stdout.
@@ -464,6 +465,11 @@ fn main() -> ExitCode {
         Some(Cmd::Draw(a)) => draw(&cli.game, a),
         Some(Cmd::Serve(a)) => quatre::serve::run(&a.host, a.port, cli.game.as_deref()),
         Some(Cmd::Openings(a)) => openings(&cli.game, a),
+        // Records name their game: a --game there would be a question the command ignores.
+        Some(Cmd::Stats(_) | Cmd::Replay(_)) if cli.game.is_some() => Err(
+            "--game does not apply here: the records name their game (each record's \"game_name\")"
+                .to_string(),
+        ),
         Some(Cmd::Stats(a)) => stats(a),
         Some(Cmd::Replay(a)) => quatre::arena::records::replay(&a.file, a.number, a.svg.as_deref())
             .and_then(|t| emit(&t)),

@@ -318,3 +318,18 @@ fn option_minus_one_restores_the_games_default_as_setoption_does() {
         "error: option MaxPlies must be between 0 and 100000, not -2\n"
     );
 }
+
+/// `stats` and `replay` read the game from the records: a `--game` there (the option is global)
+/// is refused rather than silently ignored.
+#[test]
+fn records_commands_refuse_a_game_they_would_ignore() {
+    for cmd in ["stats", "replay"] {
+        let o = run(&[cmd, "no-such-file.jsonl", "--game", "hyperchess"]);
+        assert_eq!(o.status.code(), Some(2), "{cmd}");
+        assert_eq!(
+            text(&o.stderr).trim(),
+            "error: --game does not apply here: the records name their game (each record's \"game_name\")",
+            "{cmd}"
+        );
+    }
+}

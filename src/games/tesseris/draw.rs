@@ -94,7 +94,13 @@ fn card(svg: &mut Svg, name: Option<&str>, r: Rect, c: u8, faded: bool) {
 
 pub(super) fn svg(g: &Tesseris, opts: &DrawOptions) -> String {
     let n = g.n as usize;
-    let me = opts.seat.unwrap_or(g.to_move as usize).min(n - 1);
+    // By default the seat whose view an observation is (its own hand face up), else the mover.
+    let own = if g.observer == NO_SEAT {
+        g.to_move
+    } else {
+        g.observer
+    };
+    let me = opts.seat.unwrap_or(own as usize).min(n - 1);
     let v = view(g, me);
     let table_y = 30.0 + ROW * (n - 1) as f64;
     let height = seat_row(&v, me, me) + CARD_H + 60.0;
@@ -222,7 +228,13 @@ fn locate(v: &Tesseris, me: usize, c: &str) -> Option<Rect> {
 pub(super) fn move_cells(g: &Tesseris, mv: TMove) -> Vec<String> {
     let me = g.to_move as usize;
     let v = view(g, me);
-    let Some(slot) = v.hand[me].iter().position(|&c| c == mv.card) else {
+    // The card's own slot; where the mover's hand is hidden from this view, the first face-down
+    // card (the arrow still shows where it goes and what is drawn).
+    let Some(slot) = v.hand[me]
+        .iter()
+        .position(|&c| c == mv.card)
+        .or_else(|| v.hand[me].iter().position(|&c| c == UNKNOWN))
+    else {
         return Vec::new();
     };
     let to = if mv.discard < 4 {
@@ -304,5 +316,32 @@ mod tests {
             ..DrawOptions::default()
         };
         assert_ne!(g.svg(&seat2), other.svg(&seat2));
+    }
+
+    /// An observation is drawn from its own seat by default (its hand face up), and a turn of
+    /// another seat, whose cards it cannot see, still gets its arrow, from a face-down card.
+    #[test]
+    fn an_observation_is_drawn_from_its_seat_with_the_others_arrows() {
+        let opts = RuleOptions::of::<Tesseris>();
+        let mut full = Tesseris::start_with_seed(&opts, 3).unwrap();
+        let mut moves = Vec::new();
+        full.legal_moves(&mut moves);
+        full.play(moves[0]);
+        // Seat 2 to move, seen by seat 1.
+        let obs = full.observe(0);
+        assert_eq!(obs.to_move, 1);
+        let own = obs.svg(&DrawOptions::default());
+        assert_eq!(
+            own,
+            obs.svg(&DrawOptions {
+                seat: Some(0),
+                ..DrawOptions::default()
+            })
+        );
+        assert!(own.contains("Seat 1 (you)"), "{own}");
+        full.legal_moves(&mut moves);
+        let cells = obs.move_cells(moves[0]);
+        assert_eq!(cells.len(), 3, "{cells:?}");
+        assert!(cells[0].starts_with("hand-2-"), "{cells:?}");
     }
 }
