@@ -143,10 +143,12 @@ fn eval_items(
         eval: crate::search::params::EvalChoice::Hand,
         ..Default::default()
     };
+    // With three seats the same setting is Best-Reply Search.
+    let name = crate::search::Chosen::of(Algorithm::AlphaBeta, g.players(), false).name();
     let what = |eval: &str| {
         format!(
-            "alphabeta {} {}, Eval={}, {} thread(s)",
-            label, size, eval, threads
+            "{} {} {}, Eval={}, {} thread(s)",
+            name, label, size, eval, threads
         )
     };
     let mut items = vec![timed(game, what("hand"), || {

@@ -210,8 +210,8 @@ struct AnalyseArgs {
     /// Best lines to report, 1 to 256.
     #[arg(long, default_value_t = 1, value_parser = RangedU64ValueParser::<usize>::new().range(1..=256))]
     multipv: usize,
-    /// Seed of the search's random choices (MCTS).
-    #[arg(long, default_value_t = 0)]
+    /// Seed of the search's random choices (MCTS), 0 to 2147483647 (the protocol's Seed).
+    #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u64).range(0..=2147483647))]
     seed: u64,
     /// Memory for the search, MiB (1 to 65536, as the protocol's Hash option).
     #[arg(long, default_value_t = 64, value_parser = RangedU64ValueParser::<usize>::new().range(1..=65536))]
@@ -247,8 +247,9 @@ struct BenchArgs {
     /// MCTS playouts per search item (at least 1).
     #[arg(long, default_value_t = 20_000, value_parser = clap::value_parser!(u64).range(1..))]
     playouts: u64,
-    /// Also measure MCTS playouts/s with 1 and with --threads threads (at least 2) for this many ms.
-    #[arg(long)]
+    /// Also measure MCTS playouts/s with 1 and with --threads threads (at least 2) for this many ms
+    /// (1 to 600000).
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=600_000))]
     scaling: Option<u64>,
 }
 
@@ -450,8 +451,38 @@ fn perft(game: &Option<String>, a: &PerftArgs) -> Result<(), String> {
     Ok(())
 }
 
+/// The command line, read as clap reads it with two manners of the engine's own: a negative
+/// number is a value (`--movetime -5` gets the option's own range message, not "unexpected
+/// argument"), and a refused command line is one `error: …` line (exit status 2), as every other
+/// error of this program; `--help` and `--version` print as usual.
+fn parse_cli() -> Result<Cli, ExitCode> {
+    use clap::{CommandFactory, FromArgMatches};
+    let command = Cli::command().mut_subcommands(|s| s.allow_negative_numbers(true));
+    let refused = |e: clap::Error| {
+        use clap::error::ErrorKind;
+        if matches!(
+            e.kind(),
+            ErrorKind::DisplayHelp
+                | ErrorKind::DisplayVersion
+                | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand
+        ) {
+            let _ = e.print();
+            return ExitCode::SUCCESS;
+        }
+        let text = e.render().to_string();
+        let first = text.lines().next().unwrap_or("error: bad command line");
+        note(first);
+        ExitCode::from(2)
+    };
+    let matches = command.try_get_matches().map_err(refused)?;
+    Cli::from_arg_matches(&matches).map_err(refused)
+}
+
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = match parse_cli() {
+        Ok(cli) => cli,
+        Err(code) => return code,
+    };
     let r = match &cli.command {
         None => protocol::run_stdio(cli.game.as_deref()),
         Some(Cmd::Analyse(a)) => analyse(&cli.game, a),

@@ -333,3 +333,41 @@ fn records_commands_refuse_a_game_they_would_ignore() {
         );
     }
 }
+
+/// A refused command line is one `error: …` line and exit status 2, as every other error; a
+/// negative number reaches the option's own check instead of being read as a flag.
+#[test]
+fn a_refused_command_line_is_one_error_line() {
+    for (args, want) in [
+        (
+            &["analyse", "--multipv", "0"][..],
+            "error: invalid value '0' for '--multipv <MULTIPV>': 0 is not in 1..=256",
+        ),
+        (
+            &["analyse", "--movetime", "-5"],
+            "error: invalid value '-5' for '--movetime <MOVETIME>': invalid digit found in string",
+        ),
+        (
+            &["analyse", "--seed", "18446744073709551615"],
+            "error: invalid value '18446744073709551615' for '--seed <SEED>': 18446744073709551615 is not in 0..=2147483647",
+        ),
+        (
+            &["perft", "21"],
+            "error: invalid value '21' for '<DEPTH>': 21 is not in 0..=20",
+        ),
+        (&["analyse", "--bogus"], "error: unexpected argument '--bogus' found"),
+        (
+            &["bench", "--scaling", "0"],
+            "error: invalid value '0' for '--scaling <SCALING>': 0 is not in 1..=600000",
+        ),
+        (&["train", "--lr", "-1", "--data", "d", "--out", "o"], "error: --lr must be above 0 and below 1, not -1"),
+    ] {
+        let o = run(args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        assert_eq!(text(&o.stderr).trim_end(), want, "{args:?}");
+    }
+    // Help is still help.
+    let o = run(&["perft", "--help"]);
+    assert!(o.status.success());
+    assert!(text(&o.stdout).contains("Usage: quatre perft"));
+}
