@@ -45,6 +45,22 @@ fn legal_in(game: &str, opts: &[&str], position: &str) -> Vec<String> {
         .legal_moves()
 }
 
+/// Hyperchess on one board, and with chess's rules too (the command line's `--game` and options).
+const ONE_BOARD: [&str; 4] = ["--game", "hyperchess", "--option", "Boards=1x1"];
+const CHESS: [&str; 6] = [
+    "--game",
+    "hyperchess",
+    "--option",
+    "Boards=1x1",
+    "--option",
+    "Promotions=chess",
+];
+
+/// Fails the test, showing `out`, unless it contains `needle`.
+fn has(out: &str, needle: &str) {
+    assert!(out.contains(needle), "no {:?} in:\n{}", needle, out);
+}
+
 /// Parses every line of `--json` output; returns the objects.
 fn objects(out: &str) -> Vec<Value> {
     assert!(!out.trim().is_empty(), "no output");
@@ -214,41 +230,19 @@ fn a_finished_game_is_said_so_and_answers_0000() {
 fn move_lists_and_positions_past_automatic_draws_are_played_on() {
     let shuffle = "g1f3 g8f6 f3g1 f6g8 g1f3 g8f6 f3g1 f6g8";
     let past = format!("{} e2e4", shuffle);
-    let one = ["--game", "hyperchess", "--option", "Boards=1x1"];
-    let o = run(&[
+    let with = |cmd: &str, rest: &[&str]| run(&[&[cmd][..], &ONE_BOARD, rest].concat());
+    let o = with(
         "analyse",
-        "--threads",
-        "1",
-        "--game",
-        "hyperchess",
-        "--option",
-        "Boards=1x1",
-        "--depth",
-        "2",
-        "--moves",
-        &past,
-    ]);
+        &["--threads", "1", "--depth", "2", "--moves", &past],
+    );
     let (out, err) = (text(&o.stdout), text(&o.stderr));
     assert!(o.status.success(), "{}", err);
     assert_eq!(
         err.trim(),
         "note: the rules drew this game after move 8 of the list (threefold repetition); playing on as sent"
     );
-    assert!(
-        out.ends_with("\n") && !out.contains("bestmove 0000"),
-        "{}",
-        out
-    );
-    let perft = run(&[
-        "perft",
-        "--game",
-        "hyperchess",
-        "--option",
-        "Boards=1x1",
-        "--moves",
-        &past,
-        "1",
-    ]);
+    assert!(!out.contains("bestmove 0000"), "{}", out);
+    let perft = with("perft", &["--moves", &past, "1"]);
     assert!(perft.status.success(), "{}", text(&perft.stderr));
     assert!(
         text(&perft.stdout).contains("nodes 20"),
@@ -256,22 +250,12 @@ fn move_lists_and_positions_past_automatic_draws_are_played_on() {
         text(&perft.stdout)
     );
     let svg = std::env::temp_dir().join(format!("quatre-past-draw-{}.svg", std::process::id()));
-    let draw = run(&[
-        "draw",
-        "--game",
-        "hyperchess",
-        "--option",
-        "Boards=1x1",
-        "--moves",
-        &past,
-        "--out",
-        svg.to_str().unwrap(),
-    ]);
+    let draw = with("draw", &["--moves", &past, "--out", svg.to_str().unwrap()]);
     assert!(draw.status.success(), "{}", text(&draw.stderr));
     let _ = std::fs::remove_file(&svg);
     // A position the 100-ply rule drew: searched on, and said so.
     let fen = "4k3/8/8/8/8/8/4P3/4K3 w - - 100 80";
-    let out = analyse(&[&one[..], &["--fen", fen, "--depth", "2"]].concat());
+    let out = analyse(&[&ONE_BOARD[..], &["--fen", fen, "--depth", "2"]].concat());
     assert!(
         out.contains("the rules drew this game here (fifty-move rule); searching on as asked"),
         "{}",
@@ -279,17 +263,7 @@ fn move_lists_and_positions_past_automatic_draws_are_played_on() {
     );
     assert!(!out.contains("bestmove 0000"), "{}", out);
     // A refused move: its place in the list, and a command this program has to list moves.
-    let o = run(&[
-        "analyse",
-        "--game",
-        "hyperchess",
-        "--option",
-        "Boards=1x1",
-        "--moves",
-        "e2e4 e7e5 e2e4",
-        "--depth",
-        "1",
-    ]);
+    let o = with("analyse", &["--moves", "e2e4 e7e5 e2e4", "--depth", "1"]);
     assert_eq!(o.status.code(), Some(2));
     assert_eq!(
         text(&o.stderr).trim(),
@@ -613,20 +587,7 @@ fn svg_is_the_renderers_picture_with_the_best_move_and_the_last_move() {
 fn eval_chooses_the_evaluation_as_the_protocol_option_does() {
     let fen = "r3k2r/1pqb2b1/p1np2p1/2p1pp2/2P1B2N/PP1PP1P1/1B3P1P/R2QK2R w - - 0 16";
     let summary = |eval: &str| {
-        let out = analyse(&[
-            "--game",
-            "hyperchess",
-            "--option",
-            "Boards=1x1",
-            "--option",
-            "Promotions=chess",
-            "--fen",
-            fen,
-            "--depth",
-            "6",
-            "--eval",
-            eval,
-        ]);
+        let out = analyse(&[&CHESS[..], &["--fen", fen, "--depth", "6", "--eval", eval]].concat());
         let line = |k: &str| {
             out.lines()
                 .find(|l| l.trim_start().starts_with(k))
@@ -651,50 +612,25 @@ fn eval_chooses_the_evaluation_as_the_protocol_option_does() {
 /// summary still names its picture.
 #[test]
 fn the_summary_names_the_search_that_answered_and_the_picture_of_a_finished_game() {
+    let fen = "4k3/8/8/8/8/8/8/QQ2K3 w - - 0 1";
     let args = [
-        "--game",
-        "hyperchess",
-        "--option",
-        "Boards=1x1",
-        "--option",
-        "Promotions=chess",
-        "--fen",
-        "4k3/8/8/8/8/8/8/QQ2K3 w - - 0 1",
-        "--algorithm",
-        "mcts",
-        "--movetime",
-        "200",
-    ];
+        &CHESS[..],
+        &["--fen", fen, "--algorithm", "mcts", "--movetime", "200"],
+    ]
+    .concat();
     let out = analyse(&args);
-    assert!(
-        out.contains("decided position: alpha-beta plays it out"),
-        "{}",
-        out
-    );
-    assert!(
-        out.contains("Analysis of hyperchess with p1 to move: alphabeta on 1 thread"),
-        "{}",
-        out
+    has(&out, "decided position: alpha-beta plays it out");
+    has(
+        &out,
+        "Analysis of hyperchess with p1 to move: alphabeta on 1 thread",
     );
     assert!(!out.contains("playouts"), "{}", out);
     let json = objects(&analyse(&[&args[..], &["--json"]].concat()));
     assert_eq!(json.last().unwrap()["rootInfo"]["algorithm"], "alphabeta");
     let path = std::env::temp_dir().join(format!("quatre-over-{}.svg", std::process::id()));
     let p = path.to_str().unwrap();
-    let out = analyse(&[
-        "--game",
-        "hyperchess",
-        "--option",
-        "Boards=1x1",
-        "--option",
-        "Promotions=chess",
-        "--moves",
-        "f2f3 e7e5 g2g4 d8h4",
-        "--depth",
-        "2",
-        "--svg",
-        p,
-    ]);
+    let mate = ["--moves", "f2f3 e7e5 g2g4 d8h4", "--depth", "2", "--svg", p];
+    let out = analyse(&[&CHESS[..], &mate].concat());
     let _ = std::fs::remove_file(&path);
-    assert!(out.contains(&format!("  picture    {}\n", p)), "{}", out);
+    has(&out, &format!("  picture    {}\n", p));
 }
