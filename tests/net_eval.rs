@@ -153,3 +153,75 @@ fn eval_shows_the_evaluation_the_searches_use() {
     );
     assert!(!out.contains("error"), "{}", out);
 }
+
+/// `Eval auto` with an `EvalFile` that does not fit the game (here rithmomachia's net in a
+/// hyperchess session) searches with the game's shipped net, as `Eval net` without a file does,
+/// not by hand, and says once a `go` (and at `eval`) that it passes the file over; where no
+/// shipped net fits either (2x1) it evaluates by hand and says that.
+#[test]
+fn eval_auto_passes_over_an_eval_file_that_does_not_fit_for_the_shipped_net() {
+    use quatre::games::rithmomachia::Rithmomachia;
+    let r = Rithmomachia::start(&RuleOptions::of::<Rithmomachia>()).unwrap();
+    let rith = quatre::learn::builtin::net("rithmomachia", &r.feature_set().unwrap()).unwrap();
+    let dir = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("net-eval-tests");
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("rithmomachia.net");
+    std::fs::write(&file, rith.to_bytes()).unwrap();
+    let session = |setup: &str| {
+        common::script_output(
+            &[],
+            &format!(
+                "setoption name Threads value 1\n{}position startpos\ngo depth 3\neval\n\
+                 setoption name Boards value 2x1\nposition startpos\ngo depth 2\neval\n",
+                setup
+            ),
+        )
+    };
+    let foreign = session(&format!(
+        "setoption name EvalFile value {}\n",
+        file.display()
+    ));
+    let shipped = session("setoption name Eval value net\n");
+    let hand = session("setoption name Eval value hand\n");
+    assert!(!first_scores(&foreign).is_empty());
+    assert_eq!(
+        first_scores(&foreign),
+        first_scores(&shipped),
+        "{}",
+        foreign
+    );
+    assert_ne!(first_scores(&foreign), first_scores(&hand), "{}", foreign);
+    assert!(!foreign.contains("error"), "{}", foreign);
+    let why = "info string EvalFile does not fit: the net is for rithmomachia \
+               (rithmomachia-remove-corps-N12/1), not for hyperchess";
+    let on_3x3 = format!(
+        "{} (hyperchess-3x3/3); Eval auto uses the shipped net hyperchess-3x3/3",
+        why
+    );
+    let on_2x1 = format!("{} (hyperchess-2x1/3); Eval auto evaluates by hand", why);
+    // Once at each `go` and each `eval`.
+    assert_eq!(foreign.matches(&on_3x3).count(), 2, "{}", foreign);
+    assert_eq!(foreign.matches(&on_2x1).count(), 2, "{}", foreign);
+    assert_eq!(
+        foreign.matches("EvalFile does not fit").count(),
+        4,
+        "{}",
+        foreign
+    );
+    assert!(
+        foreign.contains("(static evaluation, net hyperchess-3x3/3; hand "),
+        "{}",
+        foreign
+    );
+    // The shipped net's session says nothing of the kind.
+    assert!(!shipped.contains("EvalFile does not fit"), "{}", shipped);
+}
+
+/// The scores of the first search's `info` lines.
+fn first_scores(s: &str) -> Vec<String> {
+    s.lines()
+        .take_while(|l| !l.starts_with("bestmove"))
+        .filter_map(|l| l.split(" score ").nth(1))
+        .map(|r| r.split(" nodes").next().unwrap().to_string())
+        .collect()
+}

@@ -113,6 +113,9 @@ pub struct StaticEval {
     /// with why, where `Eval net` asked for one and none fits (the searches then evaluate by
     /// hand); None where they evaluate by hand as asked.
     pub net: Option<Result<(i32, String), String>>,
+    /// With `Eval auto`, why `EvalFile`'s net is passed over and what evaluates instead
+    /// ([`SearchParams::eval_file_note`]).
+    pub note: Option<String>,
 }
 
 impl Clone for Box<dyn AnyGame> {
@@ -296,6 +299,7 @@ impl<G: Game> AnyGame for G {
             net: params.net_for(self).map(|found| {
                 found.map(|n| (bounded_eval(self, seat, Some(n)), n.header.features.clone()))
             }),
+            note: params.eval_file_note(self),
         }
     }
     fn shares(&self, line: &[String]) -> Option<Vec<f64>> {

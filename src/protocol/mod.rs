@@ -505,6 +505,9 @@ impl Engine {
                     self.out
                         .error(&format!("Eval net: {}; evaluating by hand", why));
                 }
+                if let Some(note) = &e.note {
+                    self.out.line(&format!("info string {}", note));
+                }
                 self.out.line(&line);
             }
             Command::Query(q) => self.query(q),

@@ -346,6 +346,10 @@ pub fn search<G: Game>(root: &G, ctx: &Context) -> Outcome<G::Move> {
         G::hidden_information(),
     );
     // `Eval net`: the net, once it fits this game and rule set; else the hand evaluation, said.
+    // `Eval auto` says when it passes over an `EvalFile` that does not fit.
+    if let Some(why) = ctx.params.eval_file_note(root) {
+        ctx.note(&why);
+    }
     let with_net;
     let ctx = match ctx.params.net_for(root) {
         Some(Ok(net)) => {

@@ -311,24 +311,21 @@ impl SearchParams {
     }
 
     /// The net the searches evaluate with: with `Eval net`, the net if one is at hand for `g`,
-    /// otherwise why not (the searches then use the hand evaluation); with `Eval auto`, the net
-    /// if one fits, else None (the hand evaluation, nothing said); with `Eval hand`, None.
+    /// otherwise why not (the searches then use the hand evaluation); with `Eval auto`,
+    /// `EvalFile`'s net if it fits, else the shipped net `Eval auto` uses for `g`'s game and
+    /// rule set, else None (the hand evaluation; [`SearchParams::eval_file_note`] says when an
+    /// `EvalFile` was passed over); with `Eval hand`, None.
     pub fn net_for<G: crate::game::Game>(
         &self,
         g: &G,
     ) -> Option<Result<&crate::learn::net::Net, String>> {
-        let found = match self.eval {
-            EvalChoice::Hand => return None,
-            EvalChoice::Net | EvalChoice::Auto => match &self.eval_file {
+        match self.eval {
+            EvalChoice::Hand => None,
+            EvalChoice::Net => Some(match &self.eval_file {
                 Some(n) => n.fits(g).map(|()| n.as_ref()),
                 None => {
                     let set = g.feature_set().unwrap_or_default();
-                    let shipped = if self.eval == EvalChoice::Auto {
-                        crate::learn::builtin::auto_net(G::NAME, &set)
-                    } else {
-                        crate::learn::builtin::net(G::NAME, &set)
-                    };
-                    match shipped {
+                    match crate::learn::builtin::net(G::NAME, &set) {
                         Some(n) => n.fits(g).map(|()| n),
                         None => Err(format!(
                             "no built-in net for {} ({}; built-in nets: {}): set EvalFile to a net from quatre train",
@@ -338,12 +335,36 @@ impl SearchParams {
                         )),
                     }
                 }
+            }),
+            EvalChoice::Auto => match self.eval_file.as_deref().map(|n| (n, n.fits(g))) {
+                Some((n, Ok(()))) => Some(Ok(n)),
+                _ => Self::auto_shipped(g).map(Ok),
             },
-        };
-        match (self.eval, found) {
-            (EvalChoice::Auto, Err(_)) => None,
-            (_, r) => Some(r),
         }
+    }
+
+    /// The shipped net `Eval auto` searches with for `g`'s game and rule set, if one fits.
+    fn auto_shipped<G: crate::game::Game>(g: &G) -> Option<&'static crate::learn::net::Net> {
+        let set = g.feature_set()?;
+        crate::learn::builtin::auto_net(G::NAME, &set).filter(|n| n.fits(g).is_ok())
+    }
+
+    /// With `Eval auto`, an `EvalFile` whose net does not fit `g` (another game, board, rule
+    /// set or seat count): why, and what the searches evaluate with instead (the shipped net
+    /// of `g`'s game and rule set, or the hand evaluation), for an `info string` at `go`.
+    pub fn eval_file_note<G: crate::game::Game>(&self, g: &G) -> Option<String> {
+        if self.eval != EvalChoice::Auto {
+            return None;
+        }
+        let why = self.eval_file.as_ref()?.fits(g).err()?;
+        Some(format!(
+            "EvalFile does not fit: {}; Eval auto {}",
+            why,
+            match Self::auto_shipped(g) {
+                Some(n) => format!("uses the shipped net {}", n.header.features),
+                None => "evaluates by hand".to_string(),
+            }
+        ))
     }
 }
 
