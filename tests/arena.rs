@@ -1991,3 +1991,150 @@ fn cli_against_a_chess_engine_hyperchess_is_played_with_chess_promotions() {
     );
     let _ = std::fs::remove_file(&openings);
 }
+
+/// A shipped net of `game` under `rules`, written to a file of its own (`tag`).
+fn shipped_net_file(game: &str, rules: &[(&str, &str)], tag: &str) -> PathBuf {
+    let entry = quatre::games::find(game).unwrap();
+    let mut opts = entry.default_options();
+    for (k, v) in rules {
+        opts.set(k, v).unwrap();
+    }
+    let set = entry.start(&opts, None).unwrap().feature_set().unwrap();
+    let net = quatre::learn::builtin::net(game, &set).unwrap();
+    let path = temp(tag);
+    std::fs::write(&path, net.to_bytes()).unwrap();
+    path
+}
+
+/// A built-in player's `option.Eval=net` (or `option.Policy=net`) with no net that fits the
+/// game played is refused with one error line, before any game (no table, no file), rather
+/// than searching by hand without a word; where an engine that does not know the game decides
+/// the rules (`Promotions=chess` against a chess engine), the net must fit the rules the game
+/// is played under, checked when its engines have started.
+#[test]
+fn cli_a_builtin_players_net_must_fit_the_game_played() {
+    let rith = shipped_net_file("rithmomachia", &[], "rith.net");
+    let own = shipped_net_file("hyperchess", &[("Boards", "1x1")], "own-1x1.net");
+    let chess = shipped_net_file(
+        "hyperchess",
+        &[("Boards", "1x1"), ("Promotions", "chess")],
+        "chess-1x1.net",
+    );
+    let with_net = |file: &PathBuf| {
+        format!(
+            "builtin:alphabeta option.Eval=net option.EvalFile={} name=net",
+            file.display()
+        )
+    };
+    let out = temp("refused-net.jsonl");
+    let out_s = out.to_str().unwrap().to_string();
+    let on = |game: &[&'static str], first: &str, second: &str| -> Vec<String> {
+        let mut a: Vec<String> = ["match"].iter().map(|s| s.to_string()).collect();
+        a.extend(game.iter().map(|s| s.to_string()));
+        a.extend(
+            [
+                "--engine",
+                first,
+                "--engine",
+                second,
+                "--nodes",
+                "50",
+                "--games",
+                "2",
+                "--max-plies",
+                "6",
+                "--quiet",
+                "--out",
+                &out_s,
+            ]
+            .iter()
+            .map(|s| s.to_string()),
+        );
+        a
+    };
+    let hand = "builtin:alphabeta option.Eval=hand name=hand";
+    let args = on(&["--game", "hyperchess"], &with_net(&rith), hand);
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let err = refused(
+        &args,
+        "error: net: Eval net: the net is for rithmomachia (rithmomachia-remove-corps-N12/1), not for hyperchess (hyperchess-3x3/3)",
+    );
+    assert_eq!(err.lines().count(), 1, "{}", err);
+    assert!(!out.exists(), "no game file");
+    // The same net seated second, and a policy asked for without a file.
+    let args = on(&["--game", "hyperchess"], hand, &with_net(&rith));
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    refused(&args, "error: net: Eval net: the net is for rithmomachia");
+    let args = on(
+        &["--game", "hyperchess"],
+        "builtin:mcts option.Policy=net name=p",
+        hand,
+    );
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    refused(
+        &args,
+        "error: p: Policy net: no built-in policy for hyperchess",
+    );
+    // Chess's net on one board with the guard promotion: another rule set.
+    let args = on(&ONE_BOARD_ARGS, &with_net(&chess), hand);
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    refused(
+        &args,
+        "error: net: Eval net: the net reads hyperchess features (hyperchess-1x1/5), this position's are hyperchess-1x1/3",
+    );
+    // Nets that fit play: the shipped one without a file, and the file of the same rule set.
+    for net in [
+        "builtin:alphabeta option.Eval=net name=net".to_string(),
+        with_net(&own),
+    ] {
+        let args = on(&ONE_BOARD_ARGS, &net, hand);
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let (ok, _, err) = cli(&args);
+        assert!(ok, "{}", err);
+        let _ = std::fs::remove_file(&out);
+    }
+    // Against a chess engine the game is chess: its net plays, the other one is refused at
+    // the game's start; against an engine that knows the game, the other way round.
+    let log = temp("fits-chess.log");
+    let chess_engine = format!("{} {}", engine("echo_position.sh"), log.display());
+    let knows = format!("{} {} h8g8", engine("knows_game.sh"), log.display());
+    let args = on(&ONE_BOARD_ARGS, &with_net(&chess), &chess_engine);
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let (ok, _, err) = cli(&args);
+    assert!(ok, "{}", err);
+    let _ = std::fs::remove_file(&out);
+    for (net, guest, features) in [
+        (
+            &own,
+            &chess_engine,
+            "hyperchess-1x1/3), this position's are hyperchess-1x1/5",
+        ),
+        (
+            &chess,
+            &knows,
+            "hyperchess-1x1/5), this position's are hyperchess-1x1/3",
+        ),
+    ] {
+        let args = on(&ONE_BOARD_ARGS, &with_net(net), guest);
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let (ok, _, err) = cli(&args);
+        assert!(!ok, "{:?} was accepted", args);
+        let want = format!(
+            "error: net: Eval net: the net reads hyperchess features ({}",
+            features
+        );
+        assert!(
+            err.lines().any(|l| l.starts_with(&want)),
+            "{}\n{}",
+            want,
+            err
+        );
+        let _ = std::fs::remove_file(&out);
+    }
+    for f in [rith, own, chess, log] {
+        let _ = std::fs::remove_file(f);
+    }
+}
+
+/// Hyperchess on one board, as `quatre match` flags.
+const ONE_BOARD_ARGS: [&str; 4] = ["--game", "hyperchess", "--option", "Boards=1x1"];

@@ -646,3 +646,91 @@ fn a_teacher_engine_scores_the_positions_and_one_that_cannot_is_refused() {
     .expect_err("refused");
     assert!(e.contains("answered '9', not a legal move here"), "{}", e);
 }
+
+/// `--search-option Eval=net` with no net that fits the records' game and rule options is
+/// refused before any search (quatre's own search would evaluate by hand without a word),
+/// records and data files alike; with a net that fits, the records are labelled.
+#[test]
+fn a_net_that_does_not_fit_the_records_is_refused() {
+    let recs = record(
+        "tesseris",
+        &[],
+        &["builtin:random", "builtin:random"],
+        "1",
+        "net-t.jsonl",
+    );
+    let _ = std::fs::remove_file(tmp("net-t.txt"));
+    let e = label(
+        None,
+        &[&recs],
+        &["--nodes", "50", "--search-option", "Eval=net"],
+        "net-t.txt",
+    )
+    .unwrap_err();
+    assert!(
+        e.starts_with("Eval net: no built-in net for tesseris"),
+        "{}",
+        e
+    );
+    assert!(!tmp("net-t.txt").exists() && !partial_path(&tmp("net-t.txt")).exists());
+    let data = selfplay_data(
+        "tesseris",
+        &["--games", "1", "--nodes", "50", "--max-plies", "10"],
+        "net-t-data.txt",
+    );
+    let e = run_label(
+        None,
+        "--data",
+        &[&data],
+        &["--nodes", "50", "--search-option", "Policy=net"],
+        "net-t2.txt",
+    )
+    .unwrap_err();
+    assert!(
+        e.starts_with("Policy net: no built-in policy for tesseris"),
+        "{}",
+        e
+    );
+    // Rithmomachia's default rules have a net: they are labelled with it; under other rules
+    // it does not fit.
+    let recs = record(
+        "rithmomachia",
+        &[],
+        &["builtin:random", "builtin:random"],
+        "1",
+        "net-r.jsonl",
+    );
+    let args = ["--nodes", "50", "--search-option", "Eval=net"];
+    assert!(!label(None, &[&recs], &args, "net-r.txt")
+        .unwrap()
+        .is_empty());
+    let other = record(
+        "rithmomachia",
+        &["Captures=convert"],
+        &["builtin:random", "builtin:random"],
+        "1",
+        "net-r2.jsonl",
+    );
+    let e = label(None, &[&other], &args, "net-r2.txt").unwrap_err();
+    assert!(
+        e.starts_with("Eval net: no built-in net for rithmomachia"),
+        "{}",
+        e
+    );
+    // A built-in teacher is held to the same.
+    let teacher = [
+        "--nodes",
+        "50",
+        "--teacher",
+        "builtin:alphabeta option.Eval=net name=t",
+    ];
+    let e = label(None, &[&other], &teacher, "net-r3.txt").unwrap_err();
+    assert!(
+        e.starts_with("--teacher: t: Eval net: no built-in net for rithmomachia"),
+        "{}",
+        e
+    );
+    assert!(!label(None, &[&recs], &teacher, "net-r4.txt")
+        .unwrap()
+        .is_empty());
+}

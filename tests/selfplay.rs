@@ -322,3 +322,89 @@ fn fast_moves_are_played_but_not_written() {
         );
     }
 }
+
+/// `--search-option Eval=net` (or `Policy=net`) with no net (or policy) that fits the game and
+/// its rule options is refused before any game, with the reason, and no file; a net that fits
+/// plays.
+#[test]
+fn a_net_that_does_not_fit_the_game_is_refused_before_any_game() {
+    let hc = quatre::games::find("hyperchess").unwrap();
+    let set = hc
+        .start(&hc.default_options(), None)
+        .unwrap()
+        .feature_set()
+        .unwrap();
+    let net = tmp("hyperchess-3x3.net");
+    std::fs::write(
+        &net,
+        quatre::learn::builtin::net("hyperchess", &set)
+            .unwrap()
+            .to_bytes(),
+    )
+    .unwrap();
+    let eval_file = format!("EvalFile={}", net.display());
+    let refused = |game: &str, extra: &[&str], expect: &str| {
+        let out = tmp("refused-net.txt");
+        let _ = std::fs::remove_file(&out);
+        let mut v: Vec<String> = ["--games", "1", "--nodes", "50", "--max-plies", "10"]
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
+        for o in extra {
+            v.extend(["--search-option".to_string(), o.to_string()]);
+        }
+        v.extend(["--quiet".into(), "--out".into(), out.display().to_string()]);
+        let a = selfplay::parse_args(&v).unwrap();
+        let e = selfplay::run(Some(game), &a).unwrap_err();
+        assert!(e.starts_with(expect), "{}: {}", expect, e);
+        assert!(!out.exists() && !partial_path(&out).exists());
+    };
+    refused(
+        "tesseris",
+        &["Eval=net"],
+        "Eval net: no built-in net for tesseris",
+    );
+    refused(
+        "tesseris",
+        &["Eval=net", &eval_file],
+        "Eval net: the net is for hyperchess (hyperchess-3x3/3), not for tesseris",
+    );
+    refused(
+        "hyperchess",
+        &["Policy=net"],
+        "Policy net: no built-in policy for hyperchess",
+    );
+    // Another board size of the same game: its rule option decides.
+    let out = tmp("refused-1x1.txt");
+    let a = selfplay::parse_args([
+        "--option",
+        "Boards=2x1",
+        "--games",
+        "1",
+        "--nodes",
+        "50",
+        "--search-option",
+        "Eval=net",
+        "--search-option",
+        &eval_file,
+        "--quiet",
+        "--out",
+        out.to_str().unwrap(),
+    ])
+    .unwrap();
+    let e = selfplay::run(Some("hyperchess"), &a).unwrap_err();
+    assert!(
+        e.starts_with("Eval net: the net reads hyperchess features (hyperchess-3x3/3), this position's are hyperchess-2x1/3"),
+        "{}",
+        e
+    );
+    // The net that fits plays, and so does the shipped one without a file.
+    for extra in [
+        vec!["--search-option", "Eval=net"],
+        vec!["--search-option", "Eval=net", "--search-option", &eval_file],
+    ] {
+        let mut args = vec!["--games", "1", "--nodes", "50", "--max-plies", "6"];
+        args.extend(extra);
+        assert!(!selfplay("hyperchess", &args, "fits.txt").is_empty());
+    }
+}

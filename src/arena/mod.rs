@@ -499,6 +499,31 @@ fn engine_specs(
             k += 1;
         }
     }
+    // A built-in player's `Eval net` (or `Policy net`) needs a net that fits the game played:
+    // refused before any game where none does. With an external engine, which may not know the
+    // game, the game may be played under the rules such an engine reads
+    // (`GameDef::for_foreign_engines`): a net that fits those passes here, and each game checks
+    // its own rules once its engines have started (`referee::play`).
+    let foreign_probe = match def.for_foreign_engines() {
+        Some((foreign, _))
+            if engines
+                .iter()
+                .any(|e| matches!(e.kind, EngineKind::External { .. })) =>
+        {
+            Some(foreign.start(None)?)
+        }
+        _ => None,
+    };
+    for e in &engines {
+        if let Err(why) = e.check_game(probe) {
+            if foreign_probe
+                .as_ref()
+                .is_none_or(|f| e.check_game(f.as_ref()).is_err())
+            {
+                return Err(why);
+            }
+        }
+    }
     Ok(engines)
 }
 

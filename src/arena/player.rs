@@ -249,6 +249,21 @@ impl EngineSpec {
         }
         Ok((params, seed_given))
     }
+
+    /// For a built-in player that searches (`builtin:mcts`, `builtin:alphabeta`): refuses a
+    /// game `g` (its game, rule set and seats) where its `option.Eval=net` or
+    /// `option.Policy=net` has no net or policy that fits, which its searches would quietly
+    /// replace by the hand evaluation (or order). Other players: nothing to check.
+    pub fn check_game(&self, g: &dyn AnyGame) -> Result<(), String> {
+        match self.kind {
+            EngineKind::Builtin(BuiltinKind::Mcts | BuiltinKind::AlphaBeta) => {
+                let (params, _) = self.builtin_params()?;
+                g.check_learned(&params)
+                    .map_err(|e| format!("{}: {}", self.name, e))
+            }
+            _ => Ok(()),
+        }
+    }
 }
 
 /// Why a player failed (the referee turns these into a lost game).
@@ -314,6 +329,12 @@ pub trait Player: Send {
     /// in its handshake (a chess engine) does not, and is asked only for moves it can read.
     fn knows_game(&self) -> bool {
         true
+    }
+    /// Whether the player can play the game `state` is a position of as asked (see
+    /// [`EngineSpec::check_game`]): a built-in player whose `Eval net` or `Policy net` has
+    /// nothing that fits says why; an external engine answers for itself.
+    fn check_game(&self, _state: &dyn AnyGame) -> Result<(), String> {
+        Ok(())
     }
     /// Sets rule options after the handshake (the game's rules once every seat is known: see
     /// `GameDef::for_foreign_engines`). A built-in player plays the referee's state and needs
@@ -478,6 +499,12 @@ impl Player for Builtin {
     }
     fn finish(&mut self) {
         self.join_ending();
+    }
+    fn check_game(&self, state: &dyn AnyGame) -> Result<(), String> {
+        match self.kind {
+            BuiltinKind::Mcts | BuiltinKind::AlphaBeta => state.check_learned(&self.params),
+            BuiltinKind::Random | BuiltinKind::Baseline => Ok(()),
+        }
     }
     fn new_game(&mut self, _timeout: Duration) -> Result<(), Fault> {
         self.join_ending();

@@ -467,6 +467,17 @@ pub fn play(
         }
         None => def,
     };
+    // Under the rules the game is played by (known once every seat has started): a built-in
+    // player whose `Eval net` (or `Policy net`) has nothing that fits them would search by hand
+    // without a word, so the match stops instead.
+    for seat in 0..players {
+        if let Err(why) = seats[seat].check_game(state.as_ref()) {
+            for p in seats.iter_mut() {
+                p.finish();
+            }
+            return Err(format!("{}: {}", engines[job.seats[seat]].name, why));
+        }
+    }
     let tcs: Vec<TimeControl> = (0..players)
         .map(|s| cfg.tc.for_engine(&engines[job.seats[s]]))
         .collect();

@@ -101,6 +101,9 @@ pub trait AnyGame: Send + Sync {
     /// The static evaluation for the side to move as the searches see it under `params`'
     /// `Eval` and `EvalFile` (the protocol's `eval`).
     fn static_eval(&self, params: &SearchParams) -> StaticEval;
+    /// See [`SearchParams::check_learned`]: whether `Eval net` and `Policy net` have a net and
+    /// a policy that fit this game, rule set and seats.
+    fn check_learned(&self, params: &SearchParams) -> Result<(), String>;
 }
 
 /// A position's static evaluation for the side to move (`AnyGame::static_eval`).
@@ -301,6 +304,9 @@ impl<G: Game> AnyGame for G {
             }),
             note: params.eval_file_note(self),
         }
+    }
+    fn check_learned(&self, params: &SearchParams) -> Result<(), String> {
+        params.check_learned(self)
     }
     fn shares(&self, line: &[String]) -> Option<Vec<f64>> {
         if Game::players(self) <= 2 {

@@ -229,7 +229,7 @@ pub fn run(game: Option<&str>, a: &LabelArgs) -> Result<Summary, String> {
         }
         check_record(&def, k)?;
     }
-    let hidden = def.start(Some(1))?.hidden_information();
+    let hidden = check_search(a, &def, &params)?;
     let teachers = start_teachers(a, &def, hidden)?;
     if left_out > 0 {
         eprintln!(
@@ -315,6 +315,17 @@ pub fn run(game: Option<&str>, a: &LabelArgs) -> Result<Summary, String> {
     done
 }
 
+/// Whether games of `def` hide information; and, where quatre's own search labels them (no
+/// `--teacher`), refuses `Eval net` or `Policy net` with nothing that fits `def`'s rules,
+/// which would search by hand without a word.
+fn check_search(a: &LabelArgs, def: &GameDef, params: &SearchParams) -> Result<bool, String> {
+    let start = def.start(Some(1))?;
+    if a.teacher.is_none() {
+        start.check_learned(params)?;
+    }
+    Ok(start.hidden_information())
+}
+
 /// `--teacher`'s engines for games of `def`, if asked for (refused for hidden information).
 fn start_teachers(a: &LabelArgs, def: &GameDef, hidden: bool) -> Result<Option<Teachers>, String> {
     match &a.teacher {
@@ -377,7 +388,7 @@ fn relabel(game: Option<&str>, a: &LabelArgs, params: SearchParams) -> Result<Su
             place, first_place
         ));
     }
-    let hidden = def.start(Some(1))?.hidden_information();
+    let hidden = check_search(a, &def, &params)?;
     let teachers = start_teachers(a, &def, hidden)?;
     let limits = Limits {
         nodes: Some(a.nodes),

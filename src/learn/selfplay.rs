@@ -131,6 +131,9 @@ impl Plan {
         }
         let params = search_params(&a.run.search_options)?;
         let start = def.start(Some(1))?;
+        // `Eval net` or `Policy net` with nothing that fits these rules would search by hand
+        // without a word: refused before any game.
+        start.check_learned(&params)?;
         let hidden = start.hidden_information();
         let chance = start.to_text() != def.start(Some(2))?.to_text();
         let book = match &a.openings {

@@ -55,6 +55,9 @@ impl Teachers {
                 spec_text
             ));
         }
+        // A built-in teacher's `Eval net` (or `Policy net`) needs a net that fits the records.
+        spec.check_game(def.start(Some(1))?.as_ref())
+            .map_err(|e| format!("--teacher: {}", e))?;
         let t = Teachers {
             spec,
             game: def.name.clone(),

@@ -343,6 +343,21 @@ impl SearchParams {
         }
     }
 
+    /// Whether the searches of `g` would have what `Eval net` and `Policy net` ask for: a net
+    /// (and a policy) that fits `g`'s game, rule set and seats. Otherwise why not, as the
+    /// searches would say it in their `info string error` before they evaluate (or order
+    /// moves) by hand: for the callers that throw the searches' words away (built-in players,
+    /// `quatre selfplay`, `quatre label`) and refuse before they play instead.
+    pub fn check_learned<G: crate::game::Game>(&self, g: &G) -> Result<(), String> {
+        if let Some(Err(why)) = self.net_for(g) {
+            return Err(format!("Eval net: {}", why));
+        }
+        if let Some(Err(why)) = self.policy_for(g) {
+            return Err(format!("Policy net: {}", why));
+        }
+        Ok(())
+    }
+
     /// The shipped net `Eval auto` searches with for `g`'s game and rule set, if one fits.
     fn auto_shipped<G: crate::game::Game>(g: &G) -> Option<&'static crate::learn::net::Net> {
         let set = g.feature_set()?;
