@@ -408,3 +408,50 @@ fn a_net_that_does_not_fit_the_game_is_refused_before_any_game() {
         assert!(!selfplay("hyperchess", &args, "fits.txt").is_empty());
     }
 }
+
+/// `--out` naming a directory, or a file in a directory that does not exist, is refused before
+/// any game with one line, and leaves no `.partial` file behind.
+#[test]
+fn an_out_path_that_cannot_be_written_is_refused_before_any_game() {
+    let dir = tmp("out-dir");
+    std::fs::create_dir_all(&dir).unwrap();
+    let _ = std::fs::remove_file(partial_path(&dir));
+    let missing = tmp("no-such-dir").join("x.txt");
+    for (out, expect) in [
+        (&dir, format!("--out {}: is a directory", dir.display())),
+        (
+            &missing,
+            format!("cannot write {}", partial_path(&missing).display()),
+        ),
+    ] {
+        let o = Command::new(env!("CARGO_BIN_EXE_quatre"))
+            .args([
+                "selfplay",
+                "--games",
+                "2",
+                "--nodes",
+                "50",
+                "--max-plies",
+                "8",
+            ])
+            .arg("--out")
+            .arg(out)
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&o.stderr).into_owned();
+        assert!(!o.status.success(), "{}", err);
+        assert_eq!(
+            err.lines().count(),
+            1,
+            "only the error, no game played: {}",
+            err
+        );
+        assert!(err.starts_with(&format!("error: {}", expect)), "{}", err);
+        assert!(
+            !partial_path(out).exists(),
+            "{}",
+            partial_path(out).display()
+        );
+    }
+    assert!(dir.is_dir());
+}

@@ -376,6 +376,13 @@ pub(super) fn write_games(
             .map(|n| n.get())
             .unwrap_or(1)
     });
+    // Refused before any game: the rename at the end would fail after every game was played.
+    if out_path.is_dir() {
+        return Err(format!(
+            "--out {}: is a directory; give the data file's path",
+            out_path.display()
+        ));
+    }
     let partial = partial_path(out_path);
     let file = std::fs::File::create(&partial)
         .map_err(|e| format!("cannot write {}: {}", partial.display(), e))?;
