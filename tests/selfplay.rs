@@ -455,3 +455,73 @@ fn an_out_path_that_cannot_be_written_is_refused_before_any_game() {
     }
     assert!(dir.is_dir());
 }
+
+/// A `--max-plies` at or below the plies that open a game (the random ones, or the longest
+/// opening of the file) would search nothing and write games of `positions=0` whose `plies`
+/// exceed the cap: refused before any game; one ply more searches one.
+#[test]
+fn a_cap_within_the_opening_is_refused() {
+    let run = |game: &str, extra: &[&str]| {
+        let out = tmp("cap.txt");
+        let _ = std::fs::remove_file(&out);
+        let mut v: Vec<String> = ["--games", "2", "--nodes", "30", "--quiet"]
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
+        v.extend(extra.iter().map(|s| s.to_string()));
+        v.extend(["--out".into(), out.display().to_string()]);
+        let a = selfplay::parse_args(&v).unwrap();
+        let r = selfplay::run(Some(game), &a)
+            .map(|_| format::read_str(&std::fs::read_to_string(&out).unwrap()).unwrap());
+        if r.is_err() {
+            assert!(!out.exists() && !partial_path(&out).exists());
+        }
+        r
+    };
+    for (game, cap, extra, plies, what) in [
+        ("hyperchess", "2", vec![], 4, "--random-plies 4"),
+        ("hyperchess", "4", vec![], 4, "--random-plies 4"),
+        (
+            "rithmomachia",
+            "1",
+            vec!["--random-plies", "1"],
+            1,
+            "--random-plies 1",
+        ),
+        ("tesseris", "0", vec![], 0, "--random-plies 0"),
+    ] {
+        let mut args = vec!["--max-plies", cap];
+        args.extend(extra);
+        let e = run(game, &args).unwrap_err();
+        assert_eq!(
+            e,
+            format!(
+                "--max-plies {} leaves no ply to search: a game opens with {} plies ({}); give a cap above {}",
+                cap, plies, what, plies
+            )
+        );
+    }
+    let games = run("hyperchess", &["--max-plies", "5"]).unwrap();
+    for g in &games {
+        assert_eq!((g.plies, g.positions.len()), (5, 1), "{:?}", g.reason);
+    }
+    // With openings: the longest line the run plays counts (the third is not played).
+    let book = tmp("cap-book.txt");
+    std::fs::write(
+        &book,
+        "startpos moves AbI1AcI3\nstartpos moves AbI1AcI3 AbI8AcI6 AgI1AfI3\nstartpos moves AbI1AcI3 AbI8AcI6 AgI1AfI3 AgI8AfI6 BgI1AgI3\n",
+    )
+    .unwrap();
+    let book = book.display().to_string();
+    let e = run("hyperchess", &["--openings", &book, "--max-plies", "3"]).unwrap_err();
+    assert!(
+        e.starts_with("--max-plies 3 leaves no ply to search: a game opens with 3 plies (the longest opening of --openings)"),
+        "{}",
+        e
+    );
+    let games = run("hyperchess", &["--openings", &book, "--max-plies", "4"]).unwrap();
+    assert_eq!(games.len(), 2);
+    assert!(games
+        .iter()
+        .all(|g| g.plies == 4 && !g.positions.is_empty()));
+}

@@ -149,6 +149,30 @@ impl Plan {
             Some(_) => 0,
             None => a.random_plies.unwrap_or(if hidden { 0 } else { 4 }),
         };
+        // The cap counts the opening's plies: at or below them no position is searched, and
+        // each game would be written as a draw of positions=0 at more plies than the cap.
+        if let Some(m) = a.max_plies {
+            let (opening, what) = match &book {
+                Some(b) => {
+                    let used = &b[..b.len().min(a.games as usize)];
+                    let longest = used.iter().map(|o| o.moves.len()).max().unwrap_or(0);
+                    (longest, "the longest opening of --openings".to_string())
+                }
+                None => (0, String::new()),
+            };
+            let plies = opening + random_plies;
+            if m <= plies {
+                let what = match (what.is_empty(), random_plies) {
+                    (true, _) => format!("--random-plies {}", random_plies),
+                    (false, 0) => what,
+                    (false, k) => format!("{} and --random-plies {}", what, k),
+                };
+                return Err(format!(
+                    "--max-plies {} leaves no ply to search: a game opens with {} plies ({}); give a cap above {}",
+                    m, plies, what, plies
+                ));
+            }
+        }
         if a.fast_nodes.is_some() && !(a.full_share > 0.0 && a.full_share <= 1.0) {
             return Err(format!(
                 "--full-share must be above 0 and at most 1, not {}",
