@@ -214,7 +214,7 @@ fn openings_and_adjudication_are_recorded() {
             "--option",
             "Boards=1x1",
             "--games",
-            "3",
+            "2",
             "--nodes",
             "100",
             "--openings",
@@ -228,7 +228,7 @@ fn openings_and_adjudication_are_recorded() {
     );
     let games = format::read_str(std::str::from_utf8(&bytes).unwrap()).unwrap();
     let starts: Vec<&str> = games.iter().map(|g| g.start.as_str()).collect();
-    assert_eq!(starts, ["openings:1", "openings:2", "openings:1"]);
+    assert_eq!(starts, ["openings:1", "openings:2"]);
     assert_eq!(games[0].positions[0].ply, 1);
     assert_eq!(games[1].positions[0].ply, 2);
     // Every score is within ±10000 cp: each seat's second move ends the game as a draw.
@@ -237,23 +237,100 @@ fn openings_and_adjudication_are_recorded() {
         assert_eq!(g.result, vec![0.5, 0.5]);
         assert_eq!(g.positions.len(), 4);
     }
-    // Refused before any file is written.
-    let refused = tmp("refused.txt").display().to_string();
-    let a = selfplay::parse_args([
-        "--games",
-        "1",
-        "--nodes",
-        "10",
-        "--openings",
-        &book,
-        "--random-plies",
-        "2",
-        "--out",
-        &refused,
-    ])
-    .unwrap();
-    assert!(selfplay::run(Some("hyperchess"), &a).is_err());
-    assert!(!tmp("refused.txt").exists() && !partial_path(&tmp("refused.txt")).exists());
+}
+
+/// More games than openings: alpha-beta (and Best-Reply Search) would play a repeated opening's
+/// game again move for move, so the run is refused before any game unless `--random-plies K`
+/// plays K random plies (drawn from the seed and the game) after each opening, which makes the
+/// repeats differ; the shards still concatenate to the whole run. MCTS's searches differ by
+/// the game's seed: not refused.
+#[test]
+fn more_games_than_openings_need_random_plies_after_them() {
+    let book = tmp("few-openings.txt");
+    std::fs::write(&book, "startpos moves e2e4\nstartpos moves d2d4 d7d5\n").unwrap();
+    let book = book.display().to_string();
+    let args = |games: &str, extra: &[&str]| -> Vec<String> {
+        let mut v: Vec<String> = [
+            "--option",
+            "Boards=1x1",
+            "--games",
+            games,
+            "--nodes",
+            "60",
+            "--max-plies",
+            "16",
+            "--seed",
+            "7",
+            "--openings",
+            &book,
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+        v.extend(extra.iter().map(|s| s.to_string()));
+        v
+    };
+    let out = tmp("few-openings-out.txt");
+    let _ = std::fs::remove_file(&out);
+    let mut refused = args("3", &[]);
+    refused.extend(["--quiet".into(), "--out".into(), out.display().to_string()]);
+    let a = selfplay::parse_args(&refused).unwrap();
+    let e = selfplay::run(Some("hyperchess"), &a).unwrap_err();
+    assert_eq!(
+        e,
+        format!(
+            "--openings {} holds 2 openings for 3 games: alpha-beta would play each repeated opening's game again move for move; give as many openings as games, or --random-plies K to play K random plies after each opening",
+            book
+        )
+    );
+    assert!(!out.exists() && !partial_path(&out).exists());
+    let run = |v: Vec<String>, name: &str| {
+        let v: Vec<&str> = v.iter().map(String::as_str).collect();
+        selfplay("hyperchess", &v, name)
+    };
+    // As many games as openings, or MCTS: played.
+    assert_eq!(
+        format::read_str(std::str::from_utf8(&run(args("2", &[]), "two.txt")).unwrap())
+            .unwrap()
+            .len(),
+        2
+    );
+    run(
+        args("3", &["--search-option", "Algorithm=mcts"]),
+        "mcts.txt",
+    );
+    // With random plies after the openings: four games, each repeat its own.
+    let whole = run(args("4", &["--random-plies", "2"]), "random-after.txt");
+    let games = check_file(&whole);
+    let starts: Vec<&str> = games.iter().map(|g| g.start.as_str()).collect();
+    assert_eq!(
+        starts,
+        [
+            "openings:1+random:2",
+            "openings:2+random:2",
+            "openings:1+random:2",
+            "openings:2+random:2"
+        ]
+    );
+    for (g, opening) in games.iter().zip([1, 2, 1, 2]) {
+        assert_eq!(g.positions[0].ply, opening + 2);
+    }
+    assert_ne!(games[0].positions[0].text, games[2].positions[0].text);
+    assert_ne!(games[1].positions[0].text, games[3].positions[0].text);
+    // The same seed, the same file; the shards concatenate to it.
+    assert_eq!(
+        run(args("4", &["--random-plies", "2"]), "random-again.txt"),
+        whole
+    );
+    let mut cat = Vec::new();
+    for k in 1..=2 {
+        let shard = format!("{}/2", k);
+        cat.extend(run(
+            args("4", &["--random-plies", "2", "--shard", &shard]),
+            &format!("random-{}.txt", k),
+        ));
+    }
+    assert_eq!(cat, whole);
 }
 
 #[test]

@@ -566,9 +566,22 @@ pub fn opening(
     if plies == 0 {
         return Ok(Vec::new());
     }
+    random_line(def.start(deal)?.as_ref(), plies, seed)
+}
+
+/// `plies` random legal moves from `from`, drawn from `seed` as [`opening`] draws them (again,
+/// up to [`OPENING_TRIES`] times, when the game ends inside them).
+pub fn random_line(
+    from: &dyn games::AnyGame,
+    plies: usize,
+    seed: u64,
+) -> Result<Vec<String>, String> {
+    if plies == 0 {
+        return Ok(Vec::new());
+    }
     for attempt in 0..OPENING_TRIES {
         let mut rng = rng_from_seed(mix(seed, attempt));
-        let mut g = def.start(deal)?;
+        let mut g = from.clone_box();
         let mut moves = Vec::with_capacity(plies);
         while moves.len() < plies && !g.status().is_over() {
             let Some(m) = g.random_move(&mut rng) else {
@@ -583,7 +596,9 @@ pub fn opening(
     }
     Err(format!(
         "{} ended within {} random plies in each of {} tries: ask for fewer plies",
-        def.name, plies, OPENING_TRIES
+        from.name(),
+        plies,
+        OPENING_TRIES
     ))
 }
 

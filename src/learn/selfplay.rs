@@ -13,7 +13,7 @@ use crate::arena::player::BUILTIN_HASH_MB;
 use crate::arena::referee::GameDef;
 use crate::arena::{mix, parse_shard};
 use crate::games::{self, AnyGame};
-use crate::search::{params, Control, Limits, Memory, SearchParams};
+use crate::search::{params, Chosen, Control, Limits, Memory, SearchParams};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
@@ -45,11 +45,13 @@ pub struct SelfplayArgs {
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
     /// Random legal plies that open each game (default 4 for perfect-information games, 0 for
-    /// tesseris, whose deal varies the games; 0 with --openings).
+    /// tesseris, whose deal varies the games; 0 with --openings, after whose line they are
+    /// played).
     #[arg(long, value_name = "K")]
     pub random_plies: Option<usize>,
     /// Openings from a file (`quatre openings`, as `match --openings`): game i plays the file's
-    /// opening i modulo their number.
+    /// opening i modulo their number, then --random-plies. With alpha-beta or Best-Reply
+    /// Search, more games than openings need --random-plies (else repeats are copies).
     #[arg(long, value_name = "FILE")]
     pub openings: Option<PathBuf>,
     /// End games early by the search's scores, as `match --adjudicate`:
@@ -137,18 +139,32 @@ impl Plan {
         let hidden = start.hidden_information();
         let chance = start.to_text() != def.start(Some(2))?.to_text();
         let book = match &a.openings {
-            Some(path) => {
-                if a.random_plies.is_some_and(|k| k > 0) {
-                    return Err("--openings and --random-plies: give one of them".into());
-                }
-                Some(openings::load(path, &def)?)
-            }
+            Some(path) => Some(openings::load(path, &def)?),
             None => None,
         };
         let random_plies = match book {
-            Some(_) => 0,
+            Some(_) => a.random_plies.unwrap_or(0),
             None => a.random_plies.unwrap_or(if hidden { 0 } else { 4 }),
         };
+        // Alpha-beta and Best-Reply Search draw nothing: on one thread at a fixed node count a
+        // game that repeats an opening repeats its game move for move (a copy that training's
+        // split may put on both sides). Random plies after each opening make repeats differ;
+        // MCTS's searches (and tesseris' deals) differ by the game's seeds.
+        if let (Some(b), Some(path), 0) = (&book, &a.openings, random_plies) {
+            let chosen = Chosen::of(params.algorithm, start.players(), hidden);
+            if a.games > b.len() as u64 && matches!(chosen, Chosen::AlphaBeta | Chosen::Brs) {
+                return Err(format!(
+                    "--openings {} holds {} openings for {} games: {} would play each repeated opening's game again move for move; give as many openings as games, or --random-plies K to play K random plies after each opening",
+                    path.display(),
+                    b.len(),
+                    a.games,
+                    match chosen {
+                        Chosen::Brs => "Best-Reply Search",
+                        _ => "alpha-beta",
+                    }
+                ));
+            }
+        }
         // The cap counts the opening's plies: at or below them no position is searched, and
         // each game would be written as a draw of positions=0 at more plies than the cap.
         if let Some(m) = a.max_plies {
@@ -215,22 +231,21 @@ impl Plan {
     ) -> Result<GameData, String> {
         let gseed = mix(self.seed, index as u64);
         let mut deal = self.chance.then(|| mix(gseed, 1) >> 1);
-        let (start, moves, how) = match &self.book {
+        // The opening: the file's line (index modulo their number), then the random plies,
+        // drawn from (seed, index).
+        let (start, mut moves, line) = match &self.book {
             Some(book) => {
                 let o = &book[index % book.len()];
                 if o.start.is_some() {
                     deal = None; // the line's position is the whole start
                 }
-                let how = format!("openings:{}", index % book.len() + 1);
-                (o.start.clone(), o.moves.clone(), how)
+                (
+                    o.start.clone(),
+                    o.moves.clone(),
+                    Some(index % book.len() + 1),
+                )
             }
-            None => {
-                let moves =
-                    crate::arena::opening(&self.def, deal, self.random_plies, mix(gseed, 2))
-                        .map_err(|e| format!("--random-plies {}: {}", self.random_plies, e))?;
-                let how = format!("random:{}", moves.len());
-                (None, moves, how)
-            }
+            None => (None, Vec::new(), None),
         };
         let mut state = match &start {
             Some(t) => self.def.from_text(t)?,
@@ -239,6 +254,23 @@ impl Plan {
         for m in &moves {
             state.play_text(m)?;
         }
+        let random = crate::arena::random_line(state.as_ref(), self.random_plies, mix(gseed, 2))
+            .map_err(|e| match line {
+                Some(l) => format!(
+                    "--random-plies {} after opening {}: {}",
+                    self.random_plies, l, e
+                ),
+                None => format!("--random-plies {}: {}", self.random_plies, e),
+            })?;
+        for m in &random {
+            state.play_text(m)?;
+        }
+        let how = match line {
+            Some(l) if random.is_empty() => format!("openings:{}", l),
+            Some(l) => format!("openings:{}+random:{}", l, random.len()),
+            None => format!("random:{}", random.len()),
+        };
+        moves.extend(random);
         let players = state.players();
         let full = Limits {
             nodes: Some(self.nodes),
