@@ -371,3 +371,121 @@ fn a_refused_command_line_is_one_error_line() {
     assert!(o.status.success());
     assert!(text(&o.stdout).contains("Usage: quatre perft"));
 }
+
+/// A negative number for a numeric flag of `train`, `train-policy`, `selfplay` or `label` is
+/// taken as the flag's value and refused with the command's own range message (as `--lr=-1`
+/// always was), not as clap's "unexpected argument '-1' found".
+#[test]
+fn negative_numbers_get_the_commands_range_message() {
+    let nosuch = std::env::temp_dir().join("quatre-cli-no-such-data.txt");
+    let nosuch = nosuch.to_str().unwrap();
+    let out = std::env::temp_dir().join(format!("quatre-cli-neg-{}.txt", std::process::id()));
+    let out = out.to_str().unwrap();
+    for (args, expect) in [
+        (
+            &["train", "--data", nosuch, "--out", out, "--lr", "-1"][..],
+            "error: --lr must be above 0 and below 1, not -1",
+        ),
+        (
+            &["train", "--data", nosuch, "--out", out, "--lambda", "-0.5"],
+            "error: --lambda must be between 0 and 1, not -0.5",
+        ),
+        (
+            &[
+                "train",
+                "--data",
+                nosuch,
+                "--out",
+                out,
+                "--weight-decay",
+                "-5",
+            ],
+            "error: --weight-decay must be at least 0 and below 1000, not -5",
+        ),
+        (
+            &["train", "--data", nosuch, "--out", out, "--epochs", "-2"],
+            "error: invalid value '-2' for '--epochs <EPOCHS>': -2 is not in 1..=10000",
+        ),
+        (
+            &[
+                "train-policy",
+                "--data",
+                nosuch,
+                "--out",
+                out,
+                "--decay",
+                "-1",
+            ],
+            "error: --decay must be at least 0 and below 1, not -1",
+        ),
+        (
+            &["train-policy", "--data", nosuch, "--out", out, "--lr", "-1"],
+            "error: --lr must be above 0 and below 10, not -1",
+        ),
+        (
+            &[
+                "selfplay", "--games", "1", "--nodes", "10", "--shard", "-1/4", "--out", out,
+            ],
+            "error: --shard takes I/N with 1 ≤ I ≤ N (e.g. 2/8), not '-1/4'",
+        ),
+        (
+            &[
+                "selfplay",
+                "--games",
+                "1",
+                "--nodes",
+                "10",
+                "--fast-nodes",
+                "5",
+                "--full-share",
+                "-1",
+                "--out",
+                out,
+            ],
+            "error: --full-share must be above 0 and at most 1, not -1",
+        ),
+        (
+            &["selfplay", "--games", "-1", "--nodes", "10", "--out", out],
+            "error: invalid value '-1' for '--games <GAMES>': -1 is not in 1..=100000000",
+        ),
+        (
+            &[
+                "selfplay",
+                "--games",
+                "1",
+                "--nodes",
+                "10",
+                "--max-plies",
+                "-3",
+                "--out",
+                out,
+            ],
+            "error: invalid value '-3' for '--max-plies <N>': -3 is not in 0..",
+        ),
+        (
+            &[
+                "label",
+                "--records",
+                nosuch,
+                "--nodes",
+                "10",
+                "--share",
+                "-0.5",
+                "--out",
+                out,
+            ],
+            "error: --share must be above 0 and at most 1, not -0.5",
+        ),
+        (
+            &["label", "--records", nosuch, "--nodes", "-1", "--out", out],
+            "error: invalid value '-1' for '--nodes <NODES>': -1 is not in 1..",
+        ),
+    ] {
+        let o = run(args);
+        let err = text(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{:?}: {}", args, err);
+        assert!(err.starts_with(expect), "{:?}: {}", args, err);
+        assert!(!err.contains("unexpected argument"), "{:?}: {}", args, err);
+    }
+    assert!(!std::path::Path::new(out).exists());
+}

@@ -17,22 +17,22 @@ pub struct TrainArgs {
     #[arg(long, value_name = "NET")]
     pub out: PathBuf,
     /// Passes over the training positions.
-    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u64).range(1..=10_000))]
+    #[arg(long, allow_negative_numbers = true, default_value_t = 10, value_parser = clap::builder::RangedI64ValueParser::<u64>::new().range(1..=10_000))]
     pub epochs: u64,
     /// Hidden units.
-    #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u64).range(1..=4096))]
+    #[arg(long, allow_negative_numbers = true, default_value_t = 64, value_parser = clap::builder::RangedI64ValueParser::<u64>::new().range(1..=4096))]
     pub hidden: u64,
     /// Weight of the game's result in the target (0 to 1; the rest is the search's score).
-    #[arg(long, default_value_t = 0.5)]
+    #[arg(long, allow_negative_numbers = true, default_value_t = 0.5)]
     pub lambda: f32,
     /// Adam's learning rate at the start (it falls linearly to a tenth).
-    #[arg(long, default_value_t = 0.0003)]
+    #[arg(long, allow_negative_numbers = true, default_value_t = 0.0003)]
     pub lr: f32,
     /// Positions per batch.
-    #[arg(long, default_value_t = 256, value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
+    #[arg(long, allow_negative_numbers = true, default_value_t = 256, value_parser = clap::builder::RangedI64ValueParser::<u64>::new().range(1..=1_000_000))]
     pub batch: u64,
     /// Seed of the initial weights and of the shuffles.
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, allow_negative_numbers = true, default_value_t = 1)]
     pub seed: u64,
     /// Train on every position, also those in check or whose searched move was a capture or
     /// a promotion (left out by default: a static evaluation cannot see what they win).
@@ -43,7 +43,7 @@ pub struct TrainArgs {
     #[arg(long)]
     pub residual: bool,
     /// Decoupled weight decay of the input weights (0: none; try 0.1 to 10 on small data).
-    #[arg(long, default_value_t = 0.0)]
+    #[arg(long, allow_negative_numbers = true, default_value_t = 0.0)]
     pub weight_decay: f32,
     /// More than two seats: what the outputs of the seats not to move learn (the data holds
     /// only the mover's search score): `result`, their game result alone at weight λ; `hand`,

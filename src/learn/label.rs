@@ -48,14 +48,19 @@ pub struct LabelArgs {
     #[arg(long, value_name = "ENGINE")]
     pub teacher: Option<String>,
     /// Nodes per searched position (MCTS: playouts), searched as `quatre selfplay` does.
-    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(long, allow_negative_numbers = true, value_parser = clap::builder::RangedI64ValueParser::<u64>::new().range(1..))]
     pub nodes: u64,
     /// The share of each game's positions searched and written (0 < P ≤ 1), drawn from the
     /// seed, the game and the ply.
-    #[arg(long, value_name = "P", default_value_t = 1.0)]
+    #[arg(
+        long,
+        allow_negative_numbers = true,
+        value_name = "P",
+        default_value_t = 1.0
+    )]
     pub share: f64,
     /// Seed of the run (the searches' seeds and which positions `--share` keeps).
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, allow_negative_numbers = true, default_value_t = 1)]
     pub seed: u64,
     #[command(flatten)]
     pub run: RunArgs,

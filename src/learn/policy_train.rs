@@ -30,19 +30,19 @@ pub struct PolicyArgs {
     #[arg(long, value_name = "POLICY")]
     pub out: PathBuf,
     /// Passes over the training positions.
-    #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u64).range(1..=1000))]
+    #[arg(long, allow_negative_numbers = true, default_value_t = 4, value_parser = clap::builder::RangedI64ValueParser::<u64>::new().range(1..=1000))]
     pub epochs: u64,
     /// Adam's learning rate at the start (it falls linearly to a tenth).
-    #[arg(long, default_value_t = 0.01)]
+    #[arg(long, allow_negative_numbers = true, default_value_t = 0.01)]
     pub lr: f32,
     /// L2 decay of the weights, per step, times the learning rate.
-    #[arg(long, default_value_t = 0.0001)]
+    #[arg(long, allow_negative_numbers = true, default_value_t = 0.0001)]
     pub decay: f32,
     /// Positions per batch.
-    #[arg(long, default_value_t = 512, value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
+    #[arg(long, allow_negative_numbers = true, default_value_t = 512, value_parser = clap::builder::RangedI64ValueParser::<u64>::new().range(1..=1_000_000))]
     pub batch: u64,
     /// Seed of the shuffles.
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, allow_negative_numbers = true, default_value_t = 1)]
     pub seed: u64,
 }
 

@@ -26,28 +26,33 @@ pub struct SelfplayArgs {
     #[arg(long = "option", value_name = "NAME=VALUE")]
     pub options: Vec<String>,
     /// Games in the whole run (a shard plays its block of them).
-    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=100_000_000))]
+    #[arg(long, allow_negative_numbers = true, value_parser = clap::builder::RangedI64ValueParser::<u64>::new().range(1..=100_000_000))]
     pub games: u64,
     /// Nodes per move (MCTS: playouts): alpha-beta for two seats, Best-Reply Search for
     /// threechess, ISMCTS for tesseris, as `Algorithm=auto` picks.
-    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(long, allow_negative_numbers = true, value_parser = clap::builder::RangedI64ValueParser::<u64>::new().range(1..))]
     pub nodes: u64,
     /// Playout cap randomization (KataGo's): a move is searched with `--nodes` and written
     /// with probability `--full-share`, else searched with this many nodes and played without
     /// being written. The games (one label each, the result) come several times faster; the
     /// written positions keep the full search's score.
-    #[arg(long, value_name = "K", value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(long, allow_negative_numbers = true, value_name = "K", value_parser = clap::builder::RangedI64ValueParser::<u64>::new().range(1..))]
     pub fast_nodes: Option<u64>,
     /// With `--fast-nodes`: the share of moves searched with `--nodes` and written.
-    #[arg(long, value_name = "P", default_value_t = 0.25)]
+    #[arg(
+        long,
+        allow_negative_numbers = true,
+        value_name = "P",
+        default_value_t = 0.25
+    )]
     pub full_share: f64,
     /// Seed of the run: game i's openings, deal and searches are drawn from (seed, i).
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, allow_negative_numbers = true, default_value_t = 1)]
     pub seed: u64,
     /// Random legal plies that open each game (default 4 for perfect-information games, 0 for
     /// tesseris, whose deal varies the games; 0 with --openings, after whose line they are
     /// played).
-    #[arg(long, value_name = "K")]
+    #[arg(long, allow_negative_numbers = true, value_name = "K", value_parser = clap::builder::RangedI64ValueParser::<usize>::new().range(0..))]
     pub random_plies: Option<usize>,
     /// Openings from a file (`quatre openings`, as `match --openings`): game i plays the file's
     /// opening i modulo their number, then --random-plies. With alpha-beta or Best-Reply
@@ -59,7 +64,7 @@ pub struct SelfplayArgs {
     #[arg(long, value_name = "RULES")]
     pub adjudicate: Option<String>,
     /// Draw a game after this many plies (opening included), whatever the rules say.
-    #[arg(long, value_name = "N")]
+    #[arg(long, allow_negative_numbers = true, value_name = "N", value_parser = clap::builder::RangedI64ValueParser::<usize>::new().range(0..))]
     pub max_plies: Option<usize>,
     #[command(flatten)]
     pub run: RunArgs,
@@ -70,11 +75,11 @@ pub struct SelfplayArgs {
 pub struct RunArgs {
     /// Only block I of N of the run's games (`3/100`, 1 ≤ I ≤ N): the files of shards 1…N,
     /// concatenated in order, are the unsharded run's file byte for byte.
-    #[arg(long, value_name = "I/N")]
+    #[arg(long, allow_hyphen_values = true, value_name = "I/N")]
     pub shard: Option<String>,
     /// Games played or labelled at once, one search thread each (default: every core). The
     /// file is the same whatever this is.
-    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=1024))]
+    #[arg(long, allow_negative_numbers = true, value_parser = clap::builder::RangedI64ValueParser::<u64>::new().range(1..=1024))]
     pub concurrency: Option<u64>,
     /// A search option, `Name=Value` as the protocol's `setoption` (repeatable), e.g.
     /// `Hash=16`. `Threads` above 1 makes the file depend on timing.
