@@ -531,6 +531,60 @@ fn data_files_are_searched_again_keeping_their_games() {
     assert!(e.contains("--records"), "{}", e);
 }
 
+/// `text` with field `field` (0-based) of its line `line` (1-based) replaced by `value`.
+fn with_field(text: &str, line: usize, field: usize, value: &str) -> String {
+    text.lines()
+        .enumerate()
+        .map(|(i, l)| {
+            if i + 1 == line {
+                let mut f: Vec<&str> = l.split('\t').collect();
+                f[field] = value;
+                f.join("\t") + "\n"
+            } else {
+                format!("{}\n", l)
+            }
+        })
+        .collect()
+}
+
+/// `label --data` refuses a bad data file before searching, naming the file and the line: a
+/// position that does not load, a seat column that is not the position's side to move.
+#[test]
+fn bad_data_files_are_refused_with_their_file_and_line() {
+    let sp = selfplay_data(
+        "hyperchess",
+        &[
+            "--games",
+            "2",
+            "--nodes",
+            "50",
+            "--max-plies",
+            "12",
+            "--seed",
+            "3",
+            "--option",
+            "Boards=1x1",
+        ],
+        "sp-lines.txt",
+    );
+    let text = std::fs::read_to_string(&sp).unwrap();
+    let bad = tmp("sp-lines-bad.txt");
+    let b = bad.display().to_string();
+    for (line, field, value, says) in [
+        (3, 4, "xx", "line 3 (ply 5): the position does not load: "),
+        (
+            3,
+            1,
+            "1",
+            "line 3 (ply 5): the position's seat to move is p2, the data says p1",
+        ),
+    ] {
+        std::fs::write(&bad, with_field(&text, line, field, value)).unwrap();
+        let e = label_data(&[&bad], &["--nodes", "10"], "sp-lines-out.txt").unwrap_err();
+        assert!(e.starts_with(&format!("{}: {}", b, says)), "{}", e);
+    }
+}
+
 /// A shell engine of tests/engines/.
 fn engine_script(name: &str) -> String {
     let p: PathBuf = [env!("CARGO_MANIFEST_DIR"), "tests", "engines", name]

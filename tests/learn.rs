@@ -501,6 +501,171 @@ fn quatre_train_says_when_no_game_is_held_out() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// `text` with field `field` (0-based) of its line `line` (1-based) replaced by `value`.
+fn with_field(text: &str, line: usize, field: usize, value: &str) -> String {
+    text.lines()
+        .enumerate()
+        .map(|(i, l)| {
+            if i + 1 == line {
+                let mut f: Vec<&str> = l.split('\t').collect();
+                f[field] = value;
+                f.join("\t") + "\n"
+            } else {
+                format!("{}\n", l)
+            }
+        })
+        .collect()
+}
+
+/// The standard error of a run that must have failed without writing `out`.
+fn failed(out: &std::process::Output, net: &std::path::Path) -> String {
+    assert!(
+        !out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    assert!(!net.exists(), "no file written on an error");
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+/// Data that does not go together or does not load is refused by `train` and `train-policy`
+/// with one line naming the file and the line (and the first game's, for a mix), the file
+/// named once: a position that does not load, an unknown rule option, another game, another
+/// seat count, another rule set, a cut file.
+#[test]
+fn quatre_train_names_the_file_and_line_of_bad_data() {
+    let (dir, data, text) = fixture_file("quatre-train-lines", 3);
+    let d = data.display().to_string();
+    let (net, pol) = (dir.join("n.net"), dir.join("p.pol"));
+    let both = |files: &[&std::path::Path], want: &str| {
+        let mut args = vec!["--data"];
+        args.extend(files.iter().map(|f| f.to_str().unwrap()));
+        for (cmd, out) in [("train", &net), ("train-policy", &pol)] {
+            let mut a = vec![cmd];
+            a.extend(&args);
+            a.extend(["--out", out.to_str().unwrap(), "--epochs", "1"]);
+            let err = failed(&common::run_cli(&a), out);
+            assert!(
+                err.starts_with(want),
+                "{}: want '{}', got {}",
+                cmd,
+                want,
+                err
+            );
+            assert_eq!(err.lines().count(), 1, "{}", err);
+        }
+    };
+    // Line 3 is the first game's second position (ply 1).
+    std::fs::write(&data, with_field(&text, 3, 4, "xx")).unwrap();
+    both(
+        &[&data],
+        &format!("error: {}: line 3 (ply 1): the position does not load: ", d),
+    );
+    std::fs::write(&data, with_field(&text, 1, 2, "Bogus=1x1")).unwrap();
+    both(
+        &[&data],
+        &format!("error: {}: line 1: no rule option named 'Bogus'", d),
+    );
+    let second = 1
+        + text
+            .lines()
+            .skip(1)
+            .position(|l| l.starts_with("quatre-selfplay/1"))
+            .unwrap()
+        + 1;
+    std::fs::write(&data, with_field(&text, second, 7, "result=0.4,0.3,0.3")).unwrap();
+    train_refuses(
+        &[&data],
+        &net,
+        &format!(
+            "error: {}: line {}: a game of 3 seats among games of 2 ({}: line 1)",
+            d, second, d
+        ),
+    );
+    std::fs::write(&data, &text).unwrap();
+    // Another game: chess for three after chess.
+    let three = dir.join("three.txt");
+    let mut t = String::new();
+    for g in three_fixture(1, 5) {
+        g.write(&mut t);
+    }
+    std::fs::write(&three, &t).unwrap();
+    both(
+        &[&data, &three],
+        &format!(
+            "error: {}: line 1: a game of threechess among games of hyperchess ({}: line 1)",
+            three.display(),
+            d
+        ),
+    );
+    // Another rule set: hyperchess on 3x3 after 1x1 (positions of another feature set).
+    let grid = dir.join("grid.txt");
+    succeeded(&common::run_cli(&[
+        "selfplay",
+        "--games",
+        "1",
+        "--nodes",
+        "20",
+        "--max-plies",
+        "8",
+        "--seed",
+        "1",
+        "--concurrency",
+        "1",
+        "--quiet",
+        "--out",
+        grid.to_str().unwrap(),
+    ]));
+    let first_pos = format!("{}: line 2 (ply 0)", d);
+    let train = failed(
+        &common::run_cli(&[
+            "train",
+            "--data",
+            &d,
+            grid.to_str().unwrap(),
+            "--out",
+            net.to_str().unwrap(),
+        ]),
+        &net,
+    );
+    assert!(
+        train.starts_with(&format!("error: {}: line 2 (ply 4): a position of feature set hyperchess-3x3/3 among positions of hyperchess-1x1/3 ({})", grid.display(), first_pos)),
+        "{}",
+        train
+    );
+    let policy = failed(
+        &common::run_cli(&[
+            "train-policy",
+            "--data",
+            &d,
+            grid.to_str().unwrap(),
+            "--out",
+            pol.to_str().unwrap(),
+        ]),
+        &pol,
+    );
+    assert!(
+        policy.starts_with(&format!("error: {}: line 2 (ply 4): a position of move feature set hyperchess-moves-3x3/1 among positions of hyperchess-moves-1x1/1 ({})", grid.display(), first_pos)),
+        "{}",
+        policy
+    );
+    // A cut file: the file named once.
+    let cut: String = text.lines().take(4).map(|l| format!("{}\n", l)).collect();
+    std::fs::write(&data, cut).unwrap();
+    both(&[&data], &format!("error: {}: line 1: the game has ", d));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// `train` alone refused `files`, naming `want` (a mix of seat counts: `train-policy` reads
+/// only the positions, not the results).
+fn train_refuses(files: &[&std::path::Path], net: &std::path::Path, want: &str) {
+    let mut a = vec!["train", "--data"];
+    a.extend(files.iter().map(|f| f.to_str().unwrap()));
+    a.extend(["--out", net.to_str().unwrap(), "--epochs", "1"]);
+    let err = failed(&common::run_cli(&a), net);
+    assert!(err.starts_with(want), "want '{}', got {}", want, err);
+}
+
 /// `Eval net` with `EvalFile`, as a GUI sends them: the searches evaluate with the net; a
 /// missing file and a net of another rule set get one error line each, and every `go` still
 /// answers.

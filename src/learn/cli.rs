@@ -1,6 +1,6 @@
 //! `quatre train`: reads self-play files, trains a net, writes it (docs/learning.md).
 
-use super::format::{self, GameData};
+use super::format::{self, GameData, Origin};
 use super::net::{Net, BASE_HAND};
 use super::train::{curve_svg, train, Dataset, Others, TrainConfig};
 use crate::game::Game;
@@ -82,50 +82,77 @@ pub fn run(game: Option<&str>, a: &TrainArgs, say: &dyn Fn(&str)) -> Result<(), 
         return Err(format!("--lr must be above 0 and below 1, not {}", a.lr));
     }
     let t0 = Instant::now();
-    let (games, name) = read_games(&a.data, game)?;
+    let data = read_games(&a.data, game)?;
     use crate::games::{
         hyperchess::Hyperchess, rithmomachia::Rithmomachia, tesseract::Tesseract,
         tesseris::Tesseris, threechess::Threechess,
     };
-    match name.as_str() {
-        "hyperchess" => run_game::<Hyperchess>(&games, a, t0, say),
-        "rithmomachia" => run_game::<Rithmomachia>(&games, a, t0, say),
-        "tesseract" => run_game::<Tesseract>(&games, a, t0, say),
-        "tesseris" => run_game::<Tesseris>(&games, a, t0, say),
-        "threechess" => run_game::<Threechess>(&games, a, t0, say),
+    match data.name.as_str() {
+        "hyperchess" => run_game::<Hyperchess>(&data, a, t0, say),
+        "rithmomachia" => run_game::<Rithmomachia>(&data, a, t0, say),
+        "tesseract" => run_game::<Tesseract>(&data, a, t0, say),
+        "tesseris" => run_game::<Tesseris>(&data, a, t0, say),
+        "threechess" => run_game::<Threechess>(&data, a, t0, say),
         other => Err(format!("no input features for {}", other)),
     }
 }
 
-/// Every game of the self-play files `data` and the name of their game (which `game`, when
-/// given, must be).
-pub(super) fn read_games(
-    data: &[PathBuf],
-    game: Option<&str>,
-) -> Result<(Vec<GameData>, String), String> {
+/// The games of the self-play files `data`, each with where it was read, and the name of
+/// their game (which `game`, when given, must be; every game must be of it).
+pub(super) fn read_games(data: &[PathBuf], game: Option<&str>) -> Result<Games, String> {
     let mut games: Vec<GameData> = Vec::new();
+    let mut origins: Vec<Origin> = Vec::new();
     for f in data {
-        let g = format::read_file(f).map_err(|e| format!("{}: {}", f.display(), e))?;
-        games.extend(g);
+        for (g, o) in format::read_file_at(f)? {
+            games.push(g);
+            origins.push(o);
+        }
     }
     let name = match (game, games.first()) {
         (_, None) => return Err("the data holds no game".into()),
         (Some(want), Some(g)) if want != g.game => {
-            return Err(format!("--game {} but the data is of {}", want, g.game))
+            return Err(format!(
+                "--game {} but the data is of {} ({})",
+                want,
+                g.game,
+                origins[0].game()
+            ))
         }
         (_, Some(g)) => g.game.clone(),
     };
-    Ok((games, name))
+    if let Some(i) = games.iter().position(|g| g.game != name) {
+        return Err(format!(
+            "{}: a game of {} among games of {} ({}): train on one game at a time",
+            origins[i].game(),
+            games[i].game,
+            name,
+            origins[0].game()
+        ));
+    }
+    Ok(Games {
+        games,
+        origins,
+        name,
+    })
+}
+
+/// The games a training run reads: each with where it was read (its file and line), and the
+/// name of their game.
+pub(super) struct Games {
+    pub games: Vec<GameData>,
+    pub origins: Vec<Origin>,
+    pub name: String,
 }
 
 fn run_game<G: Game>(
-    games: &[GameData],
+    data: &Games,
     a: &TrainArgs,
     t0: Instant,
     say: &dyn Fn(&str),
 ) -> Result<(), String> {
+    let games = &data.games;
     let mut ds = Dataset::default();
-    ds.add::<G>(games, !a.all_positions)?;
+    ds.add_read::<G>(games, &data.origins, !a.all_positions)?;
     if ds.is_empty() {
         return Err("no position to train on (every one was left out)".into());
     }

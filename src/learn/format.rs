@@ -245,6 +245,12 @@ impl<R: BufRead> Reader<R> {
         }
     }
 
+    /// The lines read so far: after a game, the line of its last position (its game line is
+    /// `line() - positions.len()`).
+    pub fn line(&self) -> usize {
+        self.line_no
+    }
+
     fn next_line(&mut self) -> Option<Result<String, String>> {
         let l = self.lines.next()?;
         self.line_no += 1;
@@ -290,13 +296,64 @@ impl<R: BufRead> Iterator for Reader<R> {
     }
 }
 
-/// Every game of a data file.
+/// Every game of a data file. Errors name the file and the line.
 pub fn read_file(path: &std::path::Path) -> Result<Vec<GameData>, String> {
+    Ok(read_file_at(path)?.into_iter().map(|(g, _)| g).collect())
+}
+
+/// Where a game was read: its file (as the user named it) and the line of its game line
+/// (1-based). Its positions follow it, so position `k` (0-based) is on line `line + 1 + k`:
+/// messages about a game or a position can name the file and the line.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Origin {
+    pub file: std::sync::Arc<str>,
+    pub line: usize,
+}
+
+impl Origin {
+    /// `FILE: line N`, the game line.
+    pub fn game(&self) -> String {
+        format!("{}: line {}", self.file, self.line)
+    }
+
+    /// `FILE: line N`, the line of the game's position `k` (0-based).
+    pub fn position(&self, k: usize) -> String {
+        format!("{}: line {}", self.file, self.line + 1 + k)
+    }
+}
+
+/// Where game `gd` (or, with `pos`, its position of that index) is, for messages: the file and
+/// line when it was read from one (`origin`), else its index and seed (data built in memory).
+/// A position is named with its ply too: `FILE: line N (ply P)`.
+pub fn place(gd: &GameData, origin: Option<&Origin>, pos: Option<usize>) -> String {
+    let ply = |k: usize| gd.positions.get(k).map_or(k, |p| p.ply);
+    match (origin, pos) {
+        (Some(o), None) => o.game(),
+        (Some(o), Some(k)) => format!("{} (ply {})", o.position(k), ply(k)),
+        (None, None) => format!("game {} of seed {}", gd.index, gd.seed),
+        (None, Some(k)) => format!("game {} of seed {} ply {}", gd.index, gd.seed, ply(k)),
+    }
+}
+
+/// Every game of a data file with where it was read. Errors name the file and the line.
+pub fn read_file_at(path: &std::path::Path) -> Result<Vec<(GameData, Origin)>, String> {
     let f =
         std::fs::File::open(path).map_err(|e| format!("cannot read {}: {}", path.display(), e))?;
-    Reader::new(std::io::BufReader::new(f))
-        .collect::<Result<Vec<_>, _>>()
-        .map_err(|e| format!("{}: {}", path.display(), e))
+    let file: std::sync::Arc<str> = path.display().to_string().into();
+    let mut r = Reader::new(std::io::BufReader::new(f));
+    let mut games = Vec::new();
+    while let Some(g) = r.next() {
+        let g = g.map_err(|e| format!("{}: {}", file, e))?;
+        let line = r.line() - g.positions.len();
+        games.push((
+            g,
+            Origin {
+                file: file.clone(),
+                line,
+            },
+        ));
+    }
+    Ok(games)
 }
 
 /// Every game of a data set held in memory.

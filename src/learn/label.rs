@@ -13,7 +13,7 @@
 //! game's place among the kept records, the records), so shards concatenate to the unsharded
 //! file whatever `--concurrency` is.
 
-use super::format::{GameData, Position};
+use super::format::{place, GameData, Origin, Position};
 use super::selfplay::{drawn, search_for_mover, search_params, write_games, RunArgs, Summary};
 use super::teacher::Teachers;
 use crate::arena::mix;
@@ -364,33 +364,27 @@ fn game_def(asked: Option<&str>, name: &str, what: &str) -> Result<GameDef, Stri
 /// count; a `--share` of its positions, drawn as for records, get the new search's (or the
 /// teacher's) score and move. A position is searched from its text alone, as training reads it.
 fn relabel(game: Option<&str>, a: &LabelArgs, params: SearchParams) -> Result<Summary, String> {
-    let mut data: Vec<(GameData, String)> = Vec::new();
+    let mut data: Vec<(GameData, Origin)> = Vec::new();
     for f in &a.data {
-        for g in super::format::read_file(f)? {
-            let place = format!(
-                "{} (the game of index={} seed={})",
-                f.display(),
-                g.index,
-                g.seed
-            );
-            data.push((g, place));
-        }
+        data.extend(super::format::read_file_at(f)?);
     }
-    let (first, first_place) = data
+    let (first, first_origin) = data
         .first()
         .ok_or_else(|| "the data files hold no game".to_string())?;
+    let first_place = first_origin.game();
     let mut def = game_def(game, &first.game, "data files")?;
     for (k, v) in &first.options {
         def.set_option(k, v)
             .map_err(|e| format!("{}: option {}={}: {}", first_place, k, v, e))?;
     }
-    if let Some((_, place)) = data
+    if let Some((_, origin)) = data
         .iter()
         .find(|(g, _)| g.game != first.game || g.options != first.options)
     {
         return Err(format!(
-            "{} is of another game or other rule options than {}: label one set of options at a time",
-            place, first_place
+            "{}: another game or other rule options than {}: label one set of options at a time",
+            origin.game(),
+            first_place
         ));
     }
     let hidden = check_search(a, &def, &params)?;
@@ -400,7 +394,7 @@ fn relabel(game: Option<&str>, a: &LabelArgs, params: SearchParams) -> Result<Su
         ..Limits::default()
     };
     let play = |i: usize, abort: &AtomicBool, searched: &AtomicU64| -> Result<GameData, String> {
-        let (g, place) = &data[i];
+        let (g, origin) = &data[i];
         let gseed = mix(a.seed, i as u64);
         let memory = Memory::default();
         let mut params = params.clone();
@@ -409,26 +403,30 @@ fn relabel(game: Option<&str>, a: &LabelArgs, params: SearchParams) -> Result<Su
             Some(ts) => Some((ts, ts.take()?)),
             None => None,
         };
-        for p in g.positions.iter().filter(|p| drawn(gseed, p.ply, a.share)) {
+        for (k, p) in g
+            .positions
+            .iter()
+            .enumerate()
+            .filter(|(_, p)| drawn(gseed, p.ply, a.share))
+        {
             if abort.load(Ordering::Relaxed) {
                 return Err("stopped".into());
             }
+            let place = place(g, Some(origin), Some(k));
             let state = def
                 .from_text(&p.text)
-                .map_err(|e| format!("{} ply {}: {}", place, p.ply, e))?;
+                .map_err(|e| format!("{}: the position does not load: {}", place, e))?;
             if state.to_move() != p.seat {
                 return Err(format!(
-                    "{} ply {}: the position's seat to move is p{}, the data says p{}",
+                    "{}: the position's seat to move is p{}, the data says p{}",
                     place,
-                    p.ply,
                     state.to_move() + 1,
                     p.seat + 1
                 ));
             }
             let (best, score) = match &mut teacher {
                 Some((ts, t)) => {
-                    let at = format!("{} ply {}", place, p.ply);
-                    let l = ts.label(&mut **t, &p.text, &[], state.as_ref(), &at)?;
+                    let l = ts.label(&mut **t, &p.text, &[], state.as_ref(), &place)?;
                     (Some(l.mv), l.score)
                 }
                 None => {
@@ -437,8 +435,7 @@ fn relabel(game: Option<&str>, a: &LabelArgs, params: SearchParams) -> Result<Su
                 }
             };
             searched.fetch_add(1, Ordering::Relaxed);
-            let best =
-                best.ok_or_else(|| format!("{} ply {}: no move from the search", place, p.ply))?;
+            let best = best.ok_or_else(|| format!("{}: no move from the search", place))?;
             positions.push(Position {
                 ply: p.ply,
                 seat: p.seat,

@@ -10,7 +10,7 @@
 //! given for the order MCTS widens in without a policy (`Game::move_priority`, stable) and for
 //! choosing uniformly.
 
-use super::format::GameData;
+use super::format::{place, GameData, Origin};
 use super::policy::{softmax, Policy, PolicyHeader};
 use crate::game::{Game, RuleOptions};
 use rand::seq::SliceRandom;
@@ -75,24 +75,32 @@ struct Part {
     target: Vec<u32>,
     rank: Vec<u32>,
     held_out: Vec<bool>,
-    set: Option<(String, usize)>,
+    /// The move feature set, its inputs and where its first position was read.
+    set: Option<(String, usize, String)>,
     skipped: usize,
 }
 
-fn game_part<G: Game>(gd: &GameData) -> Result<Part, String> {
+/// Game `gd`'s examples; `origin`, where it was read, names it in errors.
+fn game_part<G: Game>(gd: &GameData, origin: Option<&Origin>) -> Result<Part, String> {
+    let at = |pos: Option<usize>| place(gd, origin, pos);
     let mut part = Part::default();
     if gd.game != G::NAME {
-        return Err(format!("a game of {} in data for {}", gd.game, G::NAME));
+        return Err(format!(
+            "{}: a game of {} in data for {}",
+            at(None),
+            gd.game,
+            G::NAME
+        ));
     }
     let mut opts = RuleOptions::of::<G>();
     for (k, v) in &gd.options {
-        opts.set(k, v)?;
+        opts.set(k, v).map_err(|e| format!("{}: {}", at(None), e))?;
     }
     let held_out = (gd.seed ^ gd.index as u64).is_multiple_of(20);
     let mut moves = Vec::new();
-    for p in &gd.positions {
+    for (k, p) in gd.positions.iter().enumerate() {
         let g = G::from_text(&p.text, &opts)
-            .map_err(|e| format!("game {} ply {}: {}", gd.index, p.ply, e))?;
+            .map_err(|e| format!("{}: the position does not load: {}", at(Some(k)), e))?;
         if g.status().is_over() {
             part.skipped += 1;
             continue;
@@ -111,11 +119,14 @@ fn game_part<G: Game>(gd: &GameData) -> Result<Part, String> {
             return Err(format!("{} has no move features yet", G::NAME));
         };
         match &part.set {
-            None => part.set = Some((set, g.move_feature_count())),
-            Some((s, _)) if *s != set => {
+            None => part.set = Some((set, g.move_feature_count(), at(Some(k)))),
+            Some((s, _, first)) if *s != set => {
                 return Err(format!(
-                    "positions of two move feature sets ({} and {}): train one policy per rule set",
-                    s, set
+                    "{}: a position of move feature set {} among positions of {} ({}): train one policy per rule set",
+                    at(Some(k)),
+                    set,
+                    s,
+                    first
                 ))
             }
             _ => {}
@@ -151,26 +162,39 @@ impl PolicyData {
         self.target.is_empty()
     }
 
-    /// The examples of `games` (all of game `G`), built in parallel.
+    /// The examples of `games` (all of game `G`), built in parallel. Errors name a game by
+    /// its index and seed.
     pub fn of<G: Game>(games: &[GameData]) -> Result<PolicyData, String> {
-        let parts: Vec<Part> = games
+        Self::of_read::<G>(games, &[])
+    }
+
+    /// [`of`](Self::of) for games read from files, `origins[i]` where `games[i]` was read (or
+    /// none): errors name the file and the line.
+    pub fn of_read<G: Game>(games: &[GameData], origins: &[Origin]) -> Result<PolicyData, String> {
+        // Every game's part, then the first error in the data's order (not whichever thread
+        // failed first): the same message for the same data.
+        let parts: Vec<Result<Part, String>> = games
             .par_iter()
-            .map(game_part::<G>)
-            .collect::<Result<_, _>>()?;
+            .enumerate()
+            .map(|(i, g)| game_part::<G>(g, origins.get(i)))
+            .collect();
+        let parts: Vec<Part> = parts.into_iter().collect::<Result<_, _>>()?;
         let mut d = PolicyData {
             move_off: vec![0],
             pos_off: vec![0],
             ..Default::default()
         };
+        let mut first = String::new();
         for p in parts {
-            if let Some((set, n)) = p.set {
+            if let Some((set, n, at)) = p.set {
                 if d.feature_set.is_empty() {
                     d.feature_set = set;
                     d.inputs = n;
+                    first = at;
                 } else if set != d.feature_set {
                     return Err(format!(
-                        "positions of two move feature sets ({} and {}): train one policy per rule set",
-                        d.feature_set, set
+                        "{}: a position of move feature set {} among positions of {} ({}): train one policy per rule set",
+                        at, set, d.feature_set, first
                     ));
                 }
             }
@@ -362,9 +386,9 @@ pub fn run(game: Option<&str>, a: &PolicyArgs, say: &dyn Fn(&str)) -> Result<(),
         ));
     }
     let t0 = Instant::now();
-    let (games, name) = super::cli::read_games(&a.data, game)?;
-    match name.as_str() {
-        "hyperchess" => run_game::<crate::games::hyperchess::Hyperchess>(&games, a, t0, say),
+    let data = super::cli::read_games(&a.data, game)?;
+    match data.name.as_str() {
+        "hyperchess" => run_game::<crate::games::hyperchess::Hyperchess>(&data, a, t0, say),
         other => Err(format!(
             "no move features for {} yet (games with them: hyperchess)",
             other
@@ -373,12 +397,13 @@ pub fn run(game: Option<&str>, a: &PolicyArgs, say: &dyn Fn(&str)) -> Result<(),
 }
 
 fn run_game<G: Game>(
-    games: &[GameData],
+    data: &super::cli::Games,
     a: &PolicyArgs,
     t0: Instant,
     say: &dyn Fn(&str),
 ) -> Result<(), String> {
-    let d = PolicyData::of::<G>(games)?;
+    let games = &data.games;
+    let d = PolicyData::of_read::<G>(games, &data.origins)?;
     if d.is_empty() {
         return Err("no position to train on (every one was left out)".into());
     }

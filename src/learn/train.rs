@@ -15,7 +15,7 @@
 //! result alone at weight λ, or the blend with their hand evaluation in place of a score.
 //! The loss is the weighted mean over the outputs.
 
-use super::format::GameData;
+use super::format::{place, GameData, Origin};
 use super::net::{FloatNet, Net, CLIP};
 use crate::game::{Game, RuleOptions};
 use rayon::prelude::*;
@@ -50,6 +50,10 @@ pub struct Dataset {
     pub inputs: usize,
     /// Positions read and left out (game over, in check, a capture played, no score).
     pub skipped: usize,
+    /// The first game's seats and where it was read, and where the first kept position was:
+    /// for messages about data that does not go with them.
+    first_game: (usize, String),
+    first_position: String,
 }
 
 impl Dataset {
@@ -67,53 +71,68 @@ impl Dataset {
 
     /// Adds the positions of `games` (all of game `G`). With `quiet`, positions in check and
     /// positions whose searched move was noisy (a capture, a promotion) are left out: a static
-    /// evaluation cannot see what such a move wins.
+    /// evaluation cannot see what such a move wins. Errors name the game by its index and seed.
     pub fn add<G: Game>(&mut self, games: &[GameData], quiet: bool) -> Result<(), String> {
+        self.add_read::<G>(games, &[], quiet)
+    }
+
+    /// [`add`](Self::add) for games read from files, `origins[i]` where `games[i]` was read
+    /// (or none: data built in memory): errors name the file and the line.
+    pub fn add_read<G: Game>(
+        &mut self,
+        games: &[GameData],
+        origins: &[Origin],
+        quiet: bool,
+    ) -> Result<(), String> {
         if self.offsets.is_empty() {
             self.offsets.push(0);
         }
-        for gd in games {
+        for (i, gd) in games.iter().enumerate() {
+            let origin = origins.get(i);
+            let at = |pos: Option<usize>| place(gd, origin, pos);
             if gd.game != G::NAME {
                 return Err(format!(
-                    "a game of {} in data for {} (game {} of seed {})",
+                    "{}: a game of {} in data for {}",
+                    at(None),
                     gd.game,
-                    G::NAME,
-                    gd.index,
-                    gd.seed
+                    G::NAME
                 ));
             }
             let mut opts = RuleOptions::of::<G>();
             for (k, v) in &gd.options {
-                opts.set(k, v)?;
+                opts.set(k, v).map_err(|e| format!("{}: {}", at(None), e))?;
             }
             let outputs = Net::outputs_for(gd.result.len());
             if self.outputs == 0 {
                 self.outputs = outputs;
+                self.first_game = (gd.result.len(), at(None));
             } else if outputs != self.outputs {
                 return Err(format!(
-                    "games of {} seats among others (game {} of seed {}): train one net per seat count",
+                    "{}: a game of {} seats among games of {} ({}): train one net per seat count",
+                    at(None),
                     gd.result.len(),
-                    gd.index,
-                    gd.seed
+                    self.first_game.0,
+                    self.first_game.1
                 ));
             }
             // Held out by game, not by position: the positions of one game are alike.
             let held_out = (gd.seed ^ gd.index as u64).is_multiple_of(20);
             let first = self.score.len();
             let mut plies = Vec::new();
-            for p in &gd.positions {
+            for (k, p) in gd.positions.iter().enumerate() {
                 let Some(cp) = p.score.centipawns() else {
                     self.skipped += 1;
                     continue;
                 };
                 let g = G::from_text(&p.text, &opts)
-                    .map_err(|e| format!("game {} ply {}: {}", gd.index, p.ply, e))?;
+                    .map_err(|e| format!("{}: the position does not load: {}", at(Some(k)), e))?;
                 if g.players() != gd.result.len() {
                     return Err(format!(
-                        "game {} has {} results for {} seats",
-                        gd.index,
+                        "{}: a position of {} seats in a game of {} results ({})",
+                        at(Some(k)),
+                        g.players(),
                         gd.result.len(),
-                        g.players()
+                        at(None)
                     ));
                 }
                 let noisy = quiet
@@ -129,10 +148,14 @@ impl Dataset {
                 if self.feature_set.is_empty() {
                     self.feature_set = set;
                     self.inputs = g.feature_count();
+                    self.first_position = at(Some(k));
                 } else if set != self.feature_set {
                     return Err(format!(
-                        "positions of two feature sets ({} and {}): train one net per rule set",
-                        self.feature_set, set
+                        "{}: a position of feature set {} among positions of {} ({}): train one net per rule set",
+                        at(Some(k)),
+                        set,
+                        self.feature_set,
+                        self.first_position
                     ));
                 }
                 let start = self.feats.len();
