@@ -548,7 +548,8 @@ fn with_field(text: &str, line: usize, field: usize, value: &str) -> String {
 }
 
 /// `label --data` refuses a bad data file before searching, naming the file and the line: a
-/// position that does not load, a seat column that is not the position's side to move.
+/// position that does not load, a seat column that is not the position's side to move, a
+/// result that is not a share of the game's points (a NaN result was written back as NaN).
 #[test]
 fn bad_data_files_are_refused_with_their_file_and_line() {
     let sp = selfplay_data(
@@ -577,6 +578,24 @@ fn bad_data_files_are_refused_with_their_file_and_line() {
             1,
             "1",
             "line 3 (ply 5): the position's seat to move is p2, the data says p1",
+        ),
+        (
+            1,
+            7,
+            "result=nan,nan",
+            "line 1: result nan,nan: each seat's result is a number from 0 to 1",
+        ),
+        (
+            1,
+            7,
+            "result=2,0",
+            "line 1: result 2,0: each seat's result is a number from 0 to 1",
+        ),
+        (
+            1,
+            7,
+            "result=0.6,0.6",
+            "line 1: result 0.6,0.6: the seats' results sum to 1.2, not 1",
         ),
     ] {
         std::fs::write(&bad, with_field(&text, line, field, value)).unwrap();

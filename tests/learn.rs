@@ -666,6 +666,32 @@ fn train_refuses(files: &[&std::path::Path], net: &std::path::Path, want: &str) 
     assert!(err.starts_with(want), "want '{}', got {}", want, err);
 }
 
+/// Results that are not shares of one game's points (not a number, above 1, not summing to 1)
+/// are refused by `train` and `train-policy` naming the file and line, rather than trained on
+/// (a NaN result made a NaN net, written with exit 0).
+#[test]
+fn quatre_train_refuses_results_that_are_not_shares() {
+    let (dir, data, text) = fixture_file("quatre-train-results", 3);
+    let net = dir.join("n.net");
+    for bad in ["result=nan,nan", "result=2,0", "result=0.5,0.4"] {
+        std::fs::write(&data, with_field(&text, 1, 7, bad)).unwrap();
+        let err = failed(&train_small(&data, &net), &net);
+        let want = format!("error: {}: line 1: result {}", data.display(), &bad[7..]);
+        assert!(err.starts_with(&want), "{}: {}", bad, err);
+        let pol = dir.join("p.pol");
+        let out = common::run_cli(&[
+            "train-policy",
+            "--data",
+            data.to_str().unwrap(),
+            "--out",
+            pol.to_str().unwrap(),
+        ]);
+        let err = failed(&out, &pol);
+        assert!(err.starts_with(&want), "{}: {}", bad, err);
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 /// `Eval net` with `EvalFile`, as a GUI sends them: the searches evaluate with the net; a
 /// missing file and a net of another rule set get one error line each, and every `go` still
 /// answers.

@@ -189,10 +189,7 @@ fn parse_header(line: &str) -> Result<(GameData, usize), String> {
         v.parse()
             .map_err(|_| format!("{}={}: not a whole number", key, v))
     };
-    let result = field(7, "result")?
-        .split(',')
-        .map(|r| r.parse::<f32>().map_err(|_| format!("bad result '{}'", r)))
-        .collect::<Result<Vec<f32>, String>>()?;
+    let result = parse_result(field(7, "result")?)?;
     let count = num(9, "positions")? as usize;
     let g = GameData {
         game: f[1].to_string(),
@@ -207,6 +204,41 @@ fn parse_header(line: &str) -> Result<(GameData, usize), String> {
         positions: Vec::with_capacity(count),
     };
     Ok((g, count))
+}
+
+/// How far the results' sum may be from 1: three-way shares written as `0.33333334` sum to
+/// 1.0000001.
+const RESULT_SUM_TOLERANCE: f32 = 1e-3;
+
+/// A game line's `result=` value: each seat's reward, a number from 0 to 1, the rewards
+/// summing to 1 (a game's points are shared out). Anything else (`nan`, `2,0`, `0.5,0.4`) is
+/// refused: a trainer would learn it as is.
+fn parse_result(s: &str) -> Result<Vec<f32>, String> {
+    let result = s
+        .split(',')
+        .map(|r| match r.parse::<f32>() {
+            Ok(x) if x.is_finite() && (0.0..=1.0).contains(&x) => Ok(x),
+            Ok(_) => Err(format!(
+                "result {}: each seat's result is a number from 0 to 1, not '{}'",
+                s, r
+            )),
+            Err(_) => Err(format!("result {}: bad result '{}'", s, r)),
+        })
+        .collect::<Result<Vec<f32>, String>>()?;
+    if result.len() < 2 {
+        return Err(format!(
+            "result {}: a result for each seat (two or more), comma-separated",
+            s
+        ));
+    }
+    let sum: f32 = result.iter().sum();
+    if (sum - 1.0).abs() > RESULT_SUM_TOLERANCE {
+        return Err(format!(
+            "result {}: the seats' results sum to {}, not 1 (a win is 1,0, a draw 0.5,0.5)",
+            s, sum
+        ));
+    }
+    Ok(result)
 }
 
 fn parse_position(line: &str, players: usize) -> Result<Position, String> {
@@ -407,5 +439,39 @@ mod tests {
         assert!(read_str(&v2).unwrap_err().contains("version 2"));
         assert_eq!(Score::parse("#-3"), Ok(Score::Mate(-3)));
         assert!(Score::parse("3x").is_err());
+    }
+
+    /// A result is each seat's share of the game's points: a number from 0 to 1, the shares
+    /// summing to 1. Anything else is refused with its line (a trainer would learn it as is).
+    #[test]
+    fn results_that_are_not_shares_of_one_are_refused() {
+        let text = sample().to_text();
+        let third = "result=0.33333334,0.33333334,0.33333334";
+        assert!(text.contains(third), "{}", text);
+        for (bad, says) in [
+            ("result=nan,nan,nan", "from 0 to 1, not 'nan'"),
+            ("result=inf,0,0", "from 0 to 1, not 'inf'"),
+            ("result=2,0,0", "from 0 to 1, not '2'"),
+            ("result=-0.5,1,0.5", "from 0 to 1, not '-0.5'"),
+            ("result=0.5,0.25,0", "sum to 0.75, not 1"),
+            ("result=1,1,0", "sum to 2, not 1"),
+            ("result=1", "a result for each seat"),
+            ("result=x,0,1", "bad result 'x'"),
+        ] {
+            let e = read_str(&text.replacen(third, bad, 1)).unwrap_err();
+            assert!(
+                e.starts_with("line 1: ") && e.contains(says),
+                "{}: {}",
+                bad,
+                e
+            );
+        }
+        for good in [
+            "result=1,0,0",
+            "result=0,0.5,0.5",
+            "result=0.3334,0.3333,0.3333",
+        ] {
+            assert!(read_str(&text.replacen(third, good, 1)).is_ok(), "{}", good);
+        }
     }
 }
