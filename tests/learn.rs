@@ -692,6 +692,51 @@ fn quatre_train_refuses_results_that_are_not_shares() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// A seat column that is not the position's side to move (the score is turned to seat 0's
+/// view by it: the target was flipped) and a move that does not parse or is not legal there
+/// (the capture filter read it as quiet; `train-policy` left the position out without a word)
+/// are refused by `train` and `train-policy`, naming the file and line.
+#[test]
+fn quatre_train_refuses_seats_and_moves_the_position_contradicts() {
+    let (dir, data, text) = fixture_file("quatre-train-moves", 3);
+    let d = data.display().to_string();
+    let (net, pol) = (dir.join("n.net"), dir.join("p.pol"));
+    // Line 3 is the first game's second position: ply 1, Black (p2) to move.
+    assert!(
+        text.lines().nth(2).unwrap().starts_with("1\t2\t"),
+        "{}",
+        text
+    );
+    for (field, value, says) in [
+        (
+            1,
+            "1",
+            "the position's seat to move is p2, the data says p1",
+        ),
+        (3, "ZZ9", "the move 'ZZ9' does not parse: "),
+        (3, "a1a8", "the move 'a1a8' is not legal in the position"),
+    ] {
+        std::fs::write(&data, with_field(&text, 3, field, value)).unwrap();
+        let want = format!("error: {}: line 3 (ply 1): {}", d, says);
+        for (cmd, out) in [("train", &net), ("train-policy", &pol)] {
+            let err = failed(
+                &common::run_cli(&[
+                    cmd,
+                    "--data",
+                    &d,
+                    "--out",
+                    out.to_str().unwrap(),
+                    "--epochs",
+                    "1",
+                ]),
+                out,
+            );
+            assert!(err.starts_with(&want), "{} {}: {}", cmd, value, err);
+        }
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 /// `Eval net` with `EvalFile`, as a GUI sends them: the searches evaluate with the net; a
 /// missing file and a net of another rule set get one error line each, and every `go` still
 /// answers.

@@ -12,6 +12,7 @@
 
 use super::format::{place, GameData, Origin};
 use super::policy::{softmax, Policy, PolicyHeader};
+use super::train::{check_seat, legal_move};
 use crate::game::{Game, RuleOptions};
 use rand::seq::SliceRandom;
 use rand::SeedableRng;
@@ -62,7 +63,7 @@ pub struct PolicyData {
     held_out: Vec<bool>,
     pub feature_set: String,
     pub inputs: usize,
-    /// Positions left out (game over, a move that does not parse, a single legal move).
+    /// Positions left out (game over, a single legal move).
     pub skipped: usize,
 }
 
@@ -101,16 +102,18 @@ fn game_part<G: Game>(gd: &GameData, origin: Option<&Origin>) -> Result<Part, St
     for (k, p) in gd.positions.iter().enumerate() {
         let g = G::from_text(&p.text, &opts)
             .map_err(|e| format!("{}: the position does not load: {}", at(Some(k)), e))?;
+        check_seat(&g, p.seat).map_err(|e| format!("{}: {}", at(Some(k)), e))?;
         if g.status().is_over() {
             part.skipped += 1;
             continue;
         }
-        g.legal_moves(&mut moves);
-        let played = g.parse_move(&p.mv).ok();
-        let Some(t) = played.and_then(|m| moves.iter().position(|&x| x == m)) else {
-            part.skipped += 1;
-            continue;
-        };
+        // The example's target: a move of the position's, or the data is not what it says.
+        let played =
+            legal_move(&g, &p.mv, &mut moves).map_err(|e| format!("{}: {}", at(Some(k)), e))?;
+        let t = moves
+            .iter()
+            .position(|&x| x == played)
+            .expect("a legal move is among the legal moves");
         if moves.len() < 2 {
             part.skipped += 1;
             continue;

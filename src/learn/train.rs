@@ -87,6 +87,7 @@ impl Dataset {
         if self.offsets.is_empty() {
             self.offsets.push(0);
         }
+        let mut moves = Vec::new();
         for (i, gd) in games.iter().enumerate() {
             let origin = origins.get(i);
             let at = |pos: Option<usize>| place(gd, origin, pos);
@@ -135,10 +136,17 @@ impl Dataset {
                         at(None)
                     ));
                 }
-                let noisy = quiet
-                    && ((G::HAS_CHECK && g.in_check())
-                        || g.parse_move(&p.mv).is_ok_and(|m| g.is_noisy(m)));
-                if noisy || g.status().is_over() {
+                // The score is turned to seat 0's view by the seat column: it must be the
+                // position's mover.
+                check_seat(&g, p.seat).map_err(|e| format!("{}: {}", at(Some(k)), e))?;
+                if g.status().is_over() {
+                    self.skipped += 1;
+                    continue;
+                }
+                // The filter of noisy moves reads the move: it must be one of the position's.
+                let mv = legal_move(&g, &p.mv, &mut moves)
+                    .map_err(|e| format!("{}: {}", at(Some(k)), e))?;
+                if quiet && ((G::HAS_CHECK && g.in_check()) || g.is_noisy(mv)) {
                     self.skipped += 1;
                     continue;
                 }
@@ -203,6 +211,41 @@ impl Dataset {
                 }
             }
         }
+    }
+}
+
+/// Whether `seat`, a data line's seat column, is the mover of its position `g`.
+pub(super) fn check_seat<G: Game>(g: &G, seat: usize) -> Result<(), String> {
+    if g.to_move() == seat {
+        Ok(())
+    } else {
+        Err(format!(
+            "the position's seat to move is p{}, the data says p{}",
+            g.to_move() + 1,
+            seat + 1
+        ))
+    }
+}
+
+/// A data line's move column as a legal move of its position `g` (`buf`: scratch for the
+/// legal moves, which it holds after the call).
+pub(super) fn legal_move<G: Game>(
+    g: &G,
+    text: &str,
+    buf: &mut Vec<G::Move>,
+) -> Result<G::Move, String> {
+    let m = g
+        .parse_move(text)
+        .map_err(|e| format!("the move '{}' does not parse: {}", text, e))?;
+    g.legal_moves(buf);
+    if buf.contains(&m) {
+        Ok(m)
+    } else {
+        Err(format!(
+            "the move '{}' is not legal in the position ({} legal moves)",
+            text,
+            buf.len()
+        ))
     }
 }
 
