@@ -549,7 +549,8 @@ fn with_field(text: &str, line: usize, field: usize, value: &str) -> String {
 
 /// `label --data` refuses a bad data file before searching, naming the file and the line: a
 /// position that does not load, a seat column that is not the position's side to move, a
-/// result that is not a share of the game's points (a NaN result was written back as NaN).
+/// result that is not a share of the game's points (a NaN result was written back as NaN), a
+/// game given twice.
 #[test]
 fn bad_data_files_are_refused_with_their_file_and_line() {
     let sp = selfplay_data(
@@ -602,6 +603,17 @@ fn bad_data_files_are_refused_with_their_file_and_line() {
         let e = label_data(&[&bad], &["--nodes", "10"], "sp-lines-out.txt").unwrap_err();
         assert!(e.starts_with(&format!("{}: {}", b, says)), "{}", e);
     }
+    // A file given twice: its games would be searched and written twice.
+    let e = label_data(&[&sp, &sp], &["--nodes", "10"], "sp-lines-out.txt").unwrap_err();
+    let s = sp.display().to_string();
+    assert!(
+        e.starts_with(&format!(
+            "{}: line 1: game index=0 seed=3 is {} line 1 again: give each game once",
+            s, s
+        )),
+        "{}",
+        e
+    );
 }
 
 /// A shell engine of tests/engines/.

@@ -737,6 +737,81 @@ fn quatre_train_refuses_seats_and_moves_the_position_contradicts() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// A game given twice (a file twice, or a run's shard with its merged file) is refused by
+/// `train` and `train-policy` as `label` refuses a record given twice (it trained on the
+/// doubled data without a word); the same games with other scores (searched again, as
+/// `label --data` gives them) are other games and train.
+#[test]
+fn quatre_train_refuses_a_game_given_twice() {
+    let (dir, data, text) = fixture_file("quatre-train-twice", 3);
+    let d = data.display().to_string();
+    let (net, pol) = (dir.join("n.net"), dir.join("p.pol"));
+    // The first game alone, as a shard of the run that `d.txt` merges.
+    let second = 1 + text
+        .lines()
+        .skip(1)
+        .position(|l| l.starts_with("quatre-selfplay/1"))
+        .unwrap();
+    let shard = dir.join("shard.txt");
+    let first: String = text
+        .lines()
+        .take(second)
+        .map(|l| format!("{}\n", l))
+        .collect();
+    std::fs::write(&shard, &first).unwrap();
+    let s = shard.display().to_string();
+    for (files, want) in [
+        (
+            [d.as_str(), d.as_str()],
+            format!(
+                "error: {}: line 1: game index=0 seed=2 is {} line 1 again: give each game once",
+                d, d
+            ),
+        ),
+        (
+            [s.as_str(), d.as_str()],
+            format!(
+                "error: {}: line 1: game index=0 seed=2 is {} line 1 again: give each game once",
+                d, s
+            ),
+        ),
+    ] {
+        for (cmd, out) in [("train", &net), ("train-policy", &pol)] {
+            let mut a = vec![cmd, "--data"];
+            a.extend(files);
+            a.extend(["--out", out.to_str().unwrap(), "--epochs", "1"]);
+            let err = failed(&common::run_cli(&a), out);
+            assert!(err.starts_with(&want), "{} {:?}: {}", cmd, files, err);
+        }
+    }
+    // The same games scored otherwise: not a repeat.
+    let rescored = dir.join("rescored.txt");
+    let other: String = text
+        .lines()
+        .map(|l| match l.splitn(4, '\t').collect::<Vec<_>>()[..] {
+            [ply, seat, _, rest] if !l.starts_with("quatre-selfplay/") => {
+                format!("{}\t{}\t17\t{}\n", ply, seat, rest)
+            }
+            _ => format!("{}\n", l),
+        })
+        .collect();
+    std::fs::write(&rescored, other).unwrap();
+    let said = succeeded(&common::run_cli(&[
+        "train",
+        "--data",
+        &d,
+        rescored.to_str().unwrap(),
+        "--out",
+        net.to_str().unwrap(),
+        "--epochs",
+        "1",
+        "--hidden",
+        "4",
+    ]));
+    assert!(said.contains("6 games"), "{}", said);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 /// `Eval net` with `EvalFile`, as a GUI sends them: the searches evaluate with the net; a
 /// missing file and a net of another rule set get one error line each, and every `go` still
 /// answers.

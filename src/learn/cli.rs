@@ -120,6 +120,7 @@ pub(super) fn read_games(data: &[PathBuf], game: Option<&str>) -> Result<Games, 
         }
         (_, Some(g)) => g.game.clone(),
     };
+    format::check_each_once(games.iter().zip(&origins))?;
     if let Some(i) = games.iter().position(|g| g.game != name) {
         return Err(format!(
             "{}: a game of {} among games of {} ({}): train on one game at a time",

@@ -18,7 +18,7 @@ pub const MAGIC: &str = "quatre-selfplay/1";
 const MAGIC_PREFIX: &str = "quatre-selfplay/";
 
 /// A searched score from the mover's view.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Score {
     /// Centipawns (MCTS: its mean reward mapped to centipawns by the search).
     Cp(i32),
@@ -365,6 +365,47 @@ pub fn place(gd: &GameData, origin: Option<&Origin>, pos: Option<usize>) -> Stri
         (None, None) => format!("game {} of seed {}", gd.index, gd.seed),
         (None, Some(k)) => format!("game {} of seed {} ply {}", gd.index, gd.seed, ply(k)),
     }
+}
+
+/// Refuses a game given twice (one file twice, or a run's shard files with their merged file):
+/// training would count its positions twice. The same game is the same game line and the same
+/// position lines, byte for byte (another file of the same games, e.g. searched again by
+/// `quatre label --data` or mirrored, differs in its header or its positions and is kept).
+pub fn check_each_once<'a>(
+    games: impl IntoIterator<Item = (&'a GameData, &'a Origin)>,
+) -> Result<(), String> {
+    use std::collections::HashMap;
+    use std::hash::{Hash, Hasher};
+    let mut seen: HashMap<u64, (&GameData, &Origin)> = HashMap::new();
+    for (g, o) in games {
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        (&g.game, &g.options, g.seed, g.index, g.nodes, &g.start).hash(&mut h);
+        g.result.iter().for_each(|r| r.to_bits().hash(&mut h));
+        (g.plies, &g.reason, g.positions.len()).hash(&mut h);
+        for p in &g.positions {
+            (p.ply, p.seat, &p.mv, &p.text).hash(&mut h);
+            p.score.hash(&mut h);
+        }
+        match seen.entry(h.finish()) {
+            std::collections::hash_map::Entry::Occupied(e) if e.get().0 == g => {
+                let before = e.get().1;
+                return Err(format!(
+                    "{}: game index={} seed={} is {} line {} again: give each game once (a run's shards or its merged file, not both)",
+                    o.game(),
+                    g.index,
+                    g.seed,
+                    before.file,
+                    before.line
+                ));
+            }
+            // Another game of the same hash (a chance of one in 2^64): not a repeat.
+            std::collections::hash_map::Entry::Occupied(_) => {}
+            std::collections::hash_map::Entry::Vacant(e) => {
+                e.insert((g, o));
+            }
+        }
+    }
+    Ok(())
 }
 
 /// Every game of a data file with where it was read. Errors name the file and the line.

@@ -368,6 +368,7 @@ fn relabel(game: Option<&str>, a: &LabelArgs, params: SearchParams) -> Result<Su
     for f in &a.data {
         data.extend(super::format::read_file_at(f)?);
     }
+    super::format::check_each_once(data.iter().map(|(g, o)| (g, o)))?;
     let (first, first_origin) = data
         .first()
         .ok_or_else(|| "the data files hold no game".to_string())?;
