@@ -488,16 +488,132 @@ fn quatre_train_writes_a_net_and_refuses_bad_data() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
-/// Too few games for one to be held out: the run says so rather than print a held-out loss
-/// of 0, and writes the last epoch's net.
+/// Too few games for one to be held out: the run says so before training rather than print
+/// a held-out loss of 0 (in each epoch's line, the net's note, the curve, the `--init` line),
+/// and writes the last epoch's net; `train-policy` the same.
 #[test]
 fn quatre_train_says_when_no_game_is_held_out() {
     let (dir, data, _) = fixture_file("quatre-train-few", 2);
-    let net = dir.join("n.net");
-    let said = succeeded(&train_small(&data, &net));
-    assert!(said.contains("warning: no game held out"), "{}", said);
+    let (net, curve) = (dir.join("n.net"), dir.join("c.svg"));
+    let d = data.to_str().unwrap();
+    let said = succeeded(&common::run_cli(&[
+        "train",
+        "--data",
+        d,
+        "--out",
+        net.to_str().unwrap(),
+        "--epochs",
+        "2",
+        "--hidden",
+        "8",
+        "--curve",
+        curve.to_str().unwrap(),
+    ]));
+    let warned = said.find("warning: no game held out").expect(&said);
+    assert!(
+        warned < said.find("epoch   1").expect(&said),
+        "up front: {}",
+        said
+    );
+    let epochs: Vec<&str> = said.lines().filter(|l| l.starts_with("epoch")).collect();
+    assert_eq!(epochs.len(), 2, "{}", said);
+    assert!(
+        epochs.iter().all(|l| l.contains("held-out loss -  (")),
+        "{}",
+        said
+    );
+    assert!(!said.contains("0.00000"), "{}", said);
     assert!(!said.contains("held-out positions"), "{}", said);
-    assert!(Net::from_bytes(&std::fs::read(&net).unwrap()).is_ok());
+    let n = Net::from_bytes(&std::fs::read(&net).unwrap()).unwrap();
+    assert!(
+        n.header.note.ends_with("; no game held out") && !n.header.note.contains("0.00000"),
+        "{}",
+        n.header.note
+    );
+    // The curve: the training loss alone, no held-out line drawn at 0.
+    let svg = std::fs::read_to_string(&curve).unwrap();
+    assert_eq!(svg.matches("<polyline").count(), 1, "{}", svg);
+    assert!(!svg.contains("stroke-dasharray"), "{}", svg);
+    assert!(!svg.contains(">held-out loss<"), "{}", svg);
+    assert!(svg.contains("no game held out"), "{}", svg);
+    // From that net: no held-out loss before training either.
+    let next = dir.join("m.net");
+    let said = succeeded(&common::run_cli(&[
+        "train",
+        "--data",
+        d,
+        "--out",
+        next.to_str().unwrap(),
+        "--epochs",
+        "1",
+        "--hidden",
+        "8",
+        "--init",
+        net.to_str().unwrap(),
+    ]));
+    assert!(!said.contains("before training"), "{}", said);
+    assert!(!said.contains("0.00000"), "{}", said);
+    let m = Net::from_bytes(&std::fs::read(&next).unwrap()).unwrap();
+    assert!(
+        m.header.note.contains("no game held out; started from")
+            && !m.header.note.contains("0.00000"),
+        "{}",
+        m.header.note
+    );
+    // train-policy.
+    let pol = dir.join("p.pol");
+    let said = succeeded(&common::run_cli(&[
+        "train-policy",
+        "--data",
+        d,
+        "--out",
+        pol.to_str().unwrap(),
+        "--epochs",
+        "2",
+    ]));
+    let warned = said.find("warning: no game held out").expect(&said);
+    assert!(
+        warned < said.find("epoch   1").expect(&said),
+        "up front: {}",
+        said
+    );
+    assert!(
+        !said.contains("0.0%") && !said.contains("0.0000 "),
+        "{}",
+        said
+    );
+    assert!(!said.contains("held-out positions"), "{}", said);
+    let p = quatre::learn::policy::Policy::from_bytes(&std::fs::read(&pol).unwrap()).unwrap();
+    assert!(
+        p.header.note.ends_with("; no game held out"),
+        "{}",
+        p.header.note
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// With a game held out, the curve draws the held-out loss and the hand evaluation's.
+#[test]
+fn the_loss_curve_draws_the_held_out_losses_when_a_game_is_held_out() {
+    let (dir, data, _) = fixture_file("quatre-train-curve", 40);
+    let (net, curve) = (dir.join("n.net"), dir.join("c.svg"));
+    succeeded(&common::run_cli(&[
+        "train",
+        "--data",
+        data.to_str().unwrap(),
+        "--out",
+        net.to_str().unwrap(),
+        "--epochs",
+        "2",
+        "--hidden",
+        "8",
+        "--curve",
+        curve.to_str().unwrap(),
+    ]));
+    let svg = std::fs::read_to_string(&curve).unwrap();
+    assert_eq!(svg.matches("<polyline").count(), 2, "{}", svg);
+    assert!(svg.contains(">held-out loss<") && svg.contains("stroke-dasharray"));
+    assert!(!svg.contains("no game held out"), "{}", svg);
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

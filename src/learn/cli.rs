@@ -186,13 +186,23 @@ fn run_game<G: Game>(
             _ => Others::Result,
         },
     };
+    // With no game held out there is no held-out loss: said before training, and `-` (not 0)
+    // wherever one would be.
+    let held_out = ds.held_out.iter().any(|&h| h);
+    if !held_out {
+        say(&no_game_held_out(games.len(), "net"));
+    }
     let t1 = Instant::now();
     let tr = train(&ds, &cfg, |e| {
         say(&format!(
-            "epoch {:>3}  training loss {:.5}  held-out loss {:.5}  ({:.1} s)",
+            "epoch {:>3}  training loss {:.5}  held-out loss {}  ({:.1} s)",
             e.epoch,
             e.train,
-            e.val,
+            if held_out {
+                format!("{:.5}", e.val)
+            } else {
+                "-".to_string()
+            },
             t1.elapsed().as_secs_f64()
         ))
     });
@@ -205,8 +215,7 @@ fn run_game<G: Game>(
     }
     if tr.val_positions == 0 {
         say(&format!(
-            "warning: no game held out (one in twenty is, chosen by its seed and index; {} gave none): the last epoch's net is written, and its loss on unseen games is not known; score scale K {:.1} (hand {:.1})",
-            if games.len() == 1 { "the one game".to_string() } else { format!("these {} games", games.len()) },
+            "no game held out: the last epoch's net, its held-out loss not known; score scale K {:.1} (hand {:.1})",
             tr.scale, tr.hand_scale
         ));
     } else {
@@ -228,12 +237,21 @@ fn run_game<G: Game>(
             v.mover, v.mover_hand, v.others, v.others_hand
         ));
     }
+    let held = if tr.val_positions == 0 {
+        "no game held out".to_string()
+    } else {
+        format!(
+            "held-out loss {:.5} ({:.5} as integers; hand {:.5})",
+            last, tr.quantized_val, tr.hand_val
+        )
+    };
     let net: Net = tr.net.quantize(G::NAME, &ds.feature_set, tr.scale, format!(
-            "{} positions of {} games, epoch {} of {}, hidden {}, lambda {}, lr {}, batch {}, weight decay {}, seed {}{}; held-out loss {:.5} ({:.5} as integers; hand {:.5})",
+            "{} positions of {} games, epoch {} of {}, hidden {}, lambda {}, lr {}, batch {}, weight decay {}, seed {}{}; {}",
             tr.train_positions, games.len(), tr.best_epoch, a.epochs, a.hidden, a.lambda, a.lr, a.batch, a.weight_decay, a.seed,
-            if tr.residual { ", residual on the hand evaluation" } else { "" }, last, tr.quantized_val, tr.hand_val
+            if tr.residual { ", residual on the hand evaluation" } else { "" }, held
         ) + &match (&a.init, tr.init_val) {
             (Some(p), Some(v)) => format!("; started from {} (held-out loss {:.5})", p.display(), v),
+            (Some(p), None) => format!("; started from {}", p.display()),
             _ => String::new(),
         } + &if ds.outputs > 1 { format!("; an output per seat, the others' targets: {}", a.others) } else { String::new() });
     let net = if tr.residual {
@@ -257,6 +275,21 @@ fn run_game<G: Game>(
         say(&format!("wrote the loss curve to {}", c.display()));
     }
     Ok(())
+}
+
+/// The warning, before training, that none of the `games` was held out (one in twenty is,
+/// chosen by its seed and index): there will be no held-out loss, and the last epoch's `what`
+/// (net, policy) is written.
+pub(super) fn no_game_held_out(games: usize, what: &str) -> String {
+    format!(
+        "warning: no game held out (one in twenty is, chosen by its seed and index; {} gave none): the last epoch's {} is written, and its loss on unseen games is not known",
+        if games == 1 {
+            "the one game".to_string()
+        } else {
+            format!("these {} games", games)
+        },
+        what
+    )
 }
 
 /// `--init`: the net at `path` as floats, with its score scale, once it is known to fit the

@@ -420,37 +420,70 @@ fn run_game<G: Game>(
         d.inputs,
         t0.elapsed().as_secs_f64()
     ));
+    // With no game held out there are no held-out figures: said before training, and `-`
+    // (not 0) wherever they would be.
+    let held_out = d.held_out.iter().any(|&h| h);
+    if !held_out {
+        say(&super::cli::no_game_held_out(games.len(), "policy"));
+    }
     let t1 = Instant::now();
     let tr = train(&d, a, |e, l, v| {
         say(&format!(
-            "epoch {:>3}  training loss {:.4}  held-out loss {:.4}  top 1 {:.1}%  top 3 {:.1}%  ({:.1} s)",
+            "epoch {:>3}  training loss {:.4}  {}  ({:.1} s)",
             e,
             l,
-            v.loss,
-            100.0 * v.top1,
-            100.0 * v.top3,
+            if held_out {
+                format!(
+                    "held-out loss {:.4}  top 1 {:.1}%  top 3 {:.1}%",
+                    v.loss,
+                    100.0 * v.top1,
+                    100.0 * v.top3
+                )
+            } else {
+                "held-out loss -".to_string()
+            },
             t1.elapsed().as_secs_f64()
         ))
     });
-    say(&format!(
-        "held-out positions {}: policy loss {:.4}, top 1 {:.1}%, top 3 {:.1}%; move_priority's order top 1 {:.1}%, top 3 {:.1}%; uniform loss {:.4}",
-        tr.val_positions,
-        tr.policy.loss,
-        100.0 * tr.policy.top1,
-        100.0 * tr.policy.top3,
-        100.0 * tr.priority.top1,
-        100.0 * tr.priority.top3,
-        tr.uniform_loss
-    ));
+    if held_out {
+        say(&format!(
+            "held-out positions {}: policy loss {:.4}, top 1 {:.1}%, top 3 {:.1}%; move_priority's order top 1 {:.1}%, top 3 {:.1}%; uniform loss {:.4}",
+            tr.val_positions,
+            tr.policy.loss,
+            100.0 * tr.policy.top1,
+            100.0 * tr.policy.top3,
+            100.0 * tr.priority.top1,
+            100.0 * tr.priority.top3,
+            tr.uniform_loss
+        ));
+    } else {
+        say("no game held out: the last epoch's policy, its held-out loss not known");
+    }
+    let held = if held_out {
+        format!(
+            "held-out loss {:.4} (uniform {:.4}), top 1 {:.1}%",
+            tr.policy.loss,
+            tr.uniform_loss,
+            100.0 * tr.policy.top1
+        )
+    } else {
+        "no game held out".to_string()
+    };
     let policy = Policy {
         header: PolicyHeader {
             game: G::NAME.to_string(),
             features: d.feature_set.clone(),
             inputs: d.inputs as u32,
             note: format!(
-                "{} positions of {} games, {} epochs, lr {}, decay {}, batch {}, seed {}; held-out loss {:.4} (uniform {:.4}), top 1 {:.1}%",
-                tr.train_positions, games.len(), a.epochs, a.lr, a.decay, a.batch, a.seed,
-                tr.policy.loss, tr.uniform_loss, 100.0 * tr.policy.top1
+                "{} positions of {} games, {} epochs, lr {}, decay {}, batch {}, seed {}; {}",
+                tr.train_positions,
+                games.len(),
+                a.epochs,
+                a.lr,
+                a.decay,
+                a.batch,
+                a.seed,
+                held
             ),
         },
         weights: tr.weights,

@@ -376,7 +376,8 @@ pub struct Epoch {
     pub epoch: usize,
     /// Mean loss over the epoch's training batches.
     pub train: f64,
-    /// Loss on the held-out games after the epoch.
+    /// Loss on the held-out games after the epoch (0 when none is held out:
+    /// `Trained::val_positions` is 0).
     pub val: f64,
 }
 
@@ -399,12 +400,14 @@ pub struct Trained {
     pub hand_val: f64,
     /// The loss of always answering the mean target (what knowing nothing scores).
     pub constant_val: f64,
-    /// With an initial net (`TrainConfig::init`), its loss on the held-out games.
+    /// With an initial net (`TrainConfig::init`), its loss on the held-out games (None when
+    /// no game is held out).
     pub init_val: Option<f64>,
     /// The loss on the held-out games of the integer net the engine reads (`net` quantized
     /// and read back): what rounding the weights costs.
     pub quantized_val: f64,
-    /// With more than two seats, held-out figures the same whatever `Others`.
+    /// With more than two seats, held-out figures the same whatever `Others` (None when no
+    /// game is held out).
     pub seats_val: Option<SeatsVal>,
     pub curve: Vec<Epoch>,
     pub train_positions: usize,
@@ -693,11 +696,10 @@ pub fn train(ds: &Dataset, cfg: &TrainConfig, mut progress: impl FnMut(&Epoch)) 
             n
         }
     };
-    // Where training starts, on the held-out games: the initial net's loss.
-    let init_val = cfg
-        .init
-        .is_some()
-        .then(|| loss_of(&net, ds, &val_idx, &targets));
+    // Where training starts, on the held-out games: the initial net's loss (none without
+    // held-out games).
+    let init_val =
+        (cfg.init.is_some() && !val_idx.is_empty()).then(|| loss_of(&net, ds, &val_idx, &targets));
     let threads = rayon::current_num_threads().max(1);
     let mut grads: Vec<Grad> = (0..threads).map(|_| Grad::new(&net)).collect();
     let mut total = Grad::new(&net);
@@ -793,7 +795,7 @@ pub fn train(ds: &Dataset, cfg: &TrainConfig, mut progress: impl FnMut(&Epoch)) 
     };
     // The mover's output alone, and the others' against their results alone: targets the
     // same whatever `cfg.others`.
-    let seats_val = (k > 1).then(|| {
+    let seats_val = (k > 1 && !val_idx.is_empty()).then(|| {
         let mover: Vec<f32> = (0..n * k)
             .map(|j| if j == scored(j / k) { 1.0 } else { 0.0 })
             .collect();
@@ -839,12 +841,17 @@ pub fn train(ds: &Dataset, cfg: &TrainConfig, mut progress: impl FnMut(&Epoch)) 
 }
 
 /// The loss curve as an SVG picture: training and held-out loss by epoch, with the hand
-/// evaluation's held-out loss as a dashed line.
+/// evaluation's held-out loss as a dashed line. With no game held out, the training loss
+/// alone, and the legend says why.
 pub fn curve_svg(tr: &Trained, title: &str) -> String {
     use std::fmt::Write;
+    let held = tr.val_positions > 0;
     let (w, h, l, r, top, bot) = (640.0, 380.0, 70.0, 20.0, 40.0, 72.0);
-    let mut vals: Vec<f64> = tr.curve.iter().flat_map(|e| [e.train, e.val]).collect();
-    vals.push(tr.hand_val);
+    let mut vals: Vec<f64> = tr.curve.iter().map(|e| e.train).collect();
+    if held {
+        vals.extend(tr.curve.iter().map(|e| e.val));
+        vals.push(tr.hand_val);
+    }
     let hi = vals.iter().cloned().fold(f64::MIN, f64::max) * 1.05;
     let lo = vals.iter().cloned().fold(f64::MAX, f64::min) * 0.95;
     let n = tr.curve.len().max(2) as f64;
@@ -892,14 +899,13 @@ pub fn curve_svg(tr: &Trained, title: &str) -> String {
         (l + w - r) / 2.0,
         h - bot + 32.0
     );
-    for (name, color, f) in [
-        (
-            "training loss",
-            "#1f77b4",
-            (|e: &Epoch| e.train) as fn(&Epoch) -> f64,
-        ),
+    /// A curve: its name, its colour and its value at an epoch.
+    type Curve = (&'static str, &'static str, fn(&Epoch) -> f64);
+    let lines: [Curve; 2] = [
+        ("training loss", "#1f77b4", |e: &Epoch| e.train),
         ("held-out loss", "#d62728", |e: &Epoch| e.val),
-    ] {
+    ];
+    for &(name, color, f) in &lines[..if held { 2 } else { 1 }] {
         let pts: Vec<String> = tr
             .curve
             .iter()
@@ -912,20 +918,27 @@ pub fn curve_svg(tr: &Trained, title: &str) -> String {
         );
         let _ = name;
     }
-    let _ = write!(
-        s,
-        "<line x1=\"{l}\" y1=\"{0}\" x2=\"{1}\" y2=\"{0}\" stroke=\"#2ca02c\" stroke-dasharray=\"6 4\" stroke-width=\"2\"/>",
-        y(tr.hand_val),
-        w - r
-    );
-    for (i, (name, color)) in [
+    if held {
+        let _ = write!(
+            s,
+            "<line x1=\"{l}\" y1=\"{0}\" x2=\"{1}\" y2=\"{0}\" stroke=\"#2ca02c\" stroke-dasharray=\"6 4\" stroke-width=\"2\"/>",
+            y(tr.hand_val),
+            w - r
+        );
+    } else {
+        let _ = write!(
+            s,
+            "<text x=\"{}\" y=\"{}\">no game held out: no held-out loss</text>",
+            l + 190.0,
+            h - 8.0
+        );
+    }
+    let legend = [
         ("training loss", "#1f77b4"),
         ("held-out loss", "#d62728"),
         ("hand evaluation, held out", "#2ca02c"),
-    ]
-    .iter()
-    .enumerate()
-    {
+    ];
+    for (i, (name, color)) in legend[..if held { 3 } else { 1 }].iter().enumerate() {
         // One row under the axis, so that no line of the plot runs through it.
         let xx = l + 190.0 * i as f64;
         let yy = h - 12.0;
