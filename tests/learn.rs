@@ -928,6 +928,106 @@ fn quatre_train_refuses_a_game_given_twice() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// An output that cannot be written is refused before the data is read (it failed after the
+/// whole training, `cannot write /nonexist/o.partial`), in one line; a folder as `--out` or
+/// `--curve` too (it left `outdir.partial` behind). The temporary file is the output's name
+/// with `.partial` added, as docs/learning.md says (it was `o.partial` for `o.net`, shared
+/// by `train --out x.net` and `train-policy --out x.pol`).
+#[test]
+fn quatre_train_checks_its_outputs_before_reading_the_data() {
+    let (dir, data, _) = fixture_file("quatre-train-outputs", 3);
+    let d = data.to_str().unwrap();
+    let train = |out: &std::path::Path, curve: Option<&std::path::Path>| {
+        let mut a = vec![
+            "train",
+            "--data",
+            d,
+            "--out",
+            out.to_str().unwrap(),
+            "--epochs",
+            "1",
+            "--hidden",
+            "4",
+        ];
+        if let Some(c) = curve {
+            a.extend(["--curve", c.to_str().unwrap()]);
+        }
+        common::run_cli(&a)
+    };
+    let policy = |out: &std::path::Path| {
+        common::run_cli(&[
+            "train-policy",
+            "--data",
+            d,
+            "--out",
+            out.to_str().unwrap(),
+            "--epochs",
+            "1",
+        ])
+    };
+    let refused = |out: std::process::Output, want: &str| {
+        assert!(!out.status.success());
+        let said = String::from_utf8_lossy(&out.stdout);
+        assert!(said.is_empty(), "nothing read nor trained: {}", said);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(err.lines().count(), 1, "{}", err);
+        assert!(err.starts_with(want), "want '{}', got {}", want, err);
+    };
+    let missing = dir.join("no-such-folder").join("o.net");
+    let m = missing.display();
+    refused(
+        train(&missing, None),
+        &format!("error: --out {}: cannot write {}.partial: ", m, m),
+    );
+    let missing_pol = dir.join("no-such-folder").join("o.pol");
+    refused(
+        policy(&missing_pol),
+        &format!("error: --out {}: cannot write ", missing_pol.display()),
+    );
+    let net = dir.join("n.net");
+    refused(
+        train(&net, Some(&missing)),
+        &format!("error: --curve {}: cannot write ", m),
+    );
+    let folder = dir.join("outdir.net");
+    std::fs::create_dir(&folder).unwrap();
+    let f = folder.display();
+    refused(
+        train(&folder, None),
+        &format!("error: --out {}: a folder, not a file", f),
+    );
+    refused(
+        train(&net, Some(&folder)),
+        &format!("error: --curve {}: a folder, not a file", f),
+    );
+    refused(policy(&folder), &format!("error: --out {}: a folder", f));
+    refused(
+        train(&net, Some(&net)),
+        "error: --curve and --out name the same file",
+    );
+    assert!(!dir.join("outdir.partial").exists() && !dir.join("outdir.net.partial").exists());
+    assert!(!net.exists());
+    // The temporary file is `x.net.partial`: a folder named `x.partial` is in nobody's way,
+    // and one named `x.net.partial` is found before training.
+    let x = dir.join("x.net");
+    std::fs::create_dir(dir.join("x.partial")).unwrap();
+    succeeded(&train(&x, None));
+    assert!(x.is_file());
+    let pol = dir.join("x.pol");
+    succeeded(&policy(&pol));
+    assert!(pol.is_file());
+    std::fs::create_dir(dir.join("x.net.partial")).unwrap();
+    refused(
+        train(&x, None),
+        &format!(
+            "error: --out {}: cannot write {}.partial: ",
+            x.display(),
+            x.display()
+        ),
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 /// `Eval net` with `EvalFile`, as a GUI sends them: the searches evaluate with the net; a
 /// missing file and a net of another rule set get one error line each, and every `go` still
 /// answers.

@@ -2,6 +2,7 @@
 
 use super::format::{self, GameData, Origin};
 use super::net::{Net, BASE_HAND};
+use super::selfplay::partial_path;
 use super::train::{curve_svg, train, Dataset, Others, TrainConfig};
 use crate::game::Game;
 use std::path::PathBuf;
@@ -80,6 +81,16 @@ pub fn run(game: Option<&str>, a: &TrainArgs, say: &dyn Fn(&str)) -> Result<(), 
     }
     if !(a.lr > 0.0 && a.lr < 1.0) {
         return Err(format!("--lr must be above 0 and below 1, not {}", a.lr));
+    }
+    check_output("--out", &a.out)?;
+    if let Some(c) = &a.curve {
+        if c == &a.out {
+            return Err(format!(
+                "--curve and --out name the same file, {}",
+                c.display()
+            ));
+        }
+        check_output("--curve", c)?;
     }
     let t0 = Instant::now();
     let data = read_games(&a.data, game)?;
@@ -336,10 +347,39 @@ fn initial_net(
     }
 }
 
-/// Writes `bytes` to a temporary file beside `path`, then renames it: a killed run leaves no
-/// half-written net.
+/// Writes `bytes` to a temporary file beside `path`, `path` with `.partial` added (as
+/// `selfplay` names its own: `x.net` and `x.pol` in one folder do not share one), then renames
+/// it: a killed run leaves no half-written net.
 pub(super) fn write_atomically(path: &std::path::Path, bytes: &[u8]) -> Result<(), String> {
-    let tmp = path.with_extension("partial");
+    let tmp = partial_path(path);
     std::fs::write(&tmp, bytes).map_err(|e| format!("cannot write {}: {}", tmp.display(), e))?;
     std::fs::rename(&tmp, path).map_err(|e| format!("cannot write {}: {}", path.display(), e))
+}
+
+/// Refuses, before any work, an output (`flag`'s `path`) that could not be written at the
+/// end: a folder, or a file in a folder that does not exist or cannot be written. The
+/// temporary file [`write_atomically`] writes is created (and removed if it was not there).
+pub(super) fn check_output(flag: &str, path: &std::path::Path) -> Result<(), String> {
+    if path.is_dir() {
+        return Err(format!("{} {}: a folder, not a file", flag, path.display()));
+    }
+    let tmp = partial_path(path);
+    let existed = tmp.exists();
+    std::fs::OpenOptions::new()
+        .append(true)
+        .create(true)
+        .open(&tmp)
+        .map_err(|e| {
+            format!(
+                "{} {}: cannot write {}: {}",
+                flag,
+                path.display(),
+                tmp.display(),
+                e
+            )
+        })?;
+    if !existed {
+        let _ = std::fs::remove_file(&tmp);
+    }
+    Ok(())
 }
