@@ -189,13 +189,13 @@ struct AnalyseArgs {
     #[command(flatten)]
     position: PositionArgs,
     /// Milliseconds to think (default 1000 when no other limit is given).
-    #[arg(long)]
+    #[arg(long, value_parser = clap::builder::RangedI64ValueParser::<u64>::new().range(0..))]
     movetime: Option<u64>,
     /// Plies to search (alpha-beta, Best-Reply Search; MCTS: the mean depth of its tree).
-    #[arg(long)]
+    #[arg(long, value_parser = clap::builder::RangedI64ValueParser::<u32>::new().range(0..=u32::MAX as i64))]
     depth: Option<u32>,
     /// Nodes to search (MCTS: playouts); with --threads 1, the same answer on every run.
-    #[arg(long)]
+    #[arg(long, value_parser = clap::builder::RangedI64ValueParser::<u64>::new().range(0..))]
     nodes: Option<u64>,
     /// Search threads, 1 to 256 (default: every core).
     #[arg(long, value_parser = threads_parser())]
@@ -466,12 +466,20 @@ fn parse_cli() -> Result<Cli, ExitCode> {
                 | ErrorKind::DisplayVersion
                 | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand
         ) {
-            let _ = e.print();
-            return ExitCode::SUCCESS;
+            // As clap exits: help and version on stdout with status 0, help for a missing
+            // subcommand on stderr with status 2.
+            e.exit()
         }
+        // The message up to its first blank line, joined: a missing argument's names and an
+        // option's possible values follow the first line (the usage and tips, after the blank
+        // line, are left to --help).
         let text = e.render().to_string();
-        let first = text.lines().next().unwrap_or("error: bad command line");
-        note(first);
+        let body: Vec<&str> = text
+            .lines()
+            .take_while(|l| !l.trim().is_empty())
+            .map(str::trim)
+            .collect();
+        note(&body.join(" "));
         ExitCode::from(2)
     };
     let matches = command.try_get_matches().map_err(refused)?;

@@ -345,7 +345,11 @@ fn a_refused_command_line_is_one_error_line() {
         ),
         (
             &["analyse", "--movetime", "-5"],
-            "error: invalid value '-5' for '--movetime <MOVETIME>': invalid digit found in string",
+            "error: invalid value '-5' for '--movetime <MOVETIME>': -5 is not in 0..9223372036854775807",
+        ),
+        (
+            &["selfplay", "--nodes", "10"],
+            "error: the following required arguments were not provided: --games <GAMES> --out <FILE>",
         ),
         (
             &["analyse", "--seed", "18446744073709551615"],

@@ -299,6 +299,16 @@ fn more_games_than_openings_need_random_plies_after_them() {
         args("3", &["--search-option", "Algorithm=mcts"]),
         "mcts.txt",
     );
+    // With --fast-nodes the moves searched in full are drawn from each game's seed, so the
+    // games part (as docs/tools/chess_selfplay_shards.sh runs them): played too.
+    let fast = ["--fast-nodes", "20", "--full-share", "0.5"];
+    let fast = run(args("3", &fast), "fast.txt");
+    assert_eq!(
+        format::read_str(std::str::from_utf8(&fast).unwrap())
+            .unwrap()
+            .len(),
+        3
+    );
     // With random plies after the openings: four games, each repeat its own.
     let whole = run(args("4", &["--random-plies", "2"]), "random-after.txt");
     let games = check_file(&whole);

@@ -377,7 +377,9 @@ pub fn check_each_once<'a>(
     use std::collections::HashMap;
     use std::hash::{Hash, Hasher};
     let mut seen: HashMap<u64, (&GameData, &Origin)> = HashMap::new();
-    for (g, o) in games {
+    // A game that wrote no position carries no data: two such games of the same header
+    // (e.g. two `label` runs on records of one name) are not a repeat that matters.
+    for (g, o) in games.into_iter().filter(|(g, _)| !g.positions.is_empty()) {
         let mut h = std::collections::hash_map::DefaultHasher::new();
         (&g.game, &g.options, g.seed, g.index, g.nodes, &g.start).hash(&mut h);
         g.result.iter().for_each(|r| r.to_bits().hash(&mut h));
@@ -514,5 +516,24 @@ mod tests {
         ] {
             assert!(read_str(&text.replacen(third, good, 1)).is_ok(), "{}", good);
         }
+    }
+
+    /// The same game twice is refused; two games that wrote no position are not (they carry no
+    /// data, and two `label` runs may give such games the same header).
+    #[test]
+    fn a_game_is_refused_twice_unless_it_wrote_nothing() {
+        let at = |line| Origin {
+            file: "a.txt".into(),
+            line,
+        };
+        let g = sample();
+        let (o1, o2) = (at(1), at(9));
+        let e = check_each_once([(&g, &o1), (&g, &o2)]).unwrap_err();
+        assert!(e.contains("is a.txt line 1 again"), "{}", e);
+        let empty = GameData {
+            positions: Vec::new(),
+            ..sample()
+        };
+        assert!(check_each_once([(&empty, &o1), (&empty, &o2)]).is_ok());
     }
 }

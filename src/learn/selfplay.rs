@@ -154,8 +154,10 @@ impl Plan {
         // Alpha-beta and Best-Reply Search draw nothing: on one thread at a fixed node count a
         // game that repeats an opening repeats its game move for move (a copy that training's
         // split may put on both sides). Random plies after each opening make repeats differ;
-        // MCTS's searches (and tesseris' deals) differ by the game's seeds.
-        if let (Some(b), Some(path), 0) = (&book, &a.openings, random_plies) {
+        // so do `--fast-nodes` (which moves are searched in full is drawn from the game's
+        // seed) and more threads; MCTS's searches (and tesseris' deals) differ by the seeds.
+        let repeats_copy = a.fast_nodes.is_none() && params.threads <= 1;
+        if let (Some(b), Some(path), 0, true) = (&book, &a.openings, random_plies, repeats_copy) {
             let chosen = Chosen::of(params.algorithm, start.players(), hidden);
             if a.games > b.len() as u64 && matches!(chosen, Chosen::AlphaBeta | Chosen::Brs) {
                 return Err(format!(

@@ -320,6 +320,7 @@ mod tests {
             ("1x1", None),
             ("1x1", Some("chess")),
             ("2x3", None),
+            ("4x4", None),
         ]
         .iter()
         .enumerate()
