@@ -5,6 +5,8 @@
 //! a fault are left out, and bad input is refused with a message. Searches are limited by
 //! nodes, so nothing here depends on the machine's speed.
 
+mod common;
+use common::with_field;
 use quatre::arena::referee::{GameDef, GameRecord};
 use quatre::arena::{parse_args as match_args, run_match};
 use quatre::learn::format::{self, GameData};
@@ -529,22 +531,6 @@ fn data_files_are_searched_again_keeping_their_games() {
     assert!(e.contains("--records") && e.contains("--data"), "{}", e);
     let e = label::parse_args(["--nodes", "10", "--out", "c.txt"]).unwrap_err();
     assert!(e.contains("--records"), "{}", e);
-}
-
-/// `text` with field `field` (0-based) of its line `line` (1-based) replaced by `value`.
-fn with_field(text: &str, line: usize, field: usize, value: &str) -> String {
-    text.lines()
-        .enumerate()
-        .map(|(i, l)| {
-            if i + 1 == line {
-                let mut f: Vec<&str> = l.split('\t').collect();
-                f[field] = value;
-                f.join("\t") + "\n"
-            } else {
-                format!("{}\n", l)
-            }
-        })
-        .collect()
 }
 
 /// `label --data` refuses a bad data file before searching, naming the file and the line: a

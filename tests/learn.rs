@@ -65,15 +65,7 @@ fn fixture(games: usize, seed: u64) -> Vec<GameData> {
 }
 
 use common::script_output as engine_output;
-
-/// The scores of the first search's `info` lines.
-fn first_scores(s: &str) -> Vec<String> {
-    s.lines()
-        .take_while(|l| !l.starts_with("bestmove"))
-        .filter_map(|l| l.split(" score ").nth(1))
-        .map(|r| r.split(" nodes").next().unwrap().to_string())
-        .collect()
-}
+use common::{first_scores, with_field};
 
 #[test]
 fn hyperchess_features_name_every_piece_and_the_side_to_move() {
@@ -617,20 +609,17 @@ fn the_loss_curve_draws_the_held_out_losses_when_a_game_is_held_out() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
-/// `text` with field `field` (0-based) of its line `line` (1-based) replaced by `value`.
-fn with_field(text: &str, line: usize, field: usize, value: &str) -> String {
-    text.lines()
-        .enumerate()
-        .map(|(i, l)| {
-            if i + 1 == line {
-                let mut f: Vec<&str> = l.split('\t').collect();
-                f[field] = value;
-                f.join("\t") + "\n"
-            } else {
-                format!("{}\n", l)
-            }
-        })
-        .collect()
+/// Runs `quatre CMD --data DATA… --out OUT EXTRA…`, which must fail without writing OUT; its
+/// stderr.
+fn refused(cmd: &str, data: &[&str], out: &std::path::Path, extra: &[&str]) -> String {
+    let args = [
+        &[cmd, "--data"][..],
+        data,
+        &["--out", out.to_str().unwrap()],
+        extra,
+    ]
+    .concat();
+    failed(&common::run_cli(&args), out)
 }
 
 /// The standard error of a run that must have failed without writing `out`.
@@ -733,33 +722,13 @@ fn quatre_train_names_the_file_and_line_of_bad_data() {
         grid.to_str().unwrap(),
     ]));
     let first_pos = format!("{}: line 2 (ply 0)", d);
-    let train = failed(
-        &common::run_cli(&[
-            "train",
-            "--data",
-            &d,
-            grid.to_str().unwrap(),
-            "--out",
-            net.to_str().unwrap(),
-        ]),
-        &net,
-    );
+    let train = refused("train", &[&d, grid.to_str().unwrap()], &net, &[]);
     assert!(
         train.starts_with(&format!("error: {}: line 2 (ply 4): a position of feature set hyperchess-3x3/3 among positions of hyperchess-1x1/3 ({})", grid.display(), first_pos)),
         "{}",
         train
     );
-    let policy = failed(
-        &common::run_cli(&[
-            "train-policy",
-            "--data",
-            &d,
-            grid.to_str().unwrap(),
-            "--out",
-            pol.to_str().unwrap(),
-        ]),
-        &pol,
-    );
+    let policy = refused("train-policy", &[&d, grid.to_str().unwrap()], &pol, &[]);
     assert!(
         policy.starts_with(&format!("error: {}: line 2 (ply 4): a position of move feature set hyperchess-moves-3x3/1 among positions of hyperchess-moves-1x1/1 ({})", grid.display(), first_pos)),
         "{}",
@@ -795,14 +764,7 @@ fn quatre_train_refuses_results_that_are_not_shares() {
         let want = format!("error: {}: line 1: result {}", data.display(), &bad[7..]);
         assert!(err.starts_with(&want), "{}: {}", bad, err);
         let pol = dir.join("p.pol");
-        let out = common::run_cli(&[
-            "train-policy",
-            "--data",
-            data.to_str().unwrap(),
-            "--out",
-            pol.to_str().unwrap(),
-        ]);
-        let err = failed(&out, &pol);
+        let err = refused("train-policy", &[data.to_str().unwrap()], &pol, &[]);
         assert!(err.starts_with(&want), "{}: {}", bad, err);
     }
     std::fs::remove_dir_all(&dir).unwrap();
@@ -835,18 +797,7 @@ fn quatre_train_refuses_seats_and_moves_the_position_contradicts() {
         std::fs::write(&data, with_field(&text, 3, field, value)).unwrap();
         let want = format!("error: {}: line 3 (ply 1): {}", d, says);
         for (cmd, out) in [("train", &net), ("train-policy", &pol)] {
-            let err = failed(
-                &common::run_cli(&[
-                    cmd,
-                    "--data",
-                    &d,
-                    "--out",
-                    out.to_str().unwrap(),
-                    "--epochs",
-                    "1",
-                ]),
-                out,
-            );
+            let err = refused(cmd, &[&d], out, &["--epochs", "1"]);
             assert!(err.starts_with(&want), "{} {}: {}", cmd, value, err);
         }
     }

@@ -7,6 +7,7 @@ use quatre::learn::net::{Net, BASE_HAND};
 use rand::Rng;
 
 mod common;
+use common::first_scores;
 
 /// Checks `window_eval` against the net's score on positions of random games of `G` for each
 /// shipped net of the game: the bounds of the correction hold, and for windows around the score
@@ -215,13 +216,4 @@ fn eval_auto_passes_over_an_eval_file_that_does_not_fit_for_the_shipped_net() {
     );
     // The shipped net's session says nothing of the kind.
     assert!(!shipped.contains("EvalFile does not fit"), "{}", shipped);
-}
-
-/// The scores of the first search's `info` lines.
-fn first_scores(s: &str) -> Vec<String> {
-    s.lines()
-        .take_while(|l| !l.starts_with("bestmove"))
-        .filter_map(|l| l.split(" score ").nth(1))
-        .map(|r| r.split(" nodes").next().unwrap().to_string())
-        .collect()
 }

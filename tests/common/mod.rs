@@ -164,3 +164,28 @@ pub fn random_match<'a>(game: &[&'a str], extra: &[&'a str]) -> Vec<&'a str> {
 pub fn tiny_match<'a>(extra: &[&'a str]) -> Vec<&'a str> {
     random_match(&ONE_BOARD, extra)
 }
+
+/// `text` with field `field` (0-based) of its line `line` (1-based) replaced by `value`.
+pub fn with_field(text: &str, line: usize, field: usize, value: &str) -> String {
+    text.lines()
+        .enumerate()
+        .map(|(i, l)| {
+            if i + 1 == line {
+                let mut f: Vec<&str> = l.split('\t').collect();
+                f[field] = value;
+                f.join("\t") + "\n"
+            } else {
+                format!("{}\n", l)
+            }
+        })
+        .collect()
+}
+
+/// The scores of the first search's `info` lines.
+pub fn first_scores(s: &str) -> Vec<String> {
+    s.lines()
+        .take_while(|l| !l.starts_with("bestmove"))
+        .filter_map(|l| l.split(" score ").nth(1))
+        .map(|r| r.split(" nodes").next().unwrap().to_string())
+        .collect()
+}
