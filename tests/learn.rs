@@ -956,6 +956,18 @@ fn quatre_train_checks_its_outputs_before_reading_the_data() {
         train(&net, Some(&net)),
         "error: --curve and --out name the same file",
     );
+    // A data file as the output: the net (or the curve) would replace the data.
+    let again = format!("error: --out {}: a --data file, which it would replace", d);
+    refused(train(&data, None), &again);
+    refused(policy(&data), &again);
+    refused(
+        train(&net, Some(&data)),
+        &format!(
+            "error: --curve {}: a --data file, which it would replace",
+            d
+        ),
+    );
+    assert!(data.is_file());
     assert!(!dir.join("outdir.partial").exists() && !dir.join("outdir.net.partial").exists());
     assert!(!net.exists());
     // The temporary file is `x.net.partial`: a folder named `x.partial` is in nobody's way,

@@ -82,7 +82,7 @@ pub fn run(game: Option<&str>, a: &TrainArgs, say: &dyn Fn(&str)) -> Result<(), 
     if !(a.lr > 0.0 && a.lr < 1.0) {
         return Err(format!("--lr must be above 0 and below 1, not {}", a.lr));
     }
-    check_output("--out", &a.out)?;
+    check_output("--out", &a.out, &a.data)?;
     if let Some(c) = &a.curve {
         if c == &a.out {
             return Err(format!(
@@ -90,7 +90,7 @@ pub fn run(game: Option<&str>, a: &TrainArgs, say: &dyn Fn(&str)) -> Result<(), 
                 c.display()
             ));
         }
-        check_output("--curve", c)?;
+        check_output("--curve", c, &a.data)?;
     }
     let t0 = Instant::now();
     let data = read_games(&a.data, game)?;
@@ -357,11 +357,25 @@ pub(super) fn write_atomically(path: &std::path::Path, bytes: &[u8]) -> Result<(
 }
 
 /// Refuses, before any work, an output (`flag`'s `path`) that could not be written at the
-/// end: a folder, or a file in a folder that does not exist or cannot be written. The
-/// temporary file [`write_atomically`] writes is created (and removed if it was not there).
-pub(super) fn check_output(flag: &str, path: &std::path::Path) -> Result<(), String> {
+/// end: a folder, or a file in a folder that does not exist or cannot be written; or one of
+/// the `data` files, which the output would replace. The temporary file [`write_atomically`]
+/// writes is created (and removed if it was not there).
+pub(super) fn check_output(
+    flag: &str,
+    path: &std::path::Path,
+    data: &[PathBuf],
+) -> Result<(), String> {
     if path.is_dir() {
         return Err(format!("{} {}: a folder, not a file", flag, path.display()));
+    }
+    let real = std::fs::canonicalize(path).ok();
+    let same = |d: &PathBuf| d == path || real.is_some() && std::fs::canonicalize(d).ok() == real;
+    if data.iter().any(same) {
+        return Err(format!(
+            "{} {}: a --data file, which it would replace",
+            flag,
+            path.display()
+        ));
     }
     let tmp = partial_path(path);
     let existed = tmp.exists();

@@ -388,7 +388,7 @@ pub fn run(game: Option<&str>, a: &PolicyArgs, say: &dyn Fn(&str)) -> Result<(),
             a.decay
         ));
     }
-    super::cli::check_output("--out", &a.out)?;
+    super::cli::check_output("--out", &a.out, &a.data)?;
     let t0 = Instant::now();
     let data = super::cli::read_games(&a.data, game)?;
     match data.name.as_str() {
