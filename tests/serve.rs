@@ -335,6 +335,15 @@ fn a_match_file_is_replayed_move_by_move() {
     );
     assert_eq!(code, 400);
     assert!(v["error"].as_str().unwrap().contains("no game 9"));
+    // Two runs joined into one file number their games from 1 each: the second game 1 could
+    // never be shown, so the file is refused.
+    let twice = format!("{}{}", text, text.lines().next().unwrap());
+    let (code, v) = api(&srv.addr, "POST", "replay", json!({ "text": twice }));
+    assert_eq!(code, 400);
+    assert_eq!(
+        v["error"],
+        json!("line 3: game 1 appears twice (first on line 1): give one match's games (its shards may be joined)")
+    );
     let (code, v) = api(
         &srv.addr,
         "GET",

@@ -541,6 +541,10 @@ fn engine_move(s: &Sessions, id: u64) -> Answer {
 fn replay_load(s: &Sessions, text: &str) -> Answer {
     let mut records = Vec::new();
     let mut parser = crate::arena::records::Records::default();
+    // A game is stepped to by its number: two runs joined into one file (each numbering its
+    // games from 1) would hide every repeated number's second game, so they are refused, as
+    // `quatre stats` refuses them.
+    let mut first_line = std::collections::HashMap::new();
     for (i, line) in text.lines().enumerate() {
         if line.trim().is_empty() {
             continue;
@@ -548,6 +552,15 @@ fn replay_load(s: &Sessions, text: &str) -> Answer {
         let r = parser
             .parse(line)
             .map_err(|e| format!("line {}: {}", i + 1, e))?;
+        if let Some(first) = first_line.insert(r.game, i + 1) {
+            return Err(format!(
+                "line {}: game {} appears twice (first on line {}): give one match's games (its shards may be joined)",
+                i + 1,
+                r.game + 1,
+                first
+            )
+            .into());
+        }
         records.push(r);
     }
     if records.is_empty() {
