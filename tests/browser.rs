@@ -534,6 +534,21 @@ fn seats_facing_take_back_and_game_over_in_chromium() {
     );
     assert!(y("a1") > y("a16"), "White's rank 1 is not at the bottom");
 
+    // An unknown ?game= is said on the page, and the default game is played.
+    b.open(&format!("{}?game=bogus&nodes=100", url));
+    b.wait(
+        "typeof game === 'object' && game && game.game === 'rithmomachia'",
+        "the default game",
+    );
+    let said = b.js("return document.getElementById('message').textContent");
+    assert!(
+        said.as_str()
+            .unwrap()
+            .starts_with("no game named 'bogus' (the games: "),
+        "{}",
+        said
+    );
+
     // Tesseris with three players: the seat list has three seats, and seat 3 can be played.
     b.open(&format!("{}?game=tesseris&nodes=100", url));
     b.wait(

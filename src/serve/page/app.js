@@ -278,7 +278,10 @@ async function main() {
     $("game").appendChild(o);
   }
   // ?game=NAME in the address, else the game `quatre serve --game` opens on, else the first.
-  const want = new URLSearchParams(location.search).get("game") || list.default;
+  // An unknown name is said once the game has started (below), and the default is played.
+  const asked = new URLSearchParams(location.search).get("game");
+  const known = !asked || games.some((g) => g.name === asked);
+  const want = (known && asked) || list.default;
   if (want && games.some((g) => g.name === want)) $("game").value = want;
   optionInputs();
   $("game").addEventListener("change", optionInputs);
@@ -294,5 +297,9 @@ async function main() {
   $("replay-next").addEventListener("click", () => replay && step(replay.ply + 1));
   $("replay-end").addEventListener("click", () => replay && step(replay.plies));
   await newGame();
+  // An unknown ?game= is said, not passed over (as `quatre serve --game` refuses one).
+  if (!known) {
+    say(`no game named '${asked}' (the games: ${games.map((g) => g.name).join(", ")}); this is ${$("game").value}`);
+  }
 }
 main().catch((e) => say(e.message));
