@@ -369,16 +369,15 @@ fn load_with_last(
     let start = g.clone();
     // The list played as the protocol plays it: on past the draws the rules declare by
     // themselves (said on stderr), a refused move named by its place in the list.
-    // (The protocol's `moves` command lists the legal moves; here `perft 1` does.)
-    let cli_hint = |e: String| e.replace("'moves' lists them", "'quatre perft 1' lists them");
-    if let Some((_, note)) = quatre::protocol::play_list(g.as_mut(), &moves).map_err(cli_hint)? {
+    const LISTER: &str = "'quatre perft 1'";
+    if let Some((_, note)) = quatre::protocol::play_list(g.as_mut(), &moves, LISTER)? {
         eprintln!("note: {}", note);
     }
     // The cells of the last move, known only before it is played.
     let mut last = Vec::new();
     if let Some((m, rest)) = moves.split_last() {
         let mut before = start;
-        quatre::protocol::play_list(before.as_mut(), rest)?;
+        quatre::protocol::play_list(before.as_mut(), rest, LISTER)?;
         while before.play_through_draw().is_some() {}
         last = before.move_cells(m).unwrap_or_default();
     }

@@ -267,7 +267,7 @@ fn move_lists_and_positions_past_automatic_draws_are_played_on() {
     assert_eq!(o.status.code(), Some(2));
     assert_eq!(
         text(&o.stderr).trim(),
-        "error: move 3 of the list: illegal move 'e2e4' in this position (26 legal moves; 'quatre perft 1' lists them)"
+        "error: move 3 of the list: illegal move 'e2e4' in this position (26 legal moves); 'quatre perft 1' lists the legal moves"
     );
 }
 

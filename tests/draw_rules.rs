@@ -297,6 +297,28 @@ fn threechess_refuses_moves_past_an_automatic_draw() {
         out
     );
     assert!(!out.iter().any(|l| l.contains("playing on")), "{:?}", out);
+    // A move past the end: no list of legal moves to point to.
+    assert!(
+        !out.iter().any(|l| l.contains("lists the legal moves")),
+        "{:?}",
+        out
+    );
+}
+
+/// An illegal move in a list is named by its place, with the protocol's command that lists
+/// the legal moves.
+#[test]
+fn an_illegal_move_in_a_list_points_to_the_moves_command() {
+    let out = session(
+        "hyperchess",
+        "setoption name Boards value 1x1\nposition startpos moves e2e4 e7e5 e2e4\ngo nodes 50\n",
+    );
+    assert!(
+        out.contains(&"info string error: move 3 of the list: illegal move 'e2e4' in this position (26 legal moves); 'moves' lists the legal moves".to_string()),
+        "{:?}",
+        out
+    );
+    assert_eq!(bestmove(&out), "0000");
 }
 
 /// Tesseris refuses a move after `MaxPlies` ended the game.

@@ -188,7 +188,7 @@ impl<G: Game> AnyGame for G {
         Game::legal_moves(self, &mut v);
         if !v.contains(&m) {
             return Err(format!(
-                "illegal move '{}' in this position ({} legal moves; 'moves' lists them)",
+                "illegal move '{}' in this position ({} legal moves)",
                 text,
                 v.len()
             ));

@@ -97,10 +97,11 @@ pub struct PlayedThrough {
 /// move, once per draw). A refused move is an error naming its place in the list. Where the
 /// list passed such draws: the first, and one line for them all (without `info string `),
 /// however long a GUI's shuffle. `quatre analyse`, `perft` and `draw` play `--moves` the same
-/// way.
+/// way. `lister` names the caller's way to list the legal moves, said after a refused move.
 pub fn play_list(
     pos: &mut dyn AnyGame,
     moves: &[impl AsRef<str>],
+    lister: &str,
 ) -> Result<Option<(PlayedThrough, String)>, String> {
     let mut through = None;
     // The draws passed after the first: how many, after which move the last, and by which
@@ -132,8 +133,14 @@ pub fn play_list(
                 }
             }
         }
-        pos.play_text(m.as_ref())
-            .map_err(|e| format!("move {} of the list: {}", i + 1, e))?;
+        if let Err(e) = pos.play_text(m.as_ref()) {
+            // In a game still going on, where the legal moves are listed.
+            let hint = match pos.status() {
+                Status::Ongoing => format!("; {} lists the legal moves", lister),
+                Status::Over(_) => String::new(),
+            };
+            return Err(format!("move {} of the list: {}{}", i + 1, e, hint));
+        }
     }
     let Some(t) = through else { return Ok(None) };
     let rules = later_rules.join(", ");
@@ -708,7 +715,7 @@ impl Engine {
                 .from_text(&t, &opts)
                 .map_err(|e| format!("bad position: {}", e))?,
         };
-        let through = play_list(pos.as_mut(), moves)?;
+        let through = play_list(pos.as_mut(), moves, "'moves'")?;
         if let Some((_, note)) = &through {
             self.out.line(&format!("info string {}", note));
         }
