@@ -246,6 +246,24 @@ fn bad_input_gets_a_message_and_the_server_goes_on() {
     let (code, text) = http(&srv.addr, "POST", "/api/move", Some("{not json"));
     assert_eq!(code, 400);
     assert!(text.contains("not JSON"));
+    // A field given twice is refused, not taken with its last value (at any depth).
+    for body in [
+        format!("{{\"id\": 999, \"move\": \"e2e4\", \"id\": {}}}", id),
+        format!("{{\"id\": {}, \"move\": \"e2e4\", \"move\": \"e2e4\"}}", id),
+    ] {
+        let (code, text) = http(&srv.addr, "POST", "/api/move", Some(&body));
+        assert_eq!(code, 400, "{}: {}", body, text);
+        assert!(
+            text.contains("gives 'id' twice") || text.contains("gives 'move' twice"),
+            "{}",
+            text
+        );
+        assert!(text.contains("POST /api/move"), "{}", text);
+    }
+    let nested = r#"{"game": "hyperchess", "options": {"Boards": "1x1", "Boards": "3x3"}}"#;
+    let (code, text) = http(&srv.addr, "POST", "/api/seats", Some(nested));
+    assert_eq!(code, 400, "{}", text);
+    assert!(text.contains("gives 'Boards' twice"), "{}", text);
     // Still serving, and the game is where it was.
     let s = ok(&srv.addr, "GET", &format!("state?id={}", id), Value::Null);
     assert!(s["moves"].as_array().unwrap().is_empty());

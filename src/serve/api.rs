@@ -2,7 +2,7 @@
 //! `{"error": "…"}` with status 400 (a bad request, naming the field), 404 (no such call) or 405
 //! (the wrong method), and the server goes on.
 
-use super::fields::{Answer, Body, Query, Refusal};
+use super::fields::{parse_json, Answer, Body, Query, Refusal};
 use crate::arena::referee::GameRecord;
 use crate::game::{OptionKind, RuleOptions, Status};
 use crate::games::{self, AnyGame, Entry};
@@ -109,7 +109,7 @@ pub fn route(s: &Sessions, method: &str, name: &str, query: &str, body: &str) ->
     } else if method == "GET" {
         return Err(format!("{} takes no body (its parameters go in the address)", call).into());
     } else {
-        serde_json::from_str(body).map_err(|e| format!("the request is not JSON: {}", e))?
+        parse_json(&call, body)?
     };
     if method == "POST" && !query.is_empty() {
         return Err(format!(

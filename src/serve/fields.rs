@@ -160,3 +160,78 @@ impl<'a> Query<'a> {
         }
     }
 }
+
+/// Reads a request body as JSON, refusing an object that gives a key twice, at any depth
+/// (serde_json alone keeps the last value, so `{"id":1,"move":"x","id":2}` would pass as
+/// game 2 where docs/serve.md says every field is checked).
+pub fn parse_json(call: &str, body: &str) -> Result<Value, Refusal> {
+    let mut de = serde_json::Deserializer::from_str(body);
+    let parsed = serde::de::DeserializeSeed::deserialize(Unique, &mut de).and_then(|v| {
+        de.end()?;
+        Ok(v)
+    });
+    parsed.map_err(|e| {
+        if e.is_data() {
+            format!("the body of {} {}", call, e).into()
+        } else {
+            format!("the request is not JSON: {}", e).into()
+        }
+    })
+}
+
+/// [`parse_json`]'s reader: a [`Value`] built as serde_json builds it, but an object's second
+/// use of a key is an error naming it.
+struct Unique;
+
+impl<'de> serde::de::DeserializeSeed<'de> for Unique {
+    type Value = Value;
+    fn deserialize<D: serde::Deserializer<'de>>(self, d: D) -> Result<Value, D::Error> {
+        d.deserialize_any(self)
+    }
+}
+
+impl<'de> serde::de::Visitor<'de> for Unique {
+    type Value = Value;
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str("a JSON value")
+    }
+    fn visit_bool<E>(self, v: bool) -> Result<Value, E> {
+        Ok(Value::Bool(v))
+    }
+    fn visit_i64<E>(self, v: i64) -> Result<Value, E> {
+        Ok(v.into())
+    }
+    fn visit_u64<E>(self, v: u64) -> Result<Value, E> {
+        Ok(v.into())
+    }
+    fn visit_f64<E>(self, v: f64) -> Result<Value, E> {
+        Ok(serde_json::Number::from_f64(v).map_or(Value::Null, Value::Number))
+    }
+    fn visit_str<E>(self, v: &str) -> Result<Value, E> {
+        Ok(Value::String(v.to_string()))
+    }
+    fn visit_string<E>(self, v: String) -> Result<Value, E> {
+        Ok(Value::String(v))
+    }
+    fn visit_unit<E>(self) -> Result<Value, E> {
+        Ok(Value::Null)
+    }
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<Value, A::Error> {
+        let mut v = Vec::new();
+        while let Some(x) = seq.next_element_seed(Unique)? {
+            v.push(x);
+        }
+        Ok(Value::Array(v))
+    }
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<Value, A::Error> {
+        let mut m = Map::new();
+        while let Some(k) = map.next_key::<String>()? {
+            if m.contains_key(&k) {
+                return Err(serde::de::Error::custom(format!("gives '{}' twice", k)));
+            }
+            let v = map.next_value_seed(Unique)?;
+            m.insert(k, v);
+        }
+        Ok(Value::Object(m))
+    }
+}
