@@ -370,6 +370,93 @@ mod tests {
         assert!(positions > 10_000, "{}", positions);
     }
 
+    /// The attack test that reads other boards from bitboards (and walks a line only when an
+    /// enemy slider stands on it) answers as the walk along every line does, for every square
+    /// and both colours, on every grid shape over random games.
+    #[test]
+    fn attacked_agrees_with_the_walk_on_every_grid() {
+        let mut buf = Vec::new();
+        let (mut tests, mut hits) = (0u64, 0u64);
+        for (i, b) in ["3x3", "1x1", "2x3", "3x1", "2x2", "4x4"]
+            .iter()
+            .enumerate()
+        {
+            let opts = RuleOptions::of::<Hyperchess>().with("Boards", b);
+            let mut rng = crate::game::rng_from_seed(70 + i as u64);
+            for _ in 0..4 {
+                let mut g = Hyperchess::start(&opts).unwrap();
+                for ply in 0..400 {
+                    if ply % 7 == 0 {
+                        for sq in 0..g.geo.nsq {
+                            for by in 0..2 {
+                                let a = g.attacked(sq, by);
+                                assert_eq!(
+                                    a,
+                                    g.attacked_by_walk(sq, by),
+                                    "{} {} {}",
+                                    b,
+                                    sq,
+                                    g.to_text()
+                                );
+                                tests += 1;
+                                hits += a as u64;
+                            }
+                        }
+                    }
+                    let Some(m) = g.random_move(&mut rng, &mut buf) else {
+                        break;
+                    };
+                    g.play(m);
+                }
+            }
+        }
+        assert!(tests > 100_000 && hits > tests / 10, "{} {}", tests, hits);
+        // Sparse boards, where a lone slider's line across boards decides: a few pieces of
+        // any kind and colour on random squares (kings are not needed to ask).
+        use rand::Rng;
+        let mut rng = crate::game::rng_from_seed(77);
+        let mut lone = 0u64;
+        for b in ["3x3", "2x3", "4x4"] {
+            let opts = RuleOptions::of::<Hyperchess>().with("Boards", b);
+            let mut g = Hyperchess::start(&opts).unwrap();
+            let nsq = g.geo.nsq;
+            for _ in 0..300 {
+                g.board = [0; MAX_SQ];
+                g.counts = [[0; 8]; 2];
+                for _ in 0..rng.random_range(1..6) {
+                    let (s, col, t) = (
+                        rng.random_range(0..nsq),
+                        rng.random_range(0..2u8),
+                        rng.random_range(PAWN..=KING),
+                    );
+                    g.board[s] = t | col << 3;
+                }
+                for s in 0..nsq {
+                    let p = g.board[s];
+                    if p != 0 {
+                        g.counts[(p >> 3) as usize][(p & 7) as usize] += 1;
+                    }
+                }
+                g.bb = super::super::bitboards(g.geo, &g.board);
+                for sq in 0..nsq {
+                    for by in 0..2 {
+                        let a = g.attacked(sq, by);
+                        assert_eq!(
+                            a,
+                            g.attacked_by_walk(sq, by),
+                            "{} {} {:?}",
+                            b,
+                            sq,
+                            &g.board[..nsq]
+                        );
+                        lone += a as u64;
+                    }
+                }
+            }
+        }
+        assert!(lone > 10_000, "{}", lone);
+    }
+
     /// Quiescence's hints: a queen taking a pawn that a pawn defends likely loses material, a
     /// queen taking an undefended knight does not, a pawn taking the queen gains her value,
     /// and a promotion gains the new piece's value less the pawn's.

@@ -50,6 +50,17 @@ impl<T: Copy> Lists<T> {
     }
 }
 
+/// The kinds of [`Geometry::attack_x`]: knights, guards (steps along z and w), pawns of
+/// White and of Black, every square of the rook's and of the bishop's lines to other boards,
+/// and the first square of each such line (a slider there attacks whatever stands beyond).
+pub const AX_KNIGHT: usize = 0;
+pub const AX_GUARD: usize = 1;
+pub const AX_PAWN: usize = 2;
+pub const AX_ROOK: usize = 4;
+pub const AX_ROOK_NEXT: usize = 5;
+pub const AX_BISHOP: usize = 6;
+pub const AX_BISHOP_NEXT: usize = 7;
+
 /// A ray: `len` squares from `start` in `Geometry::ray_sqs`, nearest first. Its fields are
 /// private: only `Geometry::rays` makes one, so `Geometry::ray` may read its range unchecked.
 #[derive(Clone, Copy)]
@@ -137,6 +148,11 @@ pub struct Geometry {
     /// `knight_x` and `zw` grouped by board, for moves generated a set at a time.
     pub knight_xb: Lists<OnBoard>,
     pub zw_b: Lists<OnBoard>,
+    /// The attack test's view of other boards: `attack_x[sq * nb + b]` holds the squares of
+    /// board `b` (bitboards, indexed by the `AX_*` constants) from which a piece of each kind
+    /// reaches `sq`, so that the attackers from every board are found by one pass over the
+    /// boards, without a list per kind (every kind's relation is symmetric but the pawn's).
+    pub attack_x: Vec<[u64; 8]>,
     /// `pawn_lines[colour]`: the directions of `pawn_cap_x`, for capturing with all the pawns
     /// of a board at once (one step).
     pub pawn_lines: [Vec<CrossLine>; 2],
@@ -209,6 +225,7 @@ impl Geometry {
             bishop_lines: Vec::new(),
             knight_xb: Lists::empty(),
             zw_b: Lists::empty(),
+            attack_x: Vec::new(),
             pawn_lines: [Vec::new(), Vec::new()],
             avg_mobility: [0.0; 8],
             values: [0; 8],
@@ -232,6 +249,7 @@ impl Geometry {
         g.bishop_lines = g.cross_lines(&cross(&d.bishop));
         g.knight_xb = by_board(nsq, &g.knight_x);
         g.zw_b = by_board(nsq, &g.zw);
+        g.attack_x = g.attack_x();
         // Average empty-board mobility (used to scale piece values).
         let mob = g.mobility();
         g.avg_mobility = mob;
@@ -248,6 +266,44 @@ impl Geometry {
             c[2] as i32 + d[2],
             c[3] as i32 + d[3],
         )
+    }
+
+    /// [`Geometry::attack_x`]: for each square and board, the squares of the board from which
+    /// each kind of piece reaches the square.
+    fn attack_x(&self) -> Vec<[u64; 8]> {
+        let nb = self.nb;
+        let mut t = vec![[0u64; 8]; self.nsq * nb];
+        let mut put = |sq: usize, kind: usize, from: u16| {
+            let f = from as usize;
+            t[sq * nb + (f >> 6)][kind] |= 1 << (f & 63);
+        };
+        for sq in 0..self.nsq {
+            for &f in self.knight_x.get(sq) {
+                put(sq, AX_KNIGHT, f);
+            }
+            for &f in self.zw.get(sq) {
+                put(sq, AX_GUARD, f);
+            }
+            for c in 0..2 {
+                // `pawn_cap_x[1 - c][sq]`: where a pawn of colour `c` takes on `sq` from.
+                for &f in self.pawn_cap_x[1 - c].get(sq) {
+                    put(sq, AX_PAWN + c, f);
+                }
+            }
+            for (rays, all, first) in [
+                (&self.rook_x, AX_ROOK, AX_ROOK_NEXT),
+                (&self.bishop_x, AX_BISHOP, AX_BISHOP_NEXT),
+            ] {
+                for &r in rays.get(sq) {
+                    let line = self.ray(r);
+                    put(sq, first, line[0]);
+                    for &f in line {
+                        put(sq, all, f);
+                    }
+                }
+            }
+        }
+        t
     }
 
     /// The rays along `dirs` from every square, their squares appended to `ray_sqs`.

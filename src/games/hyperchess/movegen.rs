@@ -217,8 +217,82 @@ pub(super) struct Sets<'a> {
 
 impl Hyperchess {
     /// Whether `sq` is attacked by a piece of colour `by`.
+    ///
+    /// From other boards the attackers are read from the bitboards too (the pieces of a kind
+    /// on the squares they would attack `sq` from), and a square's lines to other boards are
+    /// walked only when an enemy slider of the kind stands on one of them; [`attacked_on`]
+    /// walks them all (it reads a board as a move would leave it). The same answer: test
+    /// `attacked_agrees_with_the_walk_on_every_grid`.
     #[inline]
     pub(super) fn attacked(&self, sq: usize, by: u8) -> bool {
+        let geo = self.geo;
+        let bb = &self.bb;
+        let s = sq & 63;
+        let pb = &bb[(sq >> 6) & (MAX_SQ / 64 - 1)];
+        let c = ((by & 1) << 3) as usize;
+        let theirs = pb[c];
+        let near = (plane::KNIGHT[s] & pb[KNIGHT as usize])
+            | (plane::PAWN_ATT[((by ^ 1) & 1) as usize][s] & pb[PAWN as usize])
+            | (plane::KING[s] & (pb[KING as usize] | pb[GUARD as usize]));
+        if near & theirs != 0 {
+            return true;
+        }
+        let occ = pb[0] | pb[8];
+        let rq = theirs & (pb[ROOK as usize] | pb[QUEEN as usize]);
+        if rq & plane::ROOK_EMPTY[s] != 0 && plane::rook(s, occ) & rq != 0 {
+            return true;
+        }
+        let bq = theirs & (pb[BISHOP as usize] | pb[QUEEN as usize]);
+        if bq & plane::BISHOP_EMPTY[s] != 0 && plane::bishop(s, occ) & bq != 0 {
+            return true;
+        }
+        if !geo.cross {
+            return false;
+        }
+        // Theirs of each kind on the squares of every other board they would reach `sq` from,
+        // in one pass over the boards.
+        use geometry::*;
+        let nb = geo.nb.min(MAX_SQ / 64);
+        let row = &geo.attack_x[(sq * nb).min(geo.attack_x.len())..];
+        let (mut near, mut rq_any, mut rq_next, mut bq_any, mut bq_next) = (0, 0, 0, 0, 0);
+        for (ax, q) in row.iter().zip(bb.iter()).take(nb) {
+            let t = q[c];
+            let rq = t & (q[ROOK as usize] | q[QUEEN as usize]);
+            let bq = t & (q[BISHOP as usize] | q[QUEEN as usize]);
+            near |= t
+                & ((ax[AX_KNIGHT] & q[KNIGHT as usize])
+                    | (ax[AX_GUARD] & q[GUARD as usize])
+                    | (ax[AX_PAWN + (by & 1) as usize] & q[PAWN as usize]));
+            rq_any |= ax[AX_ROOK] & rq;
+            rq_next |= ax[AX_ROOK_NEXT] & rq;
+            bq_any |= ax[AX_BISHOP] & bq;
+            bq_next |= ax[AX_BISHOP_NEXT] & bq;
+        }
+        if near | rq_next | bq_next != 0 {
+            return true;
+        }
+        let b = &self.board;
+        let cb = (by & 1) << 3;
+        // Along each line, the first piece met: one of the two kinds `a`, `b` of theirs attacks.
+        let line = |rays: &[geometry::Ray], a: u8, b2: u8| {
+            rays.iter().any(|&r| {
+                for &s in geo.ray(r) {
+                    let p = at(b, s as usize);
+                    if p != 0 {
+                        return p == a | cb || p == b2 | cb;
+                    }
+                }
+                false
+            })
+        };
+        (rq_any != 0 && line(geo.rook_x.get(sq), ROOK, QUEEN))
+            || (bq_any != 0 && line(geo.bishop_x.get(sq), BISHOP, QUEEN))
+    }
+
+    /// [`attacked_on`] on the board as it stands: the walk [`Hyperchess::attacked`] is
+    /// checked against.
+    #[cfg(test)]
+    pub(super) fn attacked_by_walk(&self, sq: usize, by: u8) -> bool {
         let b = &self.board;
         attacked_on(
             self.geo,
