@@ -419,6 +419,40 @@ fn sprt_stops_a_lopsided_match_early() {
     assert!(r.summary.contains("H1 accepted"), "{}", r.summary);
 }
 
+/// With one thread an SPRT's match stops at the game that decides it: a worker waits for its
+/// game to be counted before it takes the next one, so the same seed gives the same file
+/// (before, the next game had often started when the verdict came, and was recorded).
+#[test]
+fn an_sprt_on_one_thread_stops_at_the_same_game_every_time() {
+    let mut lengths = Vec::new();
+    let mut first: Option<Vec<Vec<String>>> = None;
+    for _ in 0..12 {
+        let r = nim_match(&[
+            "--engine",
+            "builtin:mcts",
+            "--engine",
+            "builtin:random",
+            "--nodes",
+            "300",
+            "--games",
+            "400",
+            "--sprt",
+            "elo0=0,elo1=50",
+            "--concurrency",
+            "1",
+            "--seed",
+            "5",
+        ]);
+        assert_eq!(r.verdict, Some(Verdict::H1), "{}", r.summary);
+        let games: Vec<Vec<String>> = r.records.iter().map(|g| g.moves.clone()).collect();
+        lengths.push(games.len());
+        match &first {
+            None => first = Some(games),
+            Some(f) => assert_eq!(f, &games, "game counts {:?}", lengths),
+        }
+    }
+}
+
 // --- external engines ------------------------------------------------------------------------
 
 #[test]

@@ -671,15 +671,19 @@ pub fn run_match(def: GameDef, args: &MatchArgs) -> Result<MatchReport, String> 
     let mut file = GameFile::create(args.out.as_deref(), plan.indices.clone())?;
     let started = Instant::now();
     let stop = Arc::new(AtomicBool::new(false));
-    let (tx, rx) = mpsc::channel::<Result<Played, String>>();
-    let workers = spawn_workers(&plan, &stop, tx)?;
+    let (tx, rx) = mpsc::channel::<(usize, Result<Played, String>)>();
+    let (workers, acks) = spawn_workers(&plan, &stop, tx)?;
 
     let tty = std::io::stderr().is_terminal();
     let mut tally = Tally::new(plan.players, plan.engines.len());
     let mut llr = None;
     let mut verdict = None;
     let mut error = None;
-    for r in rx {
+    for (w, r) in rx {
+        // The worker waits for this before it takes another game, so that a game decided on
+        // here (an SPRT's verdict, a failure) stops the match before the next one starts:
+        // with one thread the same seed gives the same file (docs/arena.md, SPRT).
+        let ack = &acks[w];
         let mut rec = match r {
             Ok(Played {
                 record,
@@ -701,6 +705,7 @@ pub fn run_match(def: GameDef, args: &MatchArgs) -> Result<MatchReport, String> 
             Err(e) => {
                 stop.store(true, Ordering::Relaxed);
                 error.get_or_insert(e);
+                let _ = ack.send(());
                 continue;
             }
         };
@@ -744,6 +749,7 @@ pub fn run_match(def: GameDef, args: &MatchArgs) -> Result<MatchReport, String> 
             }
         }
         file.add(rec)?;
+        let _ = ack.send(());
     }
     if !args.quiet && tty {
         to_stderr("\n");
@@ -783,20 +789,26 @@ pub fn run_match(def: GameDef, args: &MatchArgs) -> Result<MatchReport, String> 
     })
 }
 
-/// Starts `--concurrency` threads that take the next game number, play it and send its record,
-/// until every game is played or `stop` is set.
+/// Starts `--concurrency` threads that take the next game number, play it and send its record
+/// with the worker's number, until every game is played or `stop` is set. After each record a
+/// worker waits for its acknowledgement (the second list: one sender a worker) before it looks
+/// at `stop` again.
+#[allow(clippy::type_complexity)]
 fn spawn_workers(
     plan: &Arc<Plan>,
     stop: &Arc<AtomicBool>,
-    tx: mpsc::Sender<Result<Played, String>>,
-) -> Result<Vec<std::thread::JoinHandle<()>>, String> {
+    tx: mpsc::Sender<(usize, Result<Played, String>)>,
+) -> Result<(Vec<std::thread::JoinHandle<()>>, Vec<mpsc::Sender<()>>), String> {
     let next = Arc::new(AtomicUsize::new(0));
     // Whether a game has got under way (its engines started).
     let played = Arc::new(AtomicBool::new(false));
     let mut workers = Vec::new();
+    let mut acks = Vec::new();
     for w in 0..plan.concurrency.min(plan.indices.len()) {
         let (plan, next, stop, tx) = (plan.clone(), next.clone(), stop.clone(), tx.clone());
         let played = played.clone();
+        let (ack_tx, ack_rx) = mpsc::channel::<()>();
+        acks.push(ack_tx);
         workers.push(
             std::thread::Builder::new()
                 .name(format!("arena {}", w))
@@ -820,14 +832,14 @@ fn spawn_workers(
                         }
                         _ => {}
                     }
-                    if tx.send(r).is_err() {
+                    if tx.send((w, r)).is_err() || ack_rx.recv().is_err() {
                         return;
                     }
                 })
                 .map_err(|e| format!("cannot start a worker thread: {}", e))?,
         );
     }
-    Ok(workers)
+    Ok((workers, acks))
 }
 
 /// The records of a match in game order, written to `--out` (one JSON object per line) as soon
