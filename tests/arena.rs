@@ -815,6 +815,75 @@ fn bad_arguments_are_refused() {
         "x"
     ])
     .is_err());
+    // Limits that would play no game worth recording, counts the game file cannot hold, flags
+    // that do nothing alone, a rule given twice: refused before any game.
+    let randoms = ["--engine", "builtin:random", "--engine", "builtin:random"];
+    for (extra, want) in [
+        (&["--nodes", "0"][..], "--nodes must be at least 1"),
+        (&["--movetime", "0"], "--movetime must be at least 1"),
+        (&["--depth", "0"], "--depth must be at least 1"),
+        (
+            &["--nodes", "1", "--max-plies", "0"],
+            "--max-plies must be at least 1",
+        ),
+        (
+            &["--nodes", "1", "--max-plies", "4"],
+            "--max-plies 4 ends games within their opening of 4 plies",
+        ),
+        (
+            &["--nodes", "1", "--opening-plies", "2", "--max-plies", "2"],
+            "opening of 2 plies",
+        ),
+        (
+            &["--nodes", "1", "--games", "10000001"],
+            "--games: 10000001 games, more than the 10000000",
+        ),
+        (
+            &["--nodes", "1", "--openings-order", "random"],
+            "--openings-order orders the lines of --openings FILE",
+        ),
+        (
+            &["--nodes", "1", "--adjudicate", "win=100/2,win=200/3"],
+            "'win' is given twice",
+        ),
+    ] {
+        let mut a = randoms.to_vec();
+        a.extend_from_slice(extra);
+        let e = run(&a).unwrap_err();
+        assert!(e.contains(want), "{:?}: {}", extra, e);
+    }
+    // With more engines than seats the count is the pairings'.
+    let mut a = randoms.to_vec();
+    a.extend([
+        "--engine",
+        "builtin:random",
+        "--nodes",
+        "1",
+        "--games",
+        "4000000",
+    ]);
+    let e = run(&a).unwrap_err();
+    assert!(
+        e.contains("12000000 games (3 pairings of 4000000)"),
+        "{}",
+        e
+    );
+    // The limit in the opening is measured on the file's longest line.
+    let book = temp("max-plies-book.txt");
+    std::fs::write(&book, "startpos moves 1 1\nstartpos moves 1 1 1\n").unwrap();
+    let mut a = randoms.to_vec();
+    a.extend([
+        "--nodes",
+        "1",
+        "--max-plies",
+        "3",
+        "--openings",
+        book.to_str().unwrap(),
+    ]);
+    let e = run(&a).unwrap_err();
+    assert!(e.contains("opening of 3 plies"), "{}", e);
+    a[7] = "4";
+    assert!(run(&a).is_ok());
 }
 
 #[test]
@@ -873,7 +942,7 @@ fn a_bad_tournament_concurrency_or_repeated_sprt_key_is_refused() {
         "--games",
         "2",
         "--max-plies",
-        "4",
+        "6",
         "--quiet",
     ]);
     let with = |extra: &[&'static str]| [&base[..], extra].concat();

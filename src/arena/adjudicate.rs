@@ -32,6 +32,14 @@ impl Adjudication {
         for part in text.split(',').map(str::trim).filter(|p| !p.is_empty()) {
             let (key, value) = part.split_once('=').ok_or_else(|| bad("no '='"))?;
             let f: Vec<&str> = value.split('/').collect();
+            let given = match key.trim() {
+                "draw" => a.draw.is_some(),
+                "win" => a.win.is_some(),
+                _ => false,
+            };
+            if given {
+                return Err(bad(&format!("'{}' is given twice", key.trim())));
+            }
             match (key.trim(), f.len()) {
                 ("draw", 2 | 3) => {
                     let cp = num(f[0], "CP")? as i32;

@@ -81,8 +81,9 @@ pub struct MatchArgs {
     pub openings: Option<PathBuf>,
     /// How groups take the file's lines: sequential (group g plays line g, cycling) or random
     /// (drawn from the match seed).
-    #[arg(long, value_name = "ORDER", default_value = "sequential")]
-    pub openings_order: String,
+    /// (default sequential; only with --openings).
+    #[arg(long, value_name = "ORDER")]
+    pub openings_order: Option<String>,
     /// Random legal moves that open each group of games (default 4 for perfect-information
     /// games, 0 for hidden-information ones; 0 with --openings, which it cannot be combined with).
     #[arg(long, value_name = "K")]
@@ -286,12 +287,41 @@ fn plan(mut def: GameDef, args: &MatchArgs) -> Result<Plan, String> {
     if sprt.is_some() && pairings.len() > 1 {
         return Err("--sprt needs as many engines as seats (one pairing)".into());
     }
-    let games = per_pairing * pairings.len();
+    let games = per_pairing.saturating_mul(pairings.len());
+    if games > records::MAX_GAMES {
+        let how = if pairings.len() > 1 {
+            format!(" ({} pairings of {})", pairings.len(), per_pairing)
+        } else {
+            String::new()
+        };
+        return Err(format!(
+            "--games: {} games{}, more than the {} a match may have",
+            games,
+            how,
+            records::MAX_GAMES
+        ));
+    }
     let book = opening_book(args, &def)?;
     let opening_plies = match book {
         Some(_) => 0,
         None => args.opening_plies.unwrap_or(if hidden { 0 } else { 4 }),
     };
+    if let Some(m) = args.max_plies {
+        // The opening's plies count: a limit within them draws games no engine moved in.
+        let longest = match &book {
+            Some((lines, _)) => lines.iter().map(|o| o.moves.len()).max().unwrap_or(0),
+            None => opening_plies,
+        };
+        if m == 0 {
+            return Err("--max-plies must be at least 1".into());
+        }
+        if m <= longest {
+            return Err(format!(
+                "--max-plies {} ends games within their opening of {} plies, before an engine moves: give more than {}",
+                m, longest, longest
+            ));
+        }
+    }
     let shard = args.shard.as_deref().map(parse_shard).transpose()?;
     let indices: Vec<usize> = (0..games)
         .filter(|i| {
@@ -418,8 +448,13 @@ fn opening_book(
     args: &MatchArgs,
     def: &GameDef,
 ) -> Result<Option<(Vec<openings::Opening>, openings::Order)>, String> {
-    let order = openings::Order::parse(&args.openings_order)?;
+    let order = openings::Order::parse(args.openings_order.as_deref().unwrap_or("sequential"))?;
     let Some(path) = &args.openings else {
+        if args.openings_order.is_some() {
+            return Err(
+                "--openings-order orders the lines of --openings FILE: give the file".into(),
+            );
+        }
         return Ok(None);
     };
     if args.opening_plies.is_some_and(|k| k > 0) {
@@ -541,6 +576,15 @@ fn time_control(args: &MatchArgs, every_engine_has_tc: bool) -> Result<TimeContr
         let (b, i) = TimeControl::parse_tc(t)?;
         tc.base_ms = Some(b);
         tc.inc_ms = i;
+    }
+    for (flag, v) in [
+        ("--movetime", args.movetime),
+        ("--nodes", args.nodes),
+        ("--depth", args.depth.map(u64::from)),
+    ] {
+        if v == Some(0) {
+            return Err(format!("{} must be at least 1", flag));
+        }
     }
     let none = tc.base_ms.is_none() && tc.movetime_ms.is_none() && tc.nodes.is_none();
     if none && tc.depth.is_none() && !every_engine_has_tc {
