@@ -453,6 +453,36 @@ fn an_sprt_on_one_thread_stops_at_the_same_game_every_time() {
     }
 }
 
+/// The draw ratio beside engine 1's Elo is of engine 1's games, not of the tournament's: in a
+/// round-robin of three where every game is drawn it is 100% (it said 66.7%), and a run of
+/// draws gets an interval, not "± 0.0".
+#[test]
+fn a_round_robin_gives_engine_1_its_own_draw_ratio_and_a_real_interval() {
+    let r = nim_match(&[
+        "--engine",
+        "builtin:random",
+        "--engine",
+        "builtin:random name=r2",
+        "--engine",
+        "builtin:random name=r3",
+        "--nodes",
+        "1",
+        "--option",
+        "MaxPlies=2",
+        "--opening-plies",
+        "0",
+        "--seed",
+        "1",
+    ]);
+    assert!(
+        r.records.iter().all(|g| g.result == [0.5, 0.5]),
+        "{}",
+        r.summary
+    );
+    assert!(r.summary.contains("draw ratio 100.0%"), "{}", r.summary);
+    assert!(!r.summary.contains("± 0.0"), "{}", r.summary);
+}
+
 // --- external engines ------------------------------------------------------------------------
 
 #[test]

@@ -105,8 +105,11 @@ pub struct EloEstimate {
 
 /// Elo and 95% error bars from per-game scores, given as a histogram `(score, games)`: the
 /// normal interval `mu ± 1.96 sigma / sqrt(n)` on the score mapped through the logistic curve
-/// (as cutechess does for W/D/L). When every game was won (or every game lost) the interval
-/// degenerates; the bound is then the exact binomial one, `0.025^(1/n)`.
+/// (as cutechess does for W/D/L). When every game scored the same `s` (all won, all lost, all
+/// drawn) the interval degenerates to a point; it is then the exact binomial one: at 95% a
+/// game of another score has a chance of at most `q = 1 − 0.025^(1/n)` (no such game in `n`),
+/// and the score lies from `s(1 − q)` (every other game lost) to `s + q(1 − s)` (won); for
+/// all won that is the bound `0.025^(1/n)`.
 pub fn elo_estimate(hist: &[(f64, f64)]) -> Option<EloEstimate> {
     let n: f64 = hist.iter().map(|&(_, w)| w).sum();
     if n <= 0.0 {
@@ -114,10 +117,9 @@ pub fn elo_estimate(hist: &[(f64, f64)]) -> Option<EloEstimate> {
     }
     let (mu, var) = mean_var(hist);
     let elo = elo_from_score(mu);
-    let (lo, hi) = if mu >= 1.0 - 1e-12 {
-        (0.025f64.powf(1.0 / n), 1.0)
-    } else if mu <= 1e-12 {
-        (0.0, 1.0 - 0.025f64.powf(1.0 / n))
+    let (lo, hi) = if var <= 1e-12 {
+        let q = 1.0 - 0.025f64.powf(1.0 / n);
+        (mu * (1.0 - q), mu + q * (1.0 - mu))
     } else {
         let se = (var / n).sqrt();
         (mu - Z95 * se, mu + Z95 * se)
@@ -540,6 +542,34 @@ mod tests {
             elo_from_score(1.0 - 0.025f64.powf(0.1)),
             1e-9
         ));
+    }
+
+    /// Every game drawn (or every game the same score against the field) is not a point
+    /// estimate: the interval is the exact bound on how often another score may come.
+    #[test]
+    fn games_all_of_one_score_get_the_exact_interval_not_a_point() {
+        let q = 1.0 - 0.025f64.powf(0.25);
+        let e = elo_wdl(0.0, 4.0, 0.0).unwrap();
+        assert_eq!(e.elo, 0.0);
+        assert!(
+            close(e.lower, elo_from_score(0.5 * (1.0 - q)), 1e-9),
+            "{:?}",
+            e
+        );
+        assert!(
+            close(e.upper, elo_from_score(0.5 + 0.5 * q), 1e-9),
+            "{:?}",
+            e
+        );
+        assert!(e.error > 100.0, "{:?}", e);
+        let third = elo_estimate(&[(1.0 / 3.0, 4.0)]).unwrap();
+        assert!(
+            third.lower < third.elo && third.elo < third.upper,
+            "{:?}",
+            third
+        );
+        // More such games, a narrower interval.
+        assert!(elo_wdl(0.0, 400.0, 0.0).unwrap().error < e.error / 10.0);
     }
 
     #[test]

@@ -501,7 +501,7 @@ fn elo_line(h: &Heading, t: &Tally) -> String {
             let draws = if n == 2 {
                 format!(
                     ", draw ratio {:.1}%",
-                    100.0 * t.engines[0].draws as f64 / t.games.max(1) as f64
+                    100.0 * t.engines[0].draws as f64 / t.engines[0].games.max(1) as f64
                 )
             } else {
                 String::new()
