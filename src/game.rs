@@ -415,6 +415,13 @@ pub trait Game: Clone + Send + Sync + Debug + 'static {
         true
     }
 
+    /// Whether an engine that does not know this game (one that declares no `Game` option: a
+    /// chess engine) can play it at all: hyperchess on one board is chess without castling;
+    /// no other game here is chess, so the arena refuses such an engine before its first game.
+    fn foreign_engines_play(&self) -> bool {
+        false
+    }
+
     /// Whether alpha-beta's quiescence search should look at this move (captures and the like).
     fn is_noisy(&self, _mv: Self::Move) -> bool {
         false

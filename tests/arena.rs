@@ -160,6 +160,10 @@ impl Game for Nim {
     fn evaluate(&self, _seat: Seat) -> i32 {
         0
     }
+    /// The shell-script engines of tests/engines/ play Nim without declaring a `Game` option.
+    fn foreign_engines_play(&self) -> bool {
+        true
+    }
 }
 
 // --- helpers ---------------------------------------------------------------------------------
@@ -1238,7 +1242,7 @@ fn cli_hidden_information_games_send_observations() {
             continue;
         }
         let log = temp(&format!("{}-obs.log", e.name));
-        let spec = format!("{} {}", engine("echo_position.sh"), log.display());
+        let spec = format!("{} {} declares", engine("echo_position.sh"), log.display());
         let mut engines = vec![spec];
         while engines.len() < g.players() {
             engines.push("builtin:random".into());
@@ -1981,6 +1985,49 @@ fn adjudication_ends_games_the_engines_agree_on() {
     ]);
     assert!(!ok && err.contains("--adjudicate takes"), "{}", err);
     let _ = std::fs::remove_file(&f);
+}
+
+/// An engine that declares no `Game` option is taken for a chess engine: it plays hyperchess
+/// on one board, and is refused (one line, exit 2, no game file) for any game that is not
+/// chess; one whose `Game` option lists the games it plays is refused for a game not listed.
+/// Before, each lost every game by `bestmove 0000` and the match printed its table, exit 0.
+#[test]
+fn cli_an_engine_that_cannot_play_the_game_is_refused_before_any_game() {
+    let out = temp("cannot-play.jsonl");
+    let run = |game: &str, opts: &[&str], script: &str| {
+        let e = engine(script);
+        let mut a = vec!["match", "--game", game];
+        a.extend_from_slice(opts);
+        a.extend([
+            "--engine",
+            e.as_str(),
+            "--engine",
+            "builtin:random",
+            "--nodes",
+            "5",
+            "--quiet",
+            "--out",
+            out.to_str().unwrap(),
+        ]);
+        cli(&a)
+    };
+    for (game, opts, script, want) in [
+        ("rithmomachia", &[][..], "take1.sh", "declares no Game option, so it is taken for a chess engine: it can play hyperchess with Boards=1x1, not rithmomachia"),
+        ("hyperchess", &[], "take1.sh", "not hyperchess with these rule options"),
+        ("tesseract", &[], "lists_hyperchess.sh", "its Game option offers hyperchess, not tesseract"),
+    ] {
+        let (ok, stdout, stderr) = run(game, opts, script);
+        assert!(!ok && stdout.is_empty(), "{} {}: {}", game, script, stdout);
+        assert_eq!(stderr.lines().count(), 1, "{}", stderr);
+        assert!(stderr.contains(want), "{} {}: {}", game, script, stderr);
+        let games = std::fs::read_to_string(&out).unwrap_or_default();
+        assert!(games.trim().is_empty(), "{}", games);
+    }
+    // On one board it plays (and loses by its null move).
+    let (ok, stdout, stderr) = run("hyperchess", &["--option", "Boards=1x1"], "take1.sh");
+    assert!(ok, "{}", stderr);
+    assert!(stdout.contains("illegal move"), "{}", stdout);
+    let _ = std::fs::remove_file(&out);
 }
 
 /// A chess engine (one that declares no `Game` option) cannot read a promotion to a guard, so

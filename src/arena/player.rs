@@ -529,6 +529,22 @@ fn option_name(line: &str) -> Option<String> {
     (!name.is_empty()).then(|| name.join(" "))
 }
 
+/// The values a `type combo` option line offers (its `var` words), None for another type.
+fn combo_vars(line: &str) -> Option<Vec<String>> {
+    let words: Vec<&str> = line.split_whitespace().collect();
+    let ty = words.iter().position(|w| w.eq_ignore_ascii_case("type"))?;
+    if !words.get(ty + 1)?.eq_ignore_ascii_case("combo") {
+        return None;
+    }
+    Some(
+        words
+            .windows(2)
+            .filter(|w| w[0].eq_ignore_ascii_case("var"))
+            .map(|w| w[1].to_string())
+            .collect(),
+    )
+}
+
 enum Msg {
     Line(Instant, String),
     Eof,
@@ -548,6 +564,8 @@ struct External {
     eof: bool,
     /// It declared a `Game` option between `uci` and `uciok`.
     declares_game: bool,
+    /// The games that option offers, when it is a combo (`var` words).
+    game_vars: Option<Vec<String>>,
     /// The handshake it was started with.
     proto: Proto,
 }
@@ -609,6 +627,7 @@ impl External {
             finished: false,
             eof: false,
             declares_game: false,
+            game_vars: None,
             proto: setup.proto,
         })
     }
@@ -674,6 +693,7 @@ impl External {
                     }
                     if option_name(&l).is_some_and(|n| n.eq_ignore_ascii_case("Game")) {
                         self.declares_game = true;
+                        self.game_vars = combo_vars(&l);
                     }
                 }
                 None => {
@@ -765,6 +785,27 @@ impl Player for External {
 
     fn knows_game(&self) -> bool {
         self.declares_game
+    }
+    /// An engine without a `Game` option is taken for a chess engine, which can play only a
+    /// game that is chess ([`crate::game::Game::foreign_engines_play`]); one whose `Game`
+    /// option is a list must list the game.
+    fn check_game(&self, state: &dyn AnyGame) -> Result<(), String> {
+        if !self.declares_game && !state.foreign_engines_play() {
+            return Err(format!(
+                "declares no Game option, so it is taken for a chess engine: it can play hyperchess with Boards=1x1, not {} with these rule options",
+                state.name()
+            ));
+        }
+        match &self.game_vars {
+            Some(vars) if !vars.iter().any(|v| v.eq_ignore_ascii_case(state.name())) => {
+                Err(format!(
+                    "its Game option offers {}, not {}",
+                    vars.join(", "),
+                    state.name()
+                ))
+            }
+            _ => Ok(()),
+        }
     }
     fn new_game(&mut self, timeout: Duration) -> Result<(), Fault> {
         self.send(match self.proto {

@@ -41,6 +41,7 @@ pub trait AnyGame: Send + Sync {
     /// ([`Game::foreign_engine_reads`]), in the order of `legal_moves` — None when that is every
     /// legal move (or none of them: a list cannot be empty).
     fn foreign_readable_moves(&self) -> Option<Vec<String>>;
+    fn foreign_engines_play(&self) -> bool;
     /// Plays a move given as text, if it is legal; otherwise says why and changes nothing.
     fn play_text(&mut self, mv: &str) -> Result<(), String>;
     /// See [`Game::play_through_draw`].
@@ -165,6 +166,9 @@ impl<G: Game> AnyGame for G {
         let mut v = Vec::new();
         Game::legal_moves(self, &mut v);
         v.into_iter().map(|m| self.format_move(m)).collect()
+    }
+    fn foreign_engines_play(&self) -> bool {
+        Game::foreign_engines_play(self)
     }
     fn foreign_readable_moves(&self) -> Option<Vec<String>> {
         let mut v = Vec::new();

@@ -827,6 +827,12 @@ impl Game for Hyperchess {
         mv.promo() != GUARD
     }
 
+    /// One board is chess without castling (a guard promotion aside, which the arena keeps
+    /// from such an engine); more boards are not chess.
+    fn foreign_engines_play(&self) -> bool {
+        self.geo.nb == 1
+    }
+
     fn is_noisy(&self, mv: Move) -> bool {
         mv.promo() != 0
             || self.board[mv.to()] != 0
