@@ -513,6 +513,27 @@ fn a_record_that_does_not_hold_together_is_refused_with_its_file_and_line() {
         (&three, set("result", json!([1.5, 0.0, -0.5])), "not a reward from 0 to 1"),
         (&three, set("offender", json!(3)), "the offender is seat 4 of its 3 seats"),
         (&three, set("game_name", json!("chess960")), "unknown game 'chess960'"),
+        // What the format section promises: rewards that share out one point, a known format
+        // and ending, a group no later than its game and one of its shard's.
+        (
+            &two,
+            set("result", json!([0.7, 0.7])),
+            "'result' is [0.7, 0.7], summing to 1.4, not 1",
+        ),
+        (
+            &two,
+            set("result", json!([0.3, 0.3])),
+            "'result' is [0.3, 0.3], summing to 0.6, not 1",
+        ),
+        (&two, set("format", json!(9)), "'format' is 9, not a format from 1 to 3"),
+        (&two, set("format", json!(0)), "'format' is 0, not a format from 1 to 3"),
+        (
+            &three,
+            set("termination", json!("resigned")),
+            "'termination' is 'resigned', not one of rules, illegal move, time forfeit, no answer, crash, adjudication",
+        ),
+        (&three, set("group", json!(99)), "'group' is 99, past game 2's"),
+        (&three, set("shard", json!([2, 2])), "'group' is 0, not one of shard 2/2"),
         (
             &two,
             set("result", json!([0.5, 0.5, 0.0])),

@@ -2,7 +2,7 @@
 //! files (the shards of one match merge into the unsharded result), and `quatre replay` prints a
 //! recorded game move by move with its diagrams.
 
-use super::referee::{GameDef, GameRecord};
+use super::referee::{termination, GameDef, GameRecord, RECORD_FORMAT};
 use super::stats::{self, Sprt, Verdict};
 use super::table::{summary, Heading, Tally};
 use crate::games;
@@ -13,6 +13,20 @@ use std::time::Duration;
 /// The most games a record may say its match has (its game number, `planned`, a shard count):
 /// far above any match played, and a bound on anything sized by them.
 pub const MAX_GAMES: usize = 10_000_000;
+
+/// How far a record's rewards may sum from 1: three-way shares written as `0.33333334` sum to
+/// 1.0000001.
+const RESULT_SUM_TOLERANCE: f32 = 1e-3;
+
+/// The kinds of ending the referee records in `termination`.
+const TERMINATIONS: [&str; 6] = [
+    termination::RULES,
+    termination::ILLEGAL,
+    termination::TIME,
+    termination::NO_ANSWER,
+    termination::CRASH,
+    termination::ADJUDICATION,
+];
 
 /// Every record of a game file, in file order, each checked ([`Records::parse`]). A line that
 /// is not a game record is an error naming the file and line; blank lines are skipped.
@@ -34,10 +48,12 @@ pub fn read(path: &Path) -> Result<Vec<GameRecord>, String> {
 }
 
 /// Reads the lines of game files as records, checking each: a record is refused (one line
-/// saying why, without the place, which the caller adds) unless its game is known and takes its
-/// rule options, its seats, engines and result have one entry per seat of that game, its
-/// engines are distinct, each reward is from 0 to 1, its offender is one of its seats, and its
-/// game number, planned games and shard are within [`MAX_GAMES`] and agree.
+/// saying why, without the place, which the caller adds) unless its format is one this build
+/// reads, its game is known and takes its rule options, its seats, engines and result have one
+/// entry per seat of that game, its engines are distinct, each reward is from 0 to 1 and they sum
+/// to 1, its termination is one of the referee's kinds, its offender is one of its seats, its
+/// game number, planned games and shard are within [`MAX_GAMES`] and agree, and its group is at
+/// most its game number and one of its shard's.
 #[derive(Default)]
 pub struct Records {
     /// The seat count of each game and options met so far (a file holds one or two).
@@ -59,10 +75,23 @@ impl Records {
 
     fn check(&mut self, r: &GameRecord) -> Result<(), String> {
         let number = r.game.saturating_add(1);
+        if r.format == 0 || r.format > RECORD_FORMAT {
+            return Err(format!(
+                "'format' is {}, not a format from 1 to {} (this build's): written by another quatre",
+                r.format, RECORD_FORMAT
+            ));
+        }
         if r.game >= MAX_GAMES {
             return Err(format!(
                 "game {} is past the {} games a match may have",
                 number, MAX_GAMES
+            ));
+        }
+        // A group holds consecutive games, numbered from 0: none starts after its games.
+        if r.group > r.game {
+            return Err(format!(
+                "'group' is {}, past game {}'s (a game's group is at most its number from 0)",
+                r.group, number
             ));
         }
         if let Some(p) = r.planned {
@@ -83,6 +112,16 @@ impl Records {
                     i, n, MAX_GAMES
                 ));
             }
+            if r.group % n != i - 1 {
+                return Err(format!(
+                    "'group' is {}, not one of shard {}/{} (whose groups g have g mod {} = {})",
+                    r.group,
+                    i,
+                    n,
+                    n,
+                    i - 1
+                ));
+            }
         }
         let players = self.players(r)?;
         let (s, e, res) = (r.seats.len(), r.engines.len(), r.result.len());
@@ -101,6 +140,20 @@ impl Records {
             return Err(format!(
                 "the result {:?} has {}, not a reward from 0 to 1",
                 r.result, x
+            ));
+        }
+        let sum: f32 = r.result.iter().sum();
+        if (sum - 1.0).abs() > RESULT_SUM_TOLERANCE {
+            return Err(format!(
+                "'result' is {:?}, summing to {}, not 1 (the seats share a game's point)",
+                r.result, sum
+            ));
+        }
+        if !TERMINATIONS.contains(&r.termination.as_str()) {
+            return Err(format!(
+                "'termination' is '{}', not one of {}",
+                r.termination,
+                TERMINATIONS.join(", ")
             ));
         }
         if let Some(o) = r.offender.filter(|&o| o >= players) {
@@ -150,7 +203,7 @@ fn one_line(s: &str) -> String {
 /// under way: lost by a crash or no answer at the start, before any move (the referee's reason
 /// then says "at the start").
 fn ended_at_the_start(rec: &GameRecord) -> bool {
-    use super::referee::termination::{CRASH, NO_ANSWER};
+    use termination::{CRASH, NO_ANSWER};
     rec.moves.is_empty()
         && rec.offender.is_some()
         && (rec.termination == CRASH || rec.termination == NO_ANSWER)
