@@ -628,3 +628,137 @@ fn a_match_of_millions_of_planned_games_is_read_without_a_list_of_them() {
         let _ = std::fs::remove_file(f);
     }
 }
+
+/// The tiny match (chess on one board, two random players, 4 games, seed 1, 20 plies) at
+/// `nodes` a move with `extra` arguments, written to the temporary file `name`.
+fn tiny(name: &str, nodes: &str, extra: &[&str]) -> PathBuf {
+    let f = temp(name);
+    let mut a = vec![
+        "--nodes",
+        nodes,
+        "--max-plies",
+        "20",
+        "--games",
+        "4",
+        "--seed",
+        "1",
+        "--quiet",
+        "--out",
+        f.to_str().unwrap(),
+    ];
+    a.extend_from_slice(extra);
+    let (ok, _, err) = cli(&common::tiny_match(&a));
+    assert!(ok, "{}", err);
+    f
+}
+
+/// `quatre stats ARGS`: its one-line error (it must fail).
+fn stats_error(args: &[&str]) -> String {
+    let mut a = vec!["stats"];
+    a.extend_from_slice(args);
+    let (ok, out, err) = cli(&a);
+    assert!(!ok, "stats {:?} took the files:\n{}", args, out);
+    assert_eq!(err.trim_end().lines().count(), 1, "{}", err);
+    err
+}
+
+/// Shards of one command at other limits merged "without a word", the header saying the first
+/// file's limits; and a merge error printed seeds as `Some(2)`.
+#[test]
+fn stats_refuses_shards_played_under_other_limits_and_names_seeds_plainly() {
+    let a = tiny("limits-1.jsonl", "200", &["--shard", "1/2"]);
+    let b = tiny("limits-2.jsonl", "300", &["--shard", "2/2"]);
+    let (fa, fb) = (a.to_str().unwrap(), b.to_str().unwrap());
+    let err = stats_error(&[fa, fb]);
+    assert_eq!(
+        err.trim_end(),
+        format!(
+            "error: {}: game 3 was played with limits 'nodes 300', the files before it with 'nodes 200': not one match",
+            fb
+        )
+    );
+    // The same limits merge into the whole match.
+    let b2 = tiny("limits-2b.jsonl", "200", &["--shard", "2/2"]);
+    let fb2 = b2.to_str().unwrap();
+    let (ok, table, err) = cli(&["stats", fa, fb2]);
+    assert!(ok, "{}", err);
+    assert!(
+        table.contains("— 4 games of 4 played, nodes 200,"),
+        "{}",
+        table
+    );
+
+    // An engine's own limits differ from seat to seat as the seats rotate: one match still.
+    let own = temp("own-limits.jsonl");
+    let (ok, _, err) = cli(&[
+        "match",
+        "--game",
+        "hyperchess",
+        "--option",
+        "Boards=1x1",
+        "--engine",
+        "builtin:random nodes=100",
+        "--engine",
+        "builtin:random",
+        "--nodes",
+        "200",
+        "--max-plies",
+        "20",
+        "--games",
+        "4",
+        "--quiet",
+        "--out",
+        own.to_str().unwrap(),
+    ]);
+    assert!(ok, "{}", err);
+    let recs = records::read(&own).unwrap();
+    assert_ne!(recs[0].tc, recs[1].tc);
+    let (ok, _, err) = cli(&["stats", own.to_str().unwrap()]);
+    assert!(ok, "{}", err);
+    // ... but not other own limits in another file.
+    let other = temp("own-limits-other.jsonl");
+    rewrite_records(&own, &other, |i, v| {
+        v["game"] = (i + 4).into();
+        v["planned"] = 8.into();
+        v["group"] = (i / 2 + 2).into();
+        v["tc"] = v["tc"].as_str().unwrap().replace("100", "150").into();
+        true
+    });
+    rewrite_records(&own, &own, |_, v| {
+        v["planned"] = 8.into();
+        true
+    });
+    let err = stats_error(&[own.to_str().unwrap(), other.to_str().unwrap()]);
+    assert!(
+        err.contains(&format!(
+            "{}: game 5 gives engine 1 the limits 'nodes 150', the files before it 'nodes 100': not one match",
+            other.display()
+        )),
+        "{}",
+        err
+    );
+
+    // Seeds are numbers, or none.
+    let seeded = temp("limits-seed.jsonl");
+    for (seed, said) in [
+        (serde_json::json!(2), "2"),
+        (serde_json::Value::Null, "none"),
+    ] {
+        rewrite_records(&b2, &seeded, |_, v| {
+            v["seed"] = seed.clone();
+            true
+        });
+        let err = stats_error(&[fa, seeded.to_str().unwrap()]);
+        assert!(
+            err.contains(&format!(
+                "game 3 was played with seed {}, the files before it with 1: not one match",
+                said
+            )),
+            "{}",
+            err
+        );
+    }
+    for f in [&a, &b, &b2, &own, &other, &seeded] {
+        let _ = std::fs::remove_file(f);
+    }
+}

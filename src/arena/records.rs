@@ -214,8 +214,13 @@ fn ended_at_the_start(rec: &GameRecord) -> bool {
 /// same options and engines, and no game may appear twice (shards are disjoint).
 pub fn merge(paths: &[PathBuf]) -> Result<Vec<GameRecord>, String> {
     let mut by_game: BTreeMap<usize, (GameRecord, &Path)> = BTreeMap::new();
+    // Each engine's limits, from the first record that seats it.
+    let mut limits: BTreeMap<usize, String> = BTreeMap::new();
     for p in paths {
         for rec in read(p)? {
+            if let Some(e) = other_limits(&rec, &mut limits) {
+                return Err(format!("{}: {}: not one match", p.display(), e));
+            }
             if let Some((first, _)) = by_game.values().next() {
                 if rec.game_name != first.game_name || rec.options != first.options {
                     return Err(format!(
@@ -236,12 +241,13 @@ pub fn merge(paths: &[PathBuf]) -> Result<Vec<GameRecord>, String> {
                     ));
                 }
                 if rec.seed != first.seed {
+                    let seed = |s: Option<u64>| s.map_or("none".to_string(), |s| s.to_string());
                     return Err(format!(
-                        "{}: game {} was played with seed {:?}, the files before it with {:?}: not one match",
+                        "{}: game {} was played with seed {}, the files before it with {}: not one match",
                         p.display(),
                         rec.game + 1,
-                        rec.seed,
-                        first.seed
+                        seed(rec.seed),
+                        seed(first.seed)
                     ));
                 }
             }
@@ -260,6 +266,57 @@ pub fn merge(paths: &[PathBuf]) -> Result<Vec<GameRecord>, String> {
         return Err("no games in the given files".into());
     }
     Ok(by_game.into_values().map(|(r, _)| r).collect())
+}
+
+/// The limits of each seat of a record: its `tc` names them per seat (`p1 nodes 100; p2 nodes
+/// 200`) when the engines had their own, else one text is every seat's.
+fn seat_limits(rec: &GameRecord) -> Vec<String> {
+    let parts: Vec<&str> = rec.tc.split("; ").collect();
+    let per_seat: Option<Vec<String>> = (parts.len() == rec.seats.len() && parts.len() > 1)
+        .then(|| {
+            parts
+                .iter()
+                .enumerate()
+                .map(|(i, t)| t.strip_prefix(&format!("p{} ", i + 1)).map(String::from))
+                .collect()
+        })
+        .flatten();
+    per_seat.unwrap_or_else(|| vec![rec.tc.clone(); rec.seats.len()])
+}
+
+/// Whether the record gives an engine other limits than the records before it (`limits`, by
+/// engine index, which learns the engines met for the first time): the sentence saying so.
+fn other_limits(rec: &GameRecord, limits: &mut BTreeMap<usize, String>) -> Option<String> {
+    let seats = seat_limits(rec);
+    for (&e, tc) in rec.engines.iter().zip(&seats) {
+        match limits.get(&e) {
+            Some(before) if before != tc => {
+                // One limit for every engine: the records' `tc` alone tell it.
+                let uniform = limits.values().all(|l| l == before) && seats.iter().all(|s| s == tc);
+                return Some(if uniform {
+                    format!(
+                        "game {} was played with limits '{}', the files before it with '{}'",
+                        rec.game + 1,
+                        tc,
+                        before
+                    )
+                } else {
+                    format!(
+                        "game {} gives engine {} the limits '{}', the files before it '{}'",
+                        rec.game + 1,
+                        e + 1,
+                        tc,
+                        before
+                    )
+                });
+            }
+            Some(_) => {}
+            None => {
+                limits.insert(e, tc.clone());
+            }
+        }
+    }
+    None
 }
 
 /// The engines' names by engine index, from the records (each record names the engine at each
