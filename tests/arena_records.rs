@@ -605,7 +605,8 @@ fn a_record_that_does_not_hold_together_is_refused_with_its_file_and_line() {
 #[test]
 fn a_match_of_millions_of_planned_games_is_read_without_a_list_of_them() {
     // Nine million planned games in as many shards, three of them in the file: the missing
-    // ones are named as ranges, at once.
+    // ones are named as ranges, at once. Three million rotation groups of three games: the
+    // shards past 3000000 have no game to play and are not named.
     let three = three_random_games("planned-3.jsonl");
     let many = temp("planned-many.jsonl");
     rewrite_records(&three, &many, |_, v| {
@@ -620,7 +621,7 @@ fn a_match_of_millions_of_planned_games_is_read_without_a_list_of_them() {
     assert!(
         s.table.contains(
             "Missing: 8999997 of the match's 9000000 games are in none of the files: games 4–9000000; no game of shards 2/9000000, 3/9000000,"
-        ) && s.table.contains("… (8999999 shards in all)"),
+        ) && s.table.contains("… (2999999 shards in all)\n"),
         "{}",
         s.table
     );
@@ -759,6 +760,145 @@ fn stats_refuses_shards_played_under_other_limits_and_names_seeds_plainly() {
         );
     }
     for f in [&a, &b, &b2, &own, &other, &seeded] {
+        let _ = std::fs::remove_file(f);
+    }
+}
+
+/// A record whose engines or group no match gives its game: `engines` [1, 2] in a two-engine
+/// match made the table a round-robin ("vs the field", a third engine, ratings).
+#[test]
+fn stats_refuses_engines_and_groups_that_no_match_gives_the_game() {
+    let two = tiny("layout-two.jsonl", "200", &[]);
+    let f = two.to_str().unwrap();
+    let bad = temp("layout-bad.jsonl");
+    let b = bad.to_str().unwrap();
+    let recs = records::read(&two).unwrap();
+    assert_eq!(recs[1].engines, vec![1, 0]);
+    assert_eq!(recs[2].group, 1);
+    with_second_changed(&two, &bad, |v| v["engines"] = serde_json::json!([1, 2]));
+    let err = stats_error(&[b]);
+    assert!(
+        err.starts_with(&format!(
+            "error: {}:2: 'engines' is [1, 2] in game 2, which no match of 4 games of these engines gives it",
+            b
+        )),
+        "{}",
+        err
+    );
+    // Seats swapped in one game of a pair.
+    with_second_changed(&two, &bad, |v| v["engines"] = serde_json::json!([0, 1]));
+    rewrite_records(&bad, &bad, |i, v| {
+        if i == 1 {
+            v["seats"] = serde_json::json!(["builtin:random", "builtin:random#2"]);
+        }
+        true
+    });
+    let err = stats_error(&[b]);
+    assert!(
+        err.starts_with(&format!("error: {}:2: 'engines' is [0, 1] in game 2,", b)),
+        "{}",
+        err
+    );
+    // Game 3 in game 1's group: a pair of three games and a lone one.
+    rewrite_records(&two, &bad, |i, v| {
+        if i == 2 {
+            v["group"] = 0.into();
+        }
+        true
+    });
+    let err = stats_error(&[b]);
+    assert!(
+        err.starts_with(&format!("error: {}:3: 'group' is 0 in game 3,", b)),
+        "{}",
+        err
+    );
+    let (ok, table, err) = cli(&["stats", f, "--sprt", "elo0=0,elo1=5"]);
+    assert!(ok, "{}", err);
+    assert!(table.contains("SPRT elo0=0 elo1=5"), "{}", table);
+
+    // Round-robins and gauntlets read as such, whole or in shards; `--sprt` is refused on
+    // them as `quatre match` refuses it.
+    let three = ["--engine", "builtin:random"];
+    for (name, format) in [("rr", "round-robin"), ("gauntlet", "gauntlet")] {
+        let whole = tiny(
+            &format!("layout-{}.jsonl", name),
+            "200",
+            &[&three[..], &["--tournament", format]].concat(),
+        );
+        let part = tiny(
+            &format!("layout-{}-1of3.jsonl", name),
+            "200",
+            &[&three[..], &["--tournament", format, "--shard", "1/3"]].concat(),
+        );
+        for file in [&whole, &part] {
+            let (ok, table, err) = cli(&["stats", file.to_str().unwrap()]);
+            assert!(ok, "{}: {}", name, err);
+            assert!(table.contains("vs the field"), "{}", table);
+            let err = stats_error(&[file.to_str().unwrap(), "--sprt", "elo0=0,elo1=5"]);
+            assert!(
+                err.contains(
+                    "error: --sprt needs as many engines as seats (one pairing): these games have 3 engines on 2 seats\n"
+                ),
+                "{}",
+                err
+            );
+        }
+        let (ok, _, err) = cli(&[
+            &["match"][..],
+            &common::ONE_BOARD,
+            &common::TWO_RANDOMS,
+            &three,
+            &[
+                "--nodes",
+                "200",
+                "--tournament",
+                format,
+                "--sprt",
+                "elo0=0,elo1=5",
+            ],
+        ]
+        .concat());
+        assert!(
+            !ok && err.contains("--sprt needs as many engines as seats (one pairing)"),
+            "{}",
+            err
+        );
+        for file in [whole, part] {
+            let _ = std::fs::remove_file(file);
+        }
+    }
+    for f in [&two, &bad] {
+        let _ = std::fs::remove_file(f);
+    }
+}
+
+/// A 4-game match (two rotation groups) in 8 shards: shards 3/8 to 8/8 have no game to play,
+/// and were named as missing.
+#[test]
+fn stats_names_only_the_missing_shards_that_have_games() {
+    let one = tiny("eight-1.jsonl", "200", &["--shard", "1/8"]);
+    let s = records::stats(std::slice::from_ref(&one), None).unwrap();
+    assert!(
+        s.table.ends_with(
+            "Missing: 2 of the match's 4 games are in none of the files: games 3–4; no game of shard 2/8\n"
+        ),
+        "{}",
+        s.table
+    );
+    let mut files = vec![one];
+    for k in 2..=8 {
+        let f = tiny(
+            &format!("eight-{}.jsonl", k),
+            "200",
+            &["--shard", &format!("{}/8", k)],
+        );
+        assert_eq!(records::read(&f).unwrap().len(), if k == 2 { 2 } else { 0 });
+        files.push(f);
+    }
+    let s = records::stats(&files[..2], None).unwrap();
+    assert!(s.missing.is_empty(), "{:?}", s.missing);
+    assert!(!s.table.contains("Missing"), "{}", s.table);
+    for f in files {
         let _ = std::fs::remove_file(f);
     }
 }

@@ -31,6 +31,11 @@ const TERMINATIONS: [&str; 6] = [
 /// Every record of a game file, in file order, each checked ([`Records::parse`]). A line that
 /// is not a game record is an error naming the file and line; blank lines are skipped.
 pub fn read(path: &Path) -> Result<Vec<GameRecord>, String> {
+    Ok(read_lines(path)?.into_iter().map(|(_, r)| r).collect())
+}
+
+/// Every record of a game file with its line number (from 1), as [`read`].
+fn read_lines(path: &Path) -> Result<Vec<(usize, GameRecord)>, String> {
     let text = std::fs::read_to_string(path)
         .map_err(|e| format!("cannot read {}: {}", path.display(), e))?;
     let mut out = Vec::new();
@@ -42,7 +47,7 @@ pub fn read(path: &Path) -> Result<Vec<GameRecord>, String> {
         let rec = parser
             .parse(line)
             .map_err(|e| format!("{}:{}: {}", path.display(), i + 1, e))?;
-        out.push(rec);
+        out.push((i + 1, rec));
     }
     Ok(out)
 }
@@ -213,15 +218,33 @@ fn ended_at_the_start(rec: &GameRecord) -> bool {
 /// The records of several files of one match, in game order: they must be of one game with the
 /// same options and engines, and no game may appear twice (shards are disjoint).
 pub fn merge(paths: &[PathBuf]) -> Result<Vec<GameRecord>, String> {
-    let mut by_game: BTreeMap<usize, (GameRecord, &Path)> = BTreeMap::new();
+    Ok(merge_placed(paths)?.into_iter().map(|p| p.rec).collect())
+}
+
+/// A record with its place: file and line.
+struct Placed<'a> {
+    rec: GameRecord,
+    path: &'a Path,
+    line: usize,
+}
+
+impl Placed<'_> {
+    fn place(&self) -> String {
+        format!("{}:{}", self.path.display(), self.line)
+    }
+}
+
+/// [`merge`], each record with its place.
+fn merge_placed(paths: &[PathBuf]) -> Result<Vec<Placed<'_>>, String> {
+    let mut by_game: BTreeMap<usize, Placed> = BTreeMap::new();
     // Each engine's limits, from the first record that seats it.
     let mut limits: BTreeMap<usize, String> = BTreeMap::new();
     for p in paths {
-        for rec in read(p)? {
+        for (line, rec) in read_lines(p)? {
             if let Some(e) = other_limits(&rec, &mut limits) {
                 return Err(format!("{}: {}: not one match", p.display(), e));
             }
-            if let Some((first, _)) = by_game.values().next() {
+            if let Some(Placed { rec: first, .. }) = by_game.values().next() {
                 if rec.game_name != first.game_name || rec.options != first.options {
                     return Err(format!(
                         "{}: game {} is {} with other options than the files before it: not one match",
@@ -251,21 +274,205 @@ pub fn merge(paths: &[PathBuf]) -> Result<Vec<GameRecord>, String> {
                     ));
                 }
             }
-            if let Some((_, other)) = by_game.get(&rec.game) {
+            if let Some(other) = by_game.get(&rec.game) {
                 return Err(format!(
                     "game {} appears twice ({} and {}): give each shard's file once",
                     rec.game + 1,
-                    other.display(),
+                    other.path.display(),
                     p.display()
                 ));
             }
-            by_game.insert(rec.game, (rec, p));
+            by_game.insert(rec.game, Placed { rec, path: p, line });
         }
     }
     if by_game.is_empty() {
         return Err("no games in the given files".into());
     }
-    Ok(by_game.into_values().map(|(r, _)| r).collect())
+    Ok(by_game.into_values().collect())
+}
+
+/// How a match seats its engines (as `quatre match` plans it): `pairings` sets of engines fill
+/// the seats — one when `engines` equals the seats, else every set (round-robin) or engine 1 with
+/// every set of the others (gauntlet), in lexicographic order — each playing `per_pairing`
+/// consecutive games in rotation groups of `players` games, seats rotated.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct Layout {
+    engines: usize,
+    players: usize,
+    gauntlet: bool,
+    pairings: usize,
+    per_pairing: usize,
+}
+
+impl Layout {
+    /// The rotation groups of the match, numbered from 0 without a gap.
+    fn groups(&self) -> usize {
+        self.pairings * self.per_pairing.div_ceil(self.players)
+    }
+
+    /// The field of `r` this layout would have written otherwise ("engines" or "group"), if any.
+    fn misfit(&self, r: &GameRecord) -> Option<&'static str> {
+        let n = self.players;
+        let (p, k) = (r.game / self.per_pairing, r.game % self.per_pairing);
+        let mut pairing = r.engines.clone();
+        pairing.sort_unstable();
+        let rank = if self.gauntlet {
+            if pairing.first() != Some(&0) {
+                return Some("engines");
+            }
+            let rest: Vec<usize> = pairing[1..].iter().map(|e| e - 1).collect();
+            lex_rank(&rest, self.engines - 1)
+        } else {
+            lex_rank(&pairing, self.engines)
+        };
+        // The pairing's engine j sits at seat (j + rot) % n.
+        let rot = k % n;
+        if rank != Some(p) || (0..n).any(|s| r.engines[s] != pairing[(s + n - rot) % n]) {
+            return Some("engines");
+        }
+        if r.group != p * self.per_pairing.div_ceil(n) + k / n {
+            return Some("group");
+        }
+        None
+    }
+}
+
+/// `n` choose `k`, saturated at `u128::MAX`.
+fn binom(n: usize, k: usize) -> u128 {
+    if k > n {
+        return 0;
+    }
+    let mut c: u128 = 1;
+    for i in 0..k.min(n - k) {
+        match c.checked_mul((n - i) as u128) {
+            Some(x) => c = x / (i as u128 + 1),
+            None => return u128::MAX,
+        }
+    }
+    c
+}
+
+/// The position of the ascending `set` among the sets of its size drawn from `0..universe`, in
+/// lexicographic order; None when it is not such a set.
+fn lex_rank(set: &[usize], universe: usize) -> Option<usize> {
+    let (mut rank, mut next) = (0u128, 0);
+    for (i, &c) in set.iter().enumerate() {
+        if c >= universe || c < next {
+            return None;
+        }
+        for x in next..c {
+            rank = rank.saturating_add(binom(universe - 1 - x, set.len() - 1 - i));
+        }
+        next = c + 1;
+    }
+    usize::try_from(rank).ok()
+}
+
+/// The smallest `n >= lo` with `n` choose `k` = `d`, if any (`d` at most [`MAX_GAMES`]).
+fn binom_inverse(d: usize, k: usize, lo: usize) -> Option<usize> {
+    match k {
+        0 => (d == 1).then_some(lo),
+        1 => (d >= lo).then_some(d),
+        _ => {
+            let mut n = lo.max(k);
+            while binom(n, k) < d as u128 {
+                n += 1;
+            }
+            (binom(n, k) == d as u128).then_some(n)
+        }
+    }
+}
+
+/// The layouts of a match of `planned` games on `players` seats with at least `engines` engines
+/// (a file may lack the games of some), fewest pairings first.
+fn layouts(engines: usize, players: usize, planned: usize) -> Vec<Layout> {
+    let mut divisors: Vec<usize> = (1..)
+        .take_while(|i| i * i <= planned)
+        .filter(|i| planned.is_multiple_of(*i))
+        .flat_map(|i| [i, planned / i])
+        .collect();
+    divisors.sort_unstable();
+    divisors.dedup();
+    let lo = engines.max(players);
+    let mut out = Vec::new();
+    for d in divisors {
+        let per_pairing = planned / d;
+        let layout = |engines, gauntlet| Layout {
+            engines,
+            players,
+            gauntlet,
+            pairings: d,
+            per_pairing,
+        };
+        if let Some(e) = binom_inverse(d, players, lo) {
+            out.push(layout(e, false));
+        }
+        // A gauntlet of as many engines as seats is the one pairing above.
+        if let Some(e) = binom_inverse(d, players - 1, lo - 1).map(|e| e + 1) {
+            if e > players {
+                out.push(layout(e, true));
+            }
+        }
+    }
+    out
+}
+
+/// The layout of the match whose games are `placed` (when they carry its planned game count):
+/// the first under which every record's engines, seats and group are the ones `quatre match`
+/// gives its game. None a record does not fit is an error naming it and the field; an engine
+/// index past the others' would otherwise make a two-engine match a round-robin.
+fn layout(placed: &[Placed], engines: usize) -> Result<Option<Layout>, String> {
+    let players = placed[0].rec.seats.len();
+    let planned = placed
+        .iter()
+        .map(|p| p.rec.planned)
+        .collect::<Option<Vec<_>>>();
+    let Some(planned) = planned.and_then(|v| v.into_iter().max()) else {
+        return Ok(None);
+    };
+    if players < 2 {
+        return Ok(None);
+    }
+    let candidates = layouts(engines, players, planned);
+    if let Some(l) = candidates
+        .iter()
+        .find(|l| placed.iter().all(|p| l.misfit(&p.rec).is_none()))
+    {
+        return Ok(Some(*l));
+    }
+    // The record to name: the first that misfits the layout most records fit; without one, the
+    // first record of the highest engine.
+    let best = candidates
+        .iter()
+        .max_by_key(|l| {
+            (
+                placed.iter().filter(|p| l.misfit(&p.rec).is_none()).count(),
+                std::cmp::Reverse(l.pairings),
+            )
+        })
+        .and_then(|l| placed.iter().find_map(|p| l.misfit(&p.rec).map(|f| (p, f))));
+    let (p, field) = best.unwrap_or_else(|| {
+        let top = placed
+            .iter()
+            .find(|p| p.rec.engines.contains(&(engines - 1)))
+            .unwrap_or(&placed[0]);
+        (top, "engines")
+    });
+    let value = if field == "group" {
+        p.rec.group.to_string()
+    } else {
+        format!("{:?}", p.rec.engines)
+    };
+    Err(format!(
+        "{}: '{}' is {} in game {}, which no match of {} games of these engines gives it ({} or more engines on {} seats: one pairing, a round-robin or a gauntlet): not one match",
+        p.place(),
+        field,
+        value,
+        p.rec.game + 1,
+        planned,
+        engines,
+        players
+    ))
 }
 
 /// The limits of each seat of a record: its `tc` names them per seat (`p1 nodes 100; p2 nodes
@@ -366,14 +573,25 @@ pub struct StatsReport {
 /// `quatre stats`: the table of the games in `paths` (one match, possibly in shards), with an
 /// SPRT when `sprt` is given, and which of the match's games or shards are missing.
 pub fn stats(paths: &[PathBuf], sprt: Option<&str>) -> Result<StatsReport, String> {
-    let records = merge(paths)?;
+    let placed = merge_placed(paths)?;
+    let records: Vec<GameRecord> = placed.iter().map(|p| p.rec.clone()).collect();
     let engines = engine_names(&records)?;
     let first = &records[0];
     let players = first.seats.len();
     if records.iter().any(|r| r.seats.len() != players) {
         return Err("the games do not all have the same number of seats: not one match".into());
     }
+    let layout = layout(&placed, engines.len())?;
     let sprt = sprt.map(Sprt::parse).transpose()?;
+    // The SPRT tests engine 1 against one opponent set: as `quatre match`, one pairing only.
+    let pairings = layout.map_or(1, |l| l.pairings);
+    if sprt.is_some() && (engines.len() > players || pairings > 1) {
+        return Err(format!(
+            "--sprt needs as many engines as seats (one pairing): these games have {} engines on {} seats",
+            layout.map_or(engines.len(), |l| l.engines),
+            players
+        ));
+    }
     let mut tally = Tally::new(players, engines.len());
     for r in &records {
         tally.add(r);
@@ -424,7 +642,7 @@ pub fn stats(paths: &[PathBuf], sprt: Option<&str>) -> Result<StatsReport, Strin
         ratings.as_deref(),
         Duration::ZERO,
     );
-    let (missing, line) = missing_games(&records, planned);
+    let (missing, line) = missing_games(&records, planned, layout);
     table += &line;
     Ok(StatsReport {
         table,
@@ -455,7 +673,11 @@ fn gaps(present: &std::collections::BTreeSet<usize>, lo: usize, end: usize) -> V
 /// numbers, and the line that says which (empty when none is): with the planned game count
 /// every game below it, else the gaps below the highest game number; and the shards of
 /// `--shard I/N` without a game in the files.
-fn missing_games(records: &[GameRecord], planned: Option<usize>) -> (Vec<(usize, usize)>, String) {
+fn missing_games(
+    records: &[GameRecord],
+    planned: Option<usize>,
+    layout: Option<Layout>,
+) -> (Vec<(usize, usize)>, String) {
     let present: std::collections::BTreeSet<usize> = records.iter().map(|r| r.game).collect();
     let end = planned.unwrap_or_else(|| present.last().map_or(0, |g| g + 1));
     let missing = gaps(&present, 0, end);
@@ -471,7 +693,11 @@ fn missing_games(records: &[GameRecord], planned: Option<usize>) -> (Vec<(usize,
                 .iter()
                 .filter_map(|r| r.shard.map(|s| s[0]))
                 .collect();
-            gaps(&seen, 1, n + 1)
+            // Shard I plays the groups g with g mod N = I − 1: those past the match's groups
+            // play nothing and miss nothing. (Without the layout, every game's group is below
+            // the last game's number.)
+            let groups = layout.map_or(end, |l| l.groups());
+            gaps(&seen, 1, n.min(groups) + 1)
         }
         _ => Vec::new(),
     };
