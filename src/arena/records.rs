@@ -4,7 +4,7 @@
 
 use super::referee::{termination, GameDef, GameRecord, RECORD_FORMAT};
 use super::stats::{self, Sprt, Verdict};
-use super::table::{summary, Heading, Tally};
+use super::table::{summary_counting, Heading, Tally};
 use crate::games;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -634,9 +634,20 @@ pub fn stats(paths: &[PathBuf], sprt: Option<&str>) -> Result<StatsReport, Strin
         seed: first.seed,
         sprt,
     };
-    let mut table = summary(
+    // Without the planned count, the games are counted against those in the files (which do
+    // not say how many the match has).
+    let count = match planned {
+        Some(p) => format!("{} games of {} played", tally.games(), p),
+        None => format!(
+            "{} games played of the {} in the files",
+            tally.games(),
+            records.len()
+        ),
+    };
+    let mut table = summary_counting(
         &heading,
         &tally,
+        &count,
         llr,
         verdict,
         ratings.as_deref(),

@@ -308,7 +308,22 @@ pub(super) fn summary(
     ratings: Option<&[stats::MultiRating]>,
     elapsed: Duration,
 ) -> String {
-    let mut out = header(h, t, elapsed);
+    let count = games_count(h, t);
+    summary_counting(h, t, &count, llr, verdict, ratings, elapsed)
+}
+
+/// The summary with `count` in place of the first line's count of games (`3 games of 6 played`,
+/// [`games_count`]).
+pub(super) fn summary_counting(
+    h: &Heading,
+    t: &Tally,
+    count: &str,
+    llr: Option<f64>,
+    verdict: Option<Verdict>,
+    ratings: Option<&[stats::MultiRating]>,
+    elapsed: Duration,
+) -> String {
+    let mut out = header(h, count, elapsed);
     out += &not_started_line(t);
     out += &engine_rows(h, t);
     out += &elo_line(h, t);
@@ -321,16 +336,21 @@ pub(super) fn summary(
     out
 }
 
-/// The first line: game, options, games played (of the shard), limits, opening, seed, time taken.
-fn header(h: &Heading, t: &Tally, elapsed: Duration) -> String {
+/// The games played against the games planned (in the shard): `3 games of 6 played`.
+fn games_count(h: &Heading, t: &Tally) -> String {
+    let shard = match h.shard {
+        Some((i, n)) => format!(" (shard {}/{})", i, n),
+        None => String::new(),
+    };
+    format!("{} games of {}{} played", t.games, h.games, shard)
+}
+
+/// The first line: game, options, `count` (the games played), limits, opening, seed, time taken.
+fn header(h: &Heading, count: &str, elapsed: Duration) -> String {
     let opts = if h.options.is_empty() {
         String::new()
     } else {
         format!(" ({})", h.options.join(" "))
-    };
-    let shard = match h.shard {
-        Some((i, n)) => format!(" (shard {}/{})", i, n),
-        None => String::new(),
     };
     let seed = match h.seed {
         Some(s) => format!(", seed {}", s),
@@ -342,8 +362,8 @@ fn header(h: &Heading, t: &Tally, elapsed: Duration) -> String {
         format!(", {}", fmt_duration(elapsed))
     };
     format!(
-        "{}: {}{} — {} games of {}{} played, {}, {}{}{}\n",
-        h.title, h.game, opts, t.games, h.games, shard, h.limits, h.opening, seed, time
+        "{}: {}{} — {}, {}, {}{}{}\n",
+        h.title, h.game, opts, count, h.limits, h.opening, seed, time
     )
 }
 
