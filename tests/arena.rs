@@ -487,6 +487,40 @@ fn a_round_robin_gives_engine_1_its_own_draw_ratio_and_a_real_interval() {
     assert!(!r.summary.contains("± 0.0"), "{}", r.summary);
 }
 
+/// A name given with name= is kept as given; an engine named after its command is the one that
+/// takes a `#k` (it was `builtin:random#2#2` for the third engine below); two engines given
+/// the same name are refused.
+#[test]
+fn given_names_are_kept_and_command_names_made_distinct() {
+    let r = nim_match(&[
+        "--engine",
+        "builtin:random",
+        "--engine",
+        "builtin:random",
+        "--engine",
+        "builtin:random name=builtin:random#2",
+        "--nodes",
+        "1",
+        "--games",
+        "2",
+    ]);
+    assert_eq!(
+        r.engines,
+        ["builtin:random", "builtin:random#3", "builtin:random#2"]
+    );
+    let args = parse_args([
+        "--engine",
+        "builtin:random name=a",
+        "--engine",
+        "builtin:random name=a",
+        "--nodes",
+        "1",
+    ])
+    .unwrap();
+    let e = run_match(GameDef::of::<Nim>(), &args).unwrap_err();
+    assert!(e.contains("two engines are named 'a'"), "{}", e);
+}
+
 // --- external engines ------------------------------------------------------------------------
 
 #[test]

@@ -525,14 +525,26 @@ fn engine_specs(
             return Err(format!("{} has no baseline player", def.name));
         }
     }
-    // Distinct names for the table.
-    for i in 1..engines.len() {
-        let base = engines[i].name.clone();
+    // Distinct names for the table: a name given with name= is kept (two alike are refused);
+    // an engine named after its command takes the first `#2`, `#3`… no other engine has.
+    let mut used: Vec<String> = Vec::new();
+    for e in engines.iter().filter(|e| e.named) {
+        if used.contains(&e.name) {
+            return Err(format!(
+                "two engines are named '{}': give each its own name=",
+                e.name
+            ));
+        }
+        used.push(e.name.clone());
+    }
+    for e in engines.iter_mut().filter(|e| !e.named) {
+        let base = e.name.clone();
         let mut k = 2;
-        while engines[..i].iter().any(|e| e.name == engines[i].name) {
-            engines[i].name = format!("{}#{}", base, k);
+        while used.contains(&e.name) {
+            e.name = format!("{}#{}", base, k);
             k += 1;
         }
+        used.push(e.name.clone());
     }
     // A built-in player's `Eval net` (or `Policy net`) needs a net that fits the game played:
     // refused before any game where none does. With an external engine, which may not know the

@@ -62,6 +62,9 @@ pub enum EngineKind {
 pub struct EngineSpec {
     /// Shown in the table and recorded in the game file.
     pub name: String,
+    /// Whether `name=` gave the name (kept as given; an engine named after its command is the
+    /// one renamed when two names meet).
+    pub named: bool,
     pub kind: EngineKind,
     /// `option.Name=Value` tokens: `setoption` lines (or search parameters for a built-in).
     pub options: Vec<(String, String)>,
@@ -192,6 +195,7 @@ impl EngineSpec {
                 args: rest[1..].to_vec(),
             }
         };
+        let named = name.is_some();
         let name = name.unwrap_or_else(|| match &kind {
             EngineKind::Builtin(_) => first.to_ascii_lowercase(),
             EngineKind::External { program, .. } => std::path::Path::new(program)
@@ -201,6 +205,7 @@ impl EngineSpec {
         });
         let spec = EngineSpec {
             name,
+            named,
             kind,
             options,
             proto,
