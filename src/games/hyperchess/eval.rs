@@ -370,6 +370,21 @@ mod tests {
         assert!(positions > 10_000, "{}", positions);
     }
 
+    /// How many (square, colour) pairs of `g` are attacked, checking on each that the attack
+    /// test and the walk along every line agree.
+    fn attacks_agree(g: &Hyperchess, grid: &str) -> u64 {
+        let mut hits = 0;
+        for sq in 0..g.geo.nsq {
+            for by in 0..2 {
+                let a = g.attacked(sq, by);
+                let walk = g.attacked_by_walk(sq, by);
+                assert_eq!(a, walk, "{} {} {:?}", grid, sq, &g.board[..g.geo.nsq]);
+                hits += a as u64;
+            }
+        }
+        hits
+    }
+
     /// The attack test that reads other boards from bitboards (and walks a line only when an
     /// enemy slider stands on it) answers as the walk along every line does, for every square
     /// and both colours, on every grid shape over random games.
@@ -387,21 +402,8 @@ mod tests {
                 let mut g = Hyperchess::start(&opts).unwrap();
                 for ply in 0..400 {
                     if ply % 7 == 0 {
-                        for sq in 0..g.geo.nsq {
-                            for by in 0..2 {
-                                let a = g.attacked(sq, by);
-                                assert_eq!(
-                                    a,
-                                    g.attacked_by_walk(sq, by),
-                                    "{} {} {}",
-                                    b,
-                                    sq,
-                                    g.to_text()
-                                );
-                                tests += 1;
-                                hits += a as u64;
-                            }
-                        }
+                        tests += 2 * g.geo.nsq as u64;
+                        hits += attacks_agree(&g, b);
                     }
                     let Some(m) = g.random_move(&mut rng, &mut buf) else {
                         break;
@@ -438,20 +440,7 @@ mod tests {
                     }
                 }
                 g.bb = super::super::bitboards(g.geo, &g.board);
-                for sq in 0..nsq {
-                    for by in 0..2 {
-                        let a = g.attacked(sq, by);
-                        assert_eq!(
-                            a,
-                            g.attacked_by_walk(sq, by),
-                            "{} {} {:?}",
-                            b,
-                            sq,
-                            &g.board[..nsq]
-                        );
-                        lone += a as u64;
-                    }
-                }
+                lone += attacks_agree(&g, b);
             }
         }
         assert!(lone > 10_000, "{}", lone);

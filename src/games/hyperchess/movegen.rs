@@ -107,21 +107,7 @@ fn attacked_on(
     sq: usize,
     by: u8,
 ) -> bool {
-    let s = sq & 63;
-    let theirs = pb[((by & 1) << 3) as usize];
-    let near = (plane::KNIGHT[s] & pb[KNIGHT as usize])
-        | (plane::PAWN_ATT[((by ^ 1) & 1) as usize][s] & pb[PAWN as usize])
-        | (plane::KING[s] & (pb[KING as usize] | pb[GUARD as usize]));
-    if near & theirs != 0 {
-        return true;
-    }
-    let occ = pb[0] | pb[8];
-    let rq = theirs & (pb[ROOK as usize] | pb[QUEEN as usize]);
-    if rq & plane::ROOK_EMPTY[s] != 0 && plane::rook(s, occ) & rq != 0 {
-        return true;
-    }
-    let bq = theirs & (pb[BISHOP as usize] | pb[QUEEN as usize]);
-    if bq & plane::BISHOP_EMPTY[s] != 0 && plane::bishop(s, occ) & bq != 0 {
+    if attacked_within(pb, sq, by) {
         return true;
     }
     if !geo.cross {
@@ -149,25 +135,55 @@ fn attacked_on(
             }
         }
     }
-    // Along each line, the first piece met: one of the two kinds `a`, `b` of theirs attacks.
-    let line = |rays: &[geometry::Ray], a: u8, b: u8| {
-        rays.iter().any(|&r| {
-            for &s in geo.ray(r) {
-                let p = at(s as usize);
-                if p != 0 {
-                    return p == a | c || p == b | c;
-                }
+    if n[ROOK as usize] + n[QUEEN as usize] != 0
+        && first_on_line(geo, geo.rook_x.get(sq), &at, ROOK, QUEEN, c)
+    {
+        return true;
+    }
+    n[BISHOP as usize] + n[QUEEN as usize] != 0
+        && first_on_line(geo, geo.bishop_x.get(sq), &at, BISHOP, QUEEN, c)
+}
+
+/// Whether a piece of colour `by` on the board of `sq` (its bitboards `pb`) attacks `sq`.
+#[inline(always)]
+fn attacked_within(pb: &[u64; 9], sq: usize, by: u8) -> bool {
+    let s = sq & 63;
+    let theirs = pb[((by & 1) << 3) as usize];
+    let near = (plane::KNIGHT[s] & pb[KNIGHT as usize])
+        | (plane::PAWN_ATT[((by ^ 1) & 1) as usize][s] & pb[PAWN as usize])
+        | (plane::KING[s] & (pb[KING as usize] | pb[GUARD as usize]));
+    if near & theirs != 0 {
+        return true;
+    }
+    let occ = pb[0] | pb[8];
+    let rq = theirs & (pb[ROOK as usize] | pb[QUEEN as usize]);
+    if rq & plane::ROOK_EMPTY[s] != 0 && plane::rook(s, occ) & rq != 0 {
+        return true;
+    }
+    let bq = theirs & (pb[BISHOP as usize] | pb[QUEEN as usize]);
+    bq & plane::BISHOP_EMPTY[s] != 0 && plane::bishop(s, occ) & bq != 0
+}
+
+/// Whether along one of `rays` (read through `at`) the first piece met is of kind `a` or `b`
+/// and of the colour whose code bits are `c`.
+#[inline(always)]
+fn first_on_line(
+    geo: &Geometry,
+    rays: &[geometry::Ray],
+    at: &impl Fn(usize) -> u8,
+    a: u8,
+    b: u8,
+    c: u8,
+) -> bool {
+    rays.iter().any(|&r| {
+        for &s in geo.ray(r) {
+            let p = at(s as usize);
+            if p != 0 {
+                return p == a | c || p == b | c;
             }
-            false
-        })
-    };
-    if n[ROOK as usize] + n[QUEEN as usize] != 0 && line(geo.rook_x.get(sq), ROOK, QUEEN) {
-        return true;
-    }
-    if n[BISHOP as usize] + n[QUEEN as usize] != 0 && line(geo.bishop_x.get(sq), BISHOP, QUEEN) {
-        return true;
-    }
-    false
+        }
+        false
+    })
 }
 
 /// Square of the pawn taken by an en-passant capture landing on `to` by colour `us`.
@@ -227,25 +243,10 @@ impl Hyperchess {
     pub(super) fn attacked(&self, sq: usize, by: u8) -> bool {
         let geo = self.geo;
         let bb = &self.bb;
-        let s = sq & 63;
-        let pb = &bb[(sq >> 6) & (MAX_SQ / 64 - 1)];
+        if attacked_within(&bb[(sq >> 6) & (MAX_SQ / 64 - 1)], sq, by) {
+            return true;
+        }
         let c = ((by & 1) << 3) as usize;
-        let theirs = pb[c];
-        let near = (plane::KNIGHT[s] & pb[KNIGHT as usize])
-            | (plane::PAWN_ATT[((by ^ 1) & 1) as usize][s] & pb[PAWN as usize])
-            | (plane::KING[s] & (pb[KING as usize] | pb[GUARD as usize]));
-        if near & theirs != 0 {
-            return true;
-        }
-        let occ = pb[0] | pb[8];
-        let rq = theirs & (pb[ROOK as usize] | pb[QUEEN as usize]);
-        if rq & plane::ROOK_EMPTY[s] != 0 && plane::rook(s, occ) & rq != 0 {
-            return true;
-        }
-        let bq = theirs & (pb[BISHOP as usize] | pb[QUEEN as usize]);
-        if bq & plane::BISHOP_EMPTY[s] != 0 && plane::bishop(s, occ) & bq != 0 {
-            return true;
-        }
         if !geo.cross {
             return false;
         }
@@ -272,21 +273,10 @@ impl Hyperchess {
             return true;
         }
         let b = &self.board;
+        let at = |s| at(b, s);
         let cb = (by & 1) << 3;
-        // Along each line, the first piece met: one of the two kinds `a`, `b` of theirs attacks.
-        let line = |rays: &[geometry::Ray], a: u8, b2: u8| {
-            rays.iter().any(|&r| {
-                for &s in geo.ray(r) {
-                    let p = at(b, s as usize);
-                    if p != 0 {
-                        return p == a | cb || p == b2 | cb;
-                    }
-                }
-                false
-            })
-        };
-        (rq_any != 0 && line(geo.rook_x.get(sq), ROOK, QUEEN))
-            || (bq_any != 0 && line(geo.bishop_x.get(sq), BISHOP, QUEEN))
+        (rq_any != 0 && first_on_line(geo, geo.rook_x.get(sq), &at, ROOK, QUEEN, cb))
+            || (bq_any != 0 && first_on_line(geo, geo.bishop_x.get(sq), &at, BISHOP, QUEEN, cb))
     }
 
     /// [`attacked_on`] on the board as it stands: the walk [`Hyperchess::attacked`] is
