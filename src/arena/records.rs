@@ -10,6 +10,10 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
+/// The most engines a game file's match may have beyond those it seats (a shard of a
+/// round-robin may seat a few of many): far above any tournament played.
+const MAX_ENGINES: usize = 1000;
+
 /// The most games a record may say its match has (its game number, `planned`, a shard count):
 /// far above any match played, and a bound on anything sized by them.
 pub const MAX_GAMES: usize = 10_000_000;
@@ -528,7 +532,7 @@ fn other_limits(rec: &GameRecord, limits: &mut BTreeMap<usize, String>) -> Optio
 
 /// The engines' names by engine index, from the records (each record names the engine at each
 /// seat); an index named differently in two records is an error.
-fn engine_names(records: &[GameRecord]) -> Result<Vec<String>, String> {
+fn engine_names(records: &[GameRecord]) -> Result<(Vec<String>, Vec<usize>), String> {
     let mut names: BTreeMap<usize, &String> = BTreeMap::new();
     for r in records {
         for (&e, name) in r.engines.iter().zip(&r.seats) {
@@ -548,11 +552,23 @@ fn engine_names(records: &[GameRecord]) -> Result<Vec<String>, String> {
             }
         }
     }
-    // The engines are numbered from 1 with no gap.
-    if let Some(gap) = (0..names.len()).find(|i| !names.contains_key(i)) {
+    // The engines are numbered from 1; one that plays in none of these games (a shard of a
+    // round-robin may seat only engines 3 and 4) is named as such, and the caller decides
+    // whether the match explains it.
+    // (An index far past the others is refused before anything is sized by it.)
+    let count = names.keys().next_back().map_or(0, |&e| e + 1);
+    if count > names.len() && count > MAX_ENGINES {
+        let gap = (0..).find(|i| !names.contains_key(i)).unwrap_or(0);
         return Err(format!("engine {} plays in none of the games", gap + 1));
     }
-    Ok(names.into_values().cloned().collect())
+    let gaps: Vec<usize> = (0..count).filter(|i| !names.contains_key(i)).collect();
+    let all = (0..count)
+        .map(|i| match names.get(&i) {
+            Some(n) => (*n).clone(),
+            None => format!("engine {} (no game here)", i + 1),
+        })
+        .collect();
+    Ok((all, gaps))
 }
 
 /// What `quatre stats` found in the files.
@@ -575,13 +591,20 @@ pub struct StatsReport {
 pub fn stats(paths: &[PathBuf], sprt: Option<&str>) -> Result<StatsReport, String> {
     let placed = merge_placed(paths)?;
     let records: Vec<GameRecord> = placed.iter().map(|p| p.rec.clone()).collect();
-    let engines = engine_names(&records)?;
+    let (engines, gaps) = engine_names(&records)?;
     let first = &records[0];
     let players = first.seats.len();
     if records.iter().any(|r| r.seats.len() != players) {
         return Err("the games do not all have the same number of seats: not one match".into());
     }
-    let layout = layout(&placed, engines.len())?;
+    // An engine absent from every game is only explained by a match whose layout the records
+    // carry (a shard of a round-robin); without one it is a record's mistake.
+    let gap_error = |gap: usize| format!("engine {} plays in none of the games", gap + 1);
+    let layout = match (layout(&placed, engines.len()), gaps.first()) {
+        (Ok(Some(l)), _) => Some(l),
+        (Ok(None) | Err(_), Some(&gap)) => return Err(gap_error(gap)),
+        (r, None) => r?,
+    };
     let sprt = sprt.map(Sprt::parse).transpose()?;
     // The SPRT tests engine 1 against one opponent set: as `quatre match`, one pairing only.
     let pairings = layout.map_or(1, |l| l.pairings);
