@@ -235,8 +235,9 @@ impl Hyperchess {
     /// Whether `sq` is attacked by a piece of colour `by`.
     ///
     /// From other boards the attackers are read from the bitboards too (the pieces of a kind
-    /// on the squares they would attack `sq` from), and a square's lines to other boards are
-    /// walked only when an enemy slider of the kind stands on one of them; [`attacked_on`]
+    /// on the squares they would attack `sq` from): a slider on the first square of a line to
+    /// another board attacks at once, and a line is walked only when an enemy slider of the
+    /// kind stands further along one; [`attacked_on`]
     /// walks them all (it reads a board as a move would leave it). The same answer: test
     /// `attacked_agrees_with_the_walk_on_every_grid`.
     #[inline]
