@@ -399,24 +399,41 @@ fn maxplies_and_arena_adjudication_end_games() {
     }
 }
 
-#[test]
-fn sprt_stops_a_lopsided_match_early() {
-    let r = nim_match(&[
+/// MCTS at `nodes` against random at Nim, up to `games` games under `sprt`.
+fn lopsided_sprt(
+    nodes: &str,
+    games: &str,
+    sprt: &str,
+    concurrency: &str,
+    seed: &str,
+) -> MatchReport {
+    nim_match(&[
         "--engine",
         "builtin:mcts",
         "--engine",
         "builtin:random",
         "--nodes",
-        "2000",
+        nodes,
         "--games",
-        "200",
+        games,
         "--sprt",
-        "elo0=0,elo1=50,alpha=0.05,beta=0.05",
+        sprt,
         "--concurrency",
-        "2",
+        concurrency,
         "--seed",
+        seed,
+    ])
+}
+
+#[test]
+fn sprt_stops_a_lopsided_match_early() {
+    let r = lopsided_sprt(
+        "2000",
+        "200",
+        "elo0=0,elo1=50,alpha=0.05,beta=0.05",
+        "2",
         "1",
-    ]);
+    );
     assert_eq!(r.verdict, Some(Verdict::H1), "{}", r.summary);
     assert!(r.records.len() < 200, "{} games", r.records.len());
     assert!(r.llr.unwrap() >= 2.94);
@@ -431,22 +448,7 @@ fn an_sprt_on_one_thread_stops_at_the_same_game_every_time() {
     let mut lengths = Vec::new();
     let mut first: Option<Vec<Vec<String>>> = None;
     for _ in 0..12 {
-        let r = nim_match(&[
-            "--engine",
-            "builtin:mcts",
-            "--engine",
-            "builtin:random",
-            "--nodes",
-            "300",
-            "--games",
-            "400",
-            "--sprt",
-            "elo0=0,elo1=50",
-            "--concurrency",
-            "1",
-            "--seed",
-            "5",
-        ]);
+        let r = lopsided_sprt("300", "400", "elo0=0,elo1=50", "1", "5");
         assert_eq!(r.verdict, Some(Verdict::H1), "{}", r.summary);
         let games: Vec<Vec<String>> = r.records.iter().map(|g| g.moves.clone()).collect();
         lengths.push(games.len());

@@ -918,16 +918,7 @@ fn a_round_robin_shard_without_engine_1_is_read() {
     let shard = |i: usize| {
         let out = temp(&format!("rr-shard-{}.jsonl", i));
         let spec = format!("{}/6", i);
-        let (ok, _, err) = cli(&[
-            "match",
-            "--game",
-            "hyperchess",
-            "--option",
-            "Boards=1x1",
-            "--engine",
-            "builtin:random",
-            "--engine",
-            "builtin:random name=b",
+        let (ok, _, err) = cli(&common::tiny_match(&[
             "--engine",
             "builtin:random name=c",
             "--engine",
@@ -943,7 +934,7 @@ fn a_round_robin_shard_without_engine_1_is_read() {
             "--quiet",
             "--out",
             out.to_str().unwrap(),
-        ]);
+        ]));
         assert!(ok, "{}", err);
         out
     };
