@@ -406,8 +406,9 @@ fn lopsided_sprt(
     sprt: &str,
     concurrency: &str,
     seed: &str,
+    extra: &[&str],
 ) -> MatchReport {
-    nim_match(&[
+    let mut a = vec![
         "--engine",
         "builtin:mcts",
         "--engine",
@@ -422,7 +423,9 @@ fn lopsided_sprt(
         concurrency,
         "--seed",
         seed,
-    ])
+    ];
+    a.extend_from_slice(extra);
+    nim_match(&a)
 }
 
 #[test]
@@ -433,6 +436,7 @@ fn sprt_stops_a_lopsided_match_early() {
         "elo0=0,elo1=50,alpha=0.05,beta=0.05",
         "2",
         "1",
+        &[],
     );
     assert_eq!(r.verdict, Some(Verdict::H1), "{}", r.summary);
     assert!(r.records.len() < 200, "{} games", r.records.len());
@@ -448,7 +452,7 @@ fn an_sprt_on_one_thread_stops_at_the_same_game_every_time() {
     let mut lengths = Vec::new();
     let mut first: Option<Vec<Vec<String>>> = None;
     for _ in 0..12 {
-        let r = lopsided_sprt("300", "400", "elo0=0,elo1=50", "1", "5");
+        let r = lopsided_sprt("300", "400", "elo0=0,elo1=50", "1", "5", &[]);
         assert_eq!(r.verdict, Some(Verdict::H1), "{}", r.summary);
         let games: Vec<Vec<String>> = r.records.iter().map(|g| g.moves.clone()).collect();
         lengths.push(games.len());
@@ -457,6 +461,60 @@ fn an_sprt_on_one_thread_stops_at_the_same_game_every_time() {
             Some(f) => assert_eq!(f, &games, "game counts {:?}", lengths),
         }
     }
+}
+
+/// A match stopped part-way and run again with `--resume` plays only the games its file lacks:
+/// an SPRT on one thread resumed after 6 games (the last of them cut short, as a killed match
+/// leaves it) stops at the same game, with the same games, as the run never stopped; resumed
+/// once more, with its verdict in, it plays nothing and says the same.
+#[test]
+fn a_resumed_sprt_stops_where_the_run_never_stopped_does() {
+    let sprt = "elo0=0,elo1=50";
+    let whole = lopsided_sprt("300", "400", sprt, "1", "5", &[]);
+    assert_eq!(whole.verdict, Some(Verdict::H1), "{}", whole.summary);
+    let f = temp("resumed-sprt.jsonl");
+    let path = f.to_str().unwrap();
+    let part = lopsided_sprt("300", "6", sprt, "1", "5", &["--out", path]);
+    assert_eq!(part.records.len(), 6);
+    // The 6-game run planned 6 games: its records say so, and a 400-game match is another
+    // match. Rewritten as the 400-game match's first games, the last one cut short.
+    let text = std::fs::read_to_string(&f)
+        .unwrap()
+        .replace(r#""planned":6"#, r#""planned":400"#);
+    let cut = text.len() - 40;
+    std::fs::write(&f, &text[..cut]).unwrap();
+    let moves = |r: &MatchReport| -> Vec<Vec<String>> {
+        r.records.iter().map(|g| g.moves.clone()).collect()
+    };
+    let resumed = lopsided_sprt("300", "400", sprt, "1", "5", &["--out", path, "--resume"]);
+    assert_eq!(resumed.verdict, Some(Verdict::H1), "{}", resumed.summary);
+    assert_eq!(moves(&resumed), moves(&whole));
+    assert_eq!(resumed.llr, whole.llr);
+    assert!(
+        resumed
+            .summary
+            .contains("(5 of them kept from the file resumed)"),
+        "{}",
+        resumed.summary
+    );
+    // The file's games, in order (Nim is not a registry game `records::read` knows).
+    let games = || -> Vec<u64> {
+        std::fs::read_to_string(&f)
+            .unwrap()
+            .lines()
+            .map(|l| {
+                serde_json::from_str::<serde_json::Value>(l).unwrap()["game"]
+                    .as_u64()
+                    .unwrap()
+            })
+            .collect()
+    };
+    assert_eq!(games(), (0..whole.records.len() as u64).collect::<Vec<_>>());
+    let again = lopsided_sprt("300", "400", sprt, "1", "5", &["--out", path, "--resume"]);
+    assert_eq!(again.verdict, Some(Verdict::H1));
+    assert_eq!(moves(&again), moves(&whole));
+    assert_eq!(games().len(), whole.records.len());
+    let _ = std::fs::remove_file(&f);
 }
 
 /// The draw ratio beside engine 1's Elo is of engine 1's games, not of the tournament's: in a

@@ -958,3 +958,111 @@ fn a_round_robin_shard_without_engine_1_is_read() {
         let _ = std::fs::remove_file(f);
     }
 }
+
+/// A record with the times of its moves left out (they differ between runs).
+fn timeless(path: &Path) -> Vec<String> {
+    std::fs::read_to_string(path)
+        .unwrap()
+        .lines()
+        .map(|l| {
+            let mut v: serde_json::Value = serde_json::from_str(l).unwrap();
+            v.as_object_mut().unwrap().remove("times_ms");
+            v.to_string()
+        })
+        .collect()
+}
+
+/// `quatre match --resume` finishes a file a stopped match left: the games recorded are kept,
+/// one recorded as not started and one whose line was cut short are played again, and the file
+/// and table end as the match's run at once; the file of another match (seed, limits, engines,
+/// games) is refused on one line and left as it was; `--resume` needs `--out`.
+#[test]
+fn a_resumed_match_ends_as_the_match_run_at_once() {
+    let whole = tiny("resume-whole.jsonl", "200", &[]);
+    let (_, table, _) = cli(&["stats", whole.to_str().unwrap()]);
+    let f = temp("resume-part.jsonl");
+    rewrite_records(&whole, &f, |i, v| {
+        if i == 1 {
+            v["started"] = serde_json::Value::Bool(false);
+        }
+        i < 3
+    });
+    let text = std::fs::read_to_string(&f).unwrap();
+    std::fs::write(&f, &text[..text.len() - 30]).unwrap();
+    let path = f.to_str().unwrap();
+    let resume = |extra: &[&str]| {
+        let mut a = vec![
+            "--nodes",
+            "200",
+            "--max-plies",
+            "20",
+            "--games",
+            "4",
+            "--seed",
+            "1",
+            "--out",
+            path,
+            "--resume",
+        ];
+        a.extend_from_slice(extra);
+        cli(&common::tiny_match(&a))
+    };
+    let (ok, out, err) = resume(&[]);
+    assert!(ok, "{}", err);
+    assert!(
+        err.starts_with(&format!(
+            "resuming {}: 1 game kept, 3 to play (1 recorded as not started is played again); its last line was cut short",
+            path
+        )),
+        "{}",
+        err
+    );
+    assert!(
+        out.contains("4 games of 4 played (1 of them kept from the file resumed)"),
+        "{}",
+        out
+    );
+    assert_eq!(timeless(&f), timeless(&whole));
+    let rows = |t: &str| -> Vec<String> { t.lines().skip(1).map(String::from).collect() };
+    assert_eq!(rows(&out), rows(&table), "{}\n{}", out, table);
+
+    // Another match's file: refused, untouched.
+    std::fs::write(&f, &text).unwrap();
+    for (extra, field) in [
+        (&["--seed", "2"][..], "'seed' is 1, this match's 2"),
+        (
+            &["--nodes", "300"][..],
+            r#"'tc' is "nodes 200", this match's "nodes 300""#,
+        ),
+        (&["--games", "6"][..], "'planned' is 4, this match's 6"),
+    ] {
+        let mut a = vec!["--out", path, "--resume", "--max-plies", "20"];
+        for k in ["--seed", "--nodes", "--games"] {
+            let given = extra.iter().position(|x| x == &k);
+            a.push(k);
+            a.push(match (given, k) {
+                (Some(j), _) => extra[j + 1],
+                (None, "--seed") => "1",
+                (None, "--nodes") => "200",
+                _ => "4",
+            });
+        }
+        let (ok, _, err) = cli(&common::tiny_match(&a));
+        assert!(!ok);
+        assert_eq!(err.trim_end().lines().count(), 1, "{}", err);
+        assert!(
+            err.contains(&format!(
+                "{}:1: game 1 is not this match's: its {}",
+                path, field
+            )),
+            "{}",
+            err
+        );
+        assert_eq!(std::fs::read_to_string(&f).unwrap(), text);
+    }
+    let (ok, _, err) = cli(&common::tiny_match(&["--nodes", "200", "--resume"]));
+    assert!(!ok);
+    assert!(err.contains("--resume needs --out"), "{}", err);
+    let _ = std::fs::remove_file(&f);
+    let _ = std::fs::remove_file(&whole);
+}

@@ -14,6 +14,7 @@ pub mod openings;
 pub mod player;
 pub mod records;
 pub mod referee;
+mod resume;
 pub mod stats;
 mod table;
 
@@ -28,7 +29,7 @@ use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{mpsc, Arc};
 use std::time::Instant;
-use table::{progress_line, summary, Heading, Tally};
+use table::{games_count, progress_line, summary_counting, Heading, Tally};
 
 /// `quatre match` arguments (`--game` is the global flag).
 #[derive(clap::Args, Debug, Clone, Default)]
@@ -105,6 +106,13 @@ pub struct MatchArgs {
     /// Write every game as one JSON object per line to this file.
     #[arg(long, value_name = "FILE")]
     pub out: Option<PathBuf>,
+    /// With `--out`: keep the games the file already holds (a match stopped or killed part-way,
+    /// run again with the same command) and play the others; the table and `--sprt` count every
+    /// game. Each recorded game must be the one this match plays under its number (same seed,
+    /// game, options, engines, limits, games and shard); one that did not start is played
+    /// again, a last line cut short dropped. Without `--seed`, the file's seed is taken.
+    #[arg(long)]
+    pub resume: bool,
     /// End games early by the engines' own scores: `draw=CP/K[/PLY]` (every engine within ±CP
     /// centipawns for its last K moves, after PLY plies) and/or `win=CP/K` (one engine at least
     /// +CP for its last K moves while every other is at most −CP), e.g. `draw=10/8/80,win=600/4`.
@@ -723,17 +731,60 @@ impl Plan {
 /// on `--concurrency` threads; prints the progress line on stderr (unless `--quiet`) and writes
 /// `--out` as games finish (in game order).
 pub fn run_match(def: GameDef, args: &MatchArgs) -> Result<MatchReport, String> {
-    let plan = Arc::new(plan(def, args)?);
-    let mut file = GameFile::create(args.out.as_deref(), plan.indices.clone())?;
+    let resume_from = match (args.resume, args.out.as_deref()) {
+        (false, _) => None,
+        (true, None) => return Err("--resume needs --out, the game file to finish".into()),
+        (true, Some(p)) => Some(p),
+    };
+    // A match resumed without --seed plays on with the seed its file was started with.
+    let seeded;
+    let args = match resume_from {
+        Some(p) if args.seed.is_none() => match resume::file_seed(p)? {
+            Some(seed) => {
+                seeded = MatchArgs {
+                    seed: Some(seed),
+                    ..args.clone()
+                };
+                &seeded
+            }
+            None => args,
+        },
+        _ => args,
+    };
+    let mut plan = plan(def, args)?;
+    let kept = match resume_from {
+        Some(p) => resume::kept(&plan, p)?,
+        None => resume::Kept::default(),
+    };
+    let mut tally = Tally::new(plan.players, plan.engines.len());
+    let mut llr = None;
+    let mut verdict = None;
+    for rec in &kept.records {
+        if tally.add(rec) {
+            sprt_step(&plan, &tally, &mut llr, &mut verdict);
+        }
+    }
+    let done: std::collections::BTreeSet<usize> = kept.records.iter().map(|r| r.game).collect();
+    plan.indices.retain(|i| !done.contains(i));
+    if verdict.is_some() {
+        // The kept games already decide the SPRT.
+        plan.indices.clear();
+    }
+    let resumed = kept.records.len();
+    if let (Some(p), false) = (resume_from, args.quiet) {
+        to_stderr(&format!(
+            "{}\n",
+            resume::notice(p, &kept, plan.indices.len())
+        ));
+    }
+    let plan = Arc::new(plan);
+    let mut file = GameFile::create(args.out.as_deref(), plan.indices.clone(), kept.records)?;
     let started = Instant::now();
     let stop = Arc::new(AtomicBool::new(false));
     let (tx, rx) = mpsc::channel::<(usize, Result<Played, String>)>();
     let (workers, acks) = spawn_workers(&plan, &stop, tx)?;
 
     let tty = std::io::stderr().is_terminal();
-    let mut tally = Tally::new(plan.players, plan.engines.len());
-    let mut llr = None;
-    let mut verdict = None;
     let mut error = None;
     for (w, r) in rx {
         // The worker waits for this before it takes another game, so that a game decided on
@@ -783,21 +834,11 @@ pub fn run_match(def: GameDef, args: &MatchArgs) -> Result<MatchReport, String> 
                 None => format!("game {} did not start: {}", rec.game + 1, rec.reason),
             });
         }
-        if tally.add(&rec) {
-            if let Some(sp) = plan.sprt {
-                let l = sp.llr(&tally.group_bins, plan.players);
-                llr = Some(l);
-                // A shard sees part of the match: its LLR is shown, the verdict is the merge's.
-                if verdict.is_none() && plan.heading.shard.is_none() {
-                    verdict = sp.verdict(l);
-                    if verdict.is_some() {
-                        stop.store(true, Ordering::Relaxed);
-                    }
-                }
-            }
+        if tally.add(&rec) && sprt_step(&plan, &tally, &mut llr, &mut verdict) {
+            stop.store(true, Ordering::Relaxed);
         }
         if !args.quiet {
-            let line = progress_line(&plan.heading, &tally, llr, started);
+            let line = progress_line(&plan.heading, &tally, llr, started, resumed);
             if tty {
                 to_stderr(&format!("\r\x1b[2K{}", line));
             } else {
@@ -813,7 +854,8 @@ pub fn run_match(def: GameDef, args: &MatchArgs) -> Result<MatchReport, String> 
     for w in workers {
         let _ = w.join();
     }
-    let records = file.finish()?;
+    let mut records = file.finish()?;
+    records.sort_by_key(|r| r.game);
     if let Some(e) = error {
         return Err(e);
     }
@@ -824,9 +866,14 @@ pub fn run_match(def: GameDef, args: &MatchArgs) -> Result<MatchReport, String> 
             .map(|r| (&r.engines[..], &r.result[..]));
         stats::weng_lin(plan.engines.len(), games)
     });
-    let text = summary(
+    let mut count = games_count(&plan.heading, &tally);
+    if resumed > 0 {
+        count += &format!(" ({} of them kept from the file resumed)", resumed);
+    }
+    let text = summary_counting(
         &plan.heading,
         &tally,
+        &count,
         llr,
         verdict,
         ratings.as_deref(),
@@ -843,6 +890,27 @@ pub fn run_match(def: GameDef, args: &MatchArgs) -> Result<MatchReport, String> 
         ratings,
         not_started: tally.not_started(),
     })
+}
+
+/// Updates the SPRT's LLR (and its verdict) after a rotation group completes; true when the
+/// verdict is in and the match stops. A shard sees part of the match: its LLR is shown, the
+/// verdict is the merge's.
+fn sprt_step(
+    plan: &Plan,
+    tally: &Tally,
+    llr: &mut Option<f64>,
+    verdict: &mut Option<Verdict>,
+) -> bool {
+    let Some(sp) = plan.sprt else {
+        return false;
+    };
+    let l = sp.llr(&tally.group_bins, plan.players);
+    *llr = Some(l);
+    if verdict.is_none() && plan.heading.shard.is_none() {
+        *verdict = sp.verdict(l);
+        return verdict.is_some();
+    }
+    false
 }
 
 /// Starts `--concurrency` threads that take the next game number, play it and send its record
@@ -910,12 +978,20 @@ struct GameFile {
 }
 
 impl GameFile {
-    fn create(path: Option<&std::path::Path>, order: Vec<usize>) -> Result<GameFile, String> {
+    /// The file at `path` holding `kept` (a resumed match's games, written first), to which the
+    /// games of `order` are added.
+    fn create(
+        path: Option<&std::path::Path>,
+        order: Vec<usize>,
+        kept: Vec<GameRecord>,
+    ) -> Result<GameFile, String> {
         let out = match path {
-            Some(p) => Some(std::io::BufWriter::new(
+            Some(p) => Some(std::io::BufWriter::new(if kept.is_empty() {
                 std::fs::File::create(p)
-                    .map_err(|e| format!("cannot write {}: {}", p.display(), e))?,
-            )),
+                    .map_err(|e| format!("cannot write {}: {}", p.display(), e))?
+            } else {
+                rewrite(p, &kept)?
+            })),
             None => None,
         };
         Ok(GameFile {
@@ -923,7 +999,7 @@ impl GameFile {
             pending: BTreeMap::new(),
             order,
             next: 0,
-            records: Vec::new(),
+            records: kept,
         })
     }
 
@@ -959,6 +1035,29 @@ impl GameFile {
         }
         Ok(self.records)
     }
+}
+
+/// Writes `kept` to `path` through a file beside it renamed over it (a resumed file never
+/// holds less than it did, whenever the match is stopped), then opens it to add games.
+fn rewrite(path: &std::path::Path, kept: &[GameRecord]) -> Result<std::fs::File, String> {
+    let mut name = path.as_os_str().to_owned();
+    name.push(".resuming");
+    let tmp = PathBuf::from(name);
+    let cannot = |e: std::io::Error| format!("cannot write {}: {}", tmp.display(), e);
+    let mut f = std::io::BufWriter::new(std::fs::File::create(&tmp).map_err(cannot)?);
+    for rec in kept {
+        let line = serde_json::to_string(rec).map_err(|e| e.to_string())?;
+        writeln!(f, "{}", line).map_err(cannot)?;
+    }
+    f.into_inner()
+        .map_err(|e| cannot(e.into_error()))?
+        .sync_all()
+        .map_err(cannot)?;
+    std::fs::rename(&tmp, path).map_err(|e| format!("cannot replace {}: {}", path.display(), e))?;
+    std::fs::OpenOptions::new()
+        .append(true)
+        .open(path)
+        .map_err(|e| format!("cannot write {}: {}", path.display(), e))
 }
 
 #[cfg(test)]

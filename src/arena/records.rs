@@ -70,6 +70,14 @@ pub struct Records {
 }
 
 impl Records {
+    /// A reader that knows the seat count of `game` with `options` already: a match's own game,
+    /// which need not be one of the registry's (a game embedded in a test or a program).
+    pub fn knowing(game: &str, options: BTreeMap<String, String>, players: usize) -> Records {
+        Records {
+            seats: vec![(game.to_string(), options, players)],
+        }
+    }
+
     /// One line of a game file as a checked record.
     pub fn parse(&mut self, line: &str) -> Result<GameRecord, String> {
         let mut rec: GameRecord = serde_json::from_str(line)

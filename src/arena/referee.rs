@@ -113,7 +113,7 @@ impl GameDef {
     }
 
     /// Every rule option in effect, for the game record.
-    fn options_map(&self) -> BTreeMap<String, String> {
+    pub(super) fn options_map(&self) -> BTreeMap<String, String> {
         self.option_pairs().into_iter().collect()
     }
 
@@ -645,7 +645,7 @@ fn yes() -> bool {
 
 impl GameRecord {
     /// The record of a game about to be played (no moves, no result yet).
-    fn new(
+    pub(super) fn new(
         def: &GameDef,
         engines: &[EngineSpec],
         job: &Job,

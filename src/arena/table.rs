@@ -267,7 +267,15 @@ pub struct Heading {
     pub sprt: Option<Sprt>,
 }
 
-pub(super) fn progress_line(h: &Heading, t: &Tally, llr: Option<f64>, started: Instant) -> String {
+/// The progress line; `resumed` of the games counted were kept from a resumed file (the
+/// time left is reckoned from the others).
+pub(super) fn progress_line(
+    h: &Heading,
+    t: &Tally,
+    llr: Option<f64>,
+    started: Instant,
+    resumed: usize,
+) -> String {
     let e1 = &t.engines[0];
     let figure = if h.players > 2 {
         format!("reward share {:.1}%", 100.0 * e1.share())
@@ -292,24 +300,13 @@ pub(super) fn progress_line(h: &Heading, t: &Tally, llr: Option<f64>, started: I
         let (lo, hi) = sp.bounds();
         s += &format!(" LLR {:.2} [{:.2}, {:.2}]", l, lo, hi);
     }
-    if t.games < h.games && t.games > 0 {
+    let played = t.games.saturating_sub(resumed);
+    if t.games < h.games && played > 0 {
         let el = started.elapsed();
-        let left = el.mul_f64((h.games - t.games) as f64 / t.games as f64);
+        let left = el.mul_f64((h.games - t.games) as f64 / played as f64);
         s += &format!(" ETA {}", fmt_duration(left));
     }
     s
-}
-
-pub(super) fn summary(
-    h: &Heading,
-    t: &Tally,
-    llr: Option<f64>,
-    verdict: Option<Verdict>,
-    ratings: Option<&[stats::MultiRating]>,
-    elapsed: Duration,
-) -> String {
-    let count = games_count(h, t);
-    summary_counting(h, t, &count, llr, verdict, ratings, elapsed)
 }
 
 /// The summary with `count` in place of the first line's count of games (`3 games of 6 played`,
@@ -337,7 +334,7 @@ pub(super) fn summary_counting(
 }
 
 /// The games played against the games planned (in the shard): `3 games of 6 played`.
-fn games_count(h: &Heading, t: &Tally) -> String {
+pub(super) fn games_count(h: &Heading, t: &Tally) -> String {
     let shard = match h.shard {
         Some((i, n)) => format!(" (shard {}/{})", i, n),
         None => String::new(),
