@@ -193,7 +193,8 @@ impl Hash for RuleOptions {
 
 /// The value of a rule option that stands for the game's own default: the protocol lists an
 /// option that games share with different defaults (`MaxPlies`) with this default, and
-/// [`RuleOptions::set_given`] takes it for any option.
+/// [`RuleOptions::set_given`] takes it for such an option only (for any other, -1 is outside
+/// the range the option list gives, and refused as such).
 pub const GAME_DEFAULT: &str = "-1";
 
 impl RuleOptions {
@@ -222,11 +223,18 @@ impl RuleOptions {
     }
 
     /// Sets an option as a user gives it (the protocol's `setoption`, the command line's
-    /// `--option`): [`GAME_DEFAULT`] restores the game's own default, any other value is
+    /// `--option`): [`GAME_DEFAULT`] restores the game's own default where the option list
+    /// offers it (an option listed with min -1, see
+    /// [`takes_game_default`](crate::protocol::options::takes_game_default)); any other value is
     /// checked as [`set`](Self::set) does.
     pub fn set_given(&mut self, name: &str, value: &str) -> Result<(), String> {
         match self.spec(name) {
-            Some(spec) if value.trim() == GAME_DEFAULT => self.set(name, &spec.default_text()),
+            Some(spec)
+                if value.trim() == GAME_DEFAULT
+                    && crate::protocol::options::takes_game_default(spec.name) =>
+            {
+                self.set(name, &spec.default_text())
+            }
             _ => self.set(name, value),
         }
     }

@@ -384,6 +384,41 @@ fn error_lines_are_short_plain_text() {
     e.quit();
 }
 
+/// Only the options listed with min -1 (shared by games with different defaults: `MaxPlies`)
+/// take -1 for "each game's own default"; any other rule option refuses -1 as out of its listed
+/// range and keeps its value (a runner that sends -1 to Players must not get 2 seats silently).
+#[test]
+fn minus_one_is_refused_where_it_is_not_listed() {
+    let mut e = Engine::start();
+    e.exchange("setoption name Game value tesseris");
+    e.exchange("setoption name Players value 3");
+    e.exchange("setoption name Target value 20");
+    let good = e.exchange("d");
+    assert!(good.iter().any(|l| l.contains("players=3")), "{:?}", good);
+    for bad in [
+        "setoption name Players value -1",
+        "setoption name Target value -1",
+        "setoption name FullDeck value -1",
+        "setoption name Boards value -1",
+        "setoption name Layout value -1",
+        "setoption name CrossesFirst value -1",
+    ] {
+        let out = e.exchange(bad);
+        assert_eq!(out.len(), 1, "{} gave {:?}", bad, out);
+        assert!(
+            out[0].starts_with("info string error: option "),
+            "{} gave {:?}",
+            bad,
+            out
+        );
+        assert!(!out[0].contains("restores"), "{} gave {:?}", bad, out);
+    }
+    assert_eq!(e.exchange("d"), good, "a refused -1 changed the state");
+    // MaxPlies, listed with min -1, still takes it.
+    assert!(e.exchange("setoption name MaxPlies value -1").is_empty());
+    e.quit();
+}
+
 /// `Boards=1x1 Promotions=chess` is chess without castling, its start included: a chess GUI
 /// sends `position startpos` for chess's start and shows a queen on d1, so the engine must not
 /// play the rules' guard there (python-chess would read the guard's moves as a queen's).

@@ -666,15 +666,11 @@ impl Engine {
         let mut updated = Vec::new();
         for e in &owners {
             let mut opts = self.rules[e.name].clone();
-            // GAME_DEFAULT (-1) restores each game's own default.
+            // GAME_DEFAULT (-1) restores each game's own default, where the list offers it.
             opts.set_given(name, value).map_err(|err| {
                 // A spin option that games share with different defaults is listed with
                 // min -1 (each game's own default): the error says so, beside the bounds.
-                let shared_default = options::rule_specs().iter().any(|s| {
-                    s.name.eq_ignore_ascii_case(name)
-                        && matches!(s.kind, crate::game::OptionKind::Spin { min: -1, .. })
-                });
-                if shared_default {
+                if options::takes_game_default(name) {
                     format!(
                         "{} (game {}; {} restores each game's own default)",
                         err,

@@ -41,6 +41,15 @@ pub fn rule_specs() -> Vec<OptionSpec> {
     out
 }
 
+/// Whether a rule option takes [`GAME_DEFAULT`] (-1) for each game's own default: one that games
+/// share with different defaults or bounds, listed with min -1 ([`rule_specs`]). Every other
+/// option is listed with its own range, which -1 is outside of.
+pub fn takes_game_default(name: &str) -> bool {
+    rule_specs().iter().any(|s| {
+        s.name.eq_ignore_ascii_case(name) && matches!(s.kind, OptionKind::Spin { min: -1, .. })
+    })
+}
+
 /// The `option` line of a spec, as UCI prints it.
 pub fn option_line(spec: &OptionSpec) -> String {
     match spec.kind {
