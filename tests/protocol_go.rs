@@ -539,3 +539,64 @@ fn tesseris_default_rollouts_are_four_plies_with_two_seats_and_eight_with_more()
     assert_eq!(search(4, None), search(4, Some(8)));
     assert_ne!(search(4, None), search(4, Some(4)));
 }
+
+/// A clock for a seat the game does not have is not used, and clocks that leave out the seat to
+/// move give it no time of its own (it thinks 1000 ms): both are reported on the one `go: …`
+/// error line, and the search still runs with the rest; a `go` with the mover's clock says
+/// nothing.
+#[test]
+fn clocks_for_missing_seats_or_without_the_movers_are_reported() {
+    let mut e = Engine::start_with(&["--game", "threechess"]);
+    // Red (p3) to move.
+    e.exchange("position startpos moves a2a3 b4a3");
+    assert_eq!(e.exchange("query p3turn"), vec!["response true"]);
+    let out = go(&mut e, "go wtime 100000 btime 100000 depth 1", 30);
+    let errors: Vec<&String> = out
+        .iter()
+        .filter(|l| l.starts_with("info string error: "))
+        .collect();
+    assert_eq!(errors.len(), 1, "{:?}", out);
+    assert!(
+        errors[0].starts_with("info string error: go: no clock for p3, the seat to move"),
+        "{:?}",
+        out
+    );
+    let out = go(
+        &mut e,
+        "go p4time 5000 p1time 1 p2time 1 p3time 100000 depth 1",
+        30,
+    );
+    let errors: Vec<&String> = out
+        .iter()
+        .filter(|l| l.starts_with("info string error: "))
+        .collect();
+    assert_eq!(errors.len(), 1, "{:?}", out);
+    assert!(
+        errors[0].contains("'p4time 5000': threechess has 3 seats; ignored"),
+        "{:?}",
+        out
+    );
+    let out = go(
+        &mut e,
+        "go p1time 1 p2time 1 p3time 100000 p3inc 10 depth 1",
+        30,
+    );
+    assert!(!out.iter().any(|l| l.contains("error")), "{:?}", out);
+    // Two seats: p3inc is no seat's, and the mover (p1) has no clock among p2's.
+    e.exchange("setoption name Game value hyperchess");
+    e.exchange("position startpos");
+    let out = go(&mut e, "go btime 100000 p3inc 100 depth 1", 30);
+    let errors: Vec<&String> = out
+        .iter()
+        .filter(|l| l.starts_with("info string error: "))
+        .collect();
+    assert_eq!(errors.len(), 1, "{:?}", out);
+    assert!(
+        errors[0].contains("'p3inc 100': hyperchess has 2 seats; ignored")
+            && errors[0].contains("no clock for p1, the seat to move"),
+        "{:?}",
+        out
+    );
+    assert!(out.last().unwrap().starts_with("bestmove "), "{:?}", out);
+    e.quit();
+}

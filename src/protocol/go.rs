@@ -299,6 +299,45 @@ impl Engine {
     }
 }
 
+/// What `go`'s clocks leave unused in `position`: a clock or increment of a seat the game does
+/// not have (`p3time` in a two-seat game) is ignored, and clocks given without the seat to move's
+/// give it [`time::NO_CLOCK_MS`] to think (see [`time::budget_for`]). One warning each, for the
+/// `go: …` error line; none when the clocks fit.
+pub(super) fn clock_warnings(limits: &Limits, position: &dyn AnyGame) -> Vec<String> {
+    let seats = position.players();
+    let mut out = Vec::new();
+    for (seat, (t, i)) in limits.time.iter().zip(&limits.inc).enumerate().skip(seats) {
+        for (field, v) in [("time", t), ("inc", i)] {
+            if let Some(v) = v {
+                out.push(format!(
+                    "'p{}{} {}': {} has {} seats; ignored",
+                    seat + 1,
+                    field,
+                    v,
+                    position.name(),
+                    seats
+                ));
+            }
+        }
+    }
+    let mover = position.to_move();
+    // (A finished game is answered `bestmove 0000` whatever the clocks.)
+    let timed = limits.movetime.is_none() && !limits.infinite && !position.legal_moves().is_empty();
+    let clocks: Vec<String> = (0..limits.time.len())
+        .filter(|&s| limits.time[s].is_some())
+        .map(|s| format!("p{}", s + 1))
+        .collect();
+    if timed && !clocks.is_empty() && limits.time.get(mover).copied().flatten().is_none() {
+        out.push(format!(
+            "no clock for p{}, the seat to move (clocks given: {}); thinking {} ms",
+            mover + 1,
+            clocks.join(", "),
+            time::NO_CLOCK_MS
+        ));
+    }
+    out
+}
+
 /// The most the engine keeps in hand for measured lag, on top of `MoveOverhead`.
 const MAX_LAG_MS: u64 = 200;
 

@@ -473,7 +473,15 @@ impl Engine {
             }
             Command::SetOption { name, value } => self.set_option(&name, &value)?,
             Command::Position { spec, moves } => self.position(spec, &moves)?,
-            Command::Go { limits, warnings } => {
+            Command::Go {
+                limits,
+                mut warnings,
+            } => {
+                // Clocks the position has no use for: a seat the game lacks, or none for the
+                // seat to move.
+                if let Ok(p) = self.pos() {
+                    warnings.extend(go::clock_warnings(&limits, p));
+                }
                 // One line for the whole command, however many tokens were off.
                 if !warnings.is_empty() {
                     self.out.error(&format!("go: {}", warnings.join("; ")));

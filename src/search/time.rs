@@ -231,7 +231,7 @@ impl Ponder {
 /// Moves assumed still to play when `movestogo` is absent: these games are long.
 const DEFAULT_MOVES_TO_GO: u64 = 30;
 /// Thinking time when `go` gives clocks but not the mover's.
-const NO_CLOCK_MS: u64 = 1000;
+pub const NO_CLOCK_MS: u64 = 1000;
 
 /// The budget of a search for `seat` under `limits` and the engine options: `MoveOverhead` and
 /// `margin_ms` (the lag the protocol measured) are kept in hand on a clock; with `Ponder` on (the
