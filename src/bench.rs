@@ -143,12 +143,14 @@ fn eval_items(
         eval: crate::search::params::EvalChoice::Hand,
         ..Default::default()
     };
-    // With three seats the same setting is Best-Reply Search.
-    let name = crate::search::Chosen::of(Algorithm::AlphaBeta, g.players(), false).name();
+    // With three seats the same setting is Best-Reply Search, on one thread whatever is asked.
+    let chosen = crate::search::Chosen::of(Algorithm::AlphaBeta, g.players(), false);
+    let name = chosen.name();
+    let ran_on = chosen.threads(threads);
     let what = |eval: &str| {
         format!(
             "{} {} {}, Eval={}, {} thread(s)",
-            name, label, size, eval, threads
+            name, label, size, eval, ran_on
         )
     };
     let mut items = vec![timed(game, what("hand"), || {
@@ -270,6 +272,9 @@ pub fn run(
                     depth: Some(depth),
                     ..Default::default()
                 };
+                // The threads it runs on: Best-Reply Search runs one, whatever is asked.
+                let ran_on = crate::search::Chosen::of(Algorithm::AlphaBeta, g.players(), false)
+                    .threads(threads);
                 let it = timed(
                     e.name,
                     format!(
@@ -277,7 +282,7 @@ pub fn run(
                         name,
                         label,
                         limits.depth.unwrap_or(0),
-                        threads
+                        ran_on
                     ),
                     || g.search(&params, &limits, &stop, &sink).nodes,
                 );

@@ -241,7 +241,8 @@ struct PerftArgs {
 
 #[derive(Args)]
 struct BenchArgs {
-    /// Search threads for the MCTS and alpha-beta items, 1 to 256.
+    /// Search threads for the MCTS and alpha-beta items, 1 to 256 (Best-Reply Search, chess for
+    /// three's alpha-beta, runs one; its items say so).
     #[arg(long, default_value_t = 1, value_parser = threads_parser())]
     threads: usize,
     /// MCTS playouts per search item (at least 1).

@@ -70,6 +70,35 @@ fn a_closed_stdout_ends_perft_divide_quietly() {
     assert!(got[0].contains(": "), "{:?}", got);
 }
 
+/// `quatre bench --threads 2` labels each item with the threads it ran on: Best-Reply Search
+/// runs one (the protocol says so on every `go`), so its items say 1, with the same node counts
+/// as with `--threads 1`; MCTS runs the threads asked.
+#[test]
+fn bench_labels_brs_with_the_one_thread_it_runs() {
+    let out = run(&[
+        "bench",
+        "--game",
+        "threechess",
+        "--threads",
+        "2",
+        "--playouts",
+        "10",
+    ]);
+    assert!(out.status.success(), "{:?}", out);
+    let text = String::from_utf8_lossy(&out.stdout);
+    let brs: Vec<&str> = text.lines().filter(|l| l.contains(" brs ")).collect();
+    assert!(brs.len() >= 2, "{}", text);
+    for l in &brs {
+        assert!(l.contains(", 1 thread(s)"), "{}", l);
+    }
+    let mcts: Vec<&str> = text.lines().filter(|l| l.contains(" mcts ")).collect();
+    assert!(
+        !mcts.is_empty() && mcts.iter().all(|l| l.contains(", 2 thread(s)")),
+        "{}",
+        text
+    );
+}
+
 #[test]
 fn a_closed_stdout_ends_bench_quietly() {
     // The first line is a perft item; the rest (searches on every game) would take long.

@@ -416,6 +416,15 @@ impl Chosen {
         }
     }
 
+    /// The search threads this search runs on when `asked` are set: Best-Reply Search runs one
+    /// (and says so), the others as many as asked.
+    pub fn threads(self, asked: usize) -> usize {
+        match self {
+            Chosen::Brs => 1,
+            _ => asked,
+        }
+    }
+
     pub fn name(self) -> &'static str {
         match self {
             Chosen::AlphaBeta => "alphabeta",
