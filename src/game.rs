@@ -524,6 +524,12 @@ pub trait Game: Clone + Send + Sync + Debug + 'static {
         self.to_text()
     }
 
+    /// The seat whose observation this state is (some cards hidden from it), or None for a
+    /// full state.
+    fn observer(&self) -> Option<Seat> {
+        None
+    }
+
     /// A full state consistent with everything `observer` knows, hidden cards and future chance
     /// drawn from `rng`. Identity for perfect-information games. Must read nothing `observer`
     /// cannot know (so two states that look the same to `observer` give identical results for

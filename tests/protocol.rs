@@ -271,7 +271,6 @@ fn errors_are_one_line_and_keep_the_last_good_state() {
         "setoption name Boards value 9x9",
         "setoption name Game value chess",
         "perft -1",
-        "query nothing",
         // (A malformed `position` is an error line too, but it leaves no position, as any
         // refused position does: a_refused_position_leaves_no_position.)
     ] {
@@ -285,6 +284,64 @@ fn errors_are_one_line_and_keep_the_last_good_state() {
         );
     }
     assert_eq!(e.exchange("d"), good, "a bad line changed the state");
+    e.quit();
+}
+
+/// A UGI runner waits for the `response` of each query it sends: an unknown or malformed one
+/// gets its error line and `response none` (it got the error line alone, and the runner hung).
+#[test]
+fn every_query_gets_a_response() {
+    let mut e = Engine::start();
+    e.exchange("ugi");
+    e.exchange("position startpos");
+    let good = e.exchange("d");
+    for bad in ["query nothing", "query", "query p5turn", "QUERY result now"] {
+        let out = e.exchange(bad);
+        assert_eq!(out.len(), 2, "{} gave {:?}", bad, out);
+        assert!(
+            out[0].starts_with("info string error: "),
+            "{} gave {:?}",
+            bad,
+            out
+        );
+        assert_eq!(out[1], "response none", "{} gave {:?}", bad, out);
+    }
+    assert_eq!(e.exchange("d"), good, "a bad query changed the state");
+    e.quit();
+}
+
+/// A tesseris observation hides the other hands: `go` on one seat's observation with another
+/// seat to move searched anyway, on cards drawn at random for the mover (a move with a card it
+/// may not hold). It is refused, with `bestmove 0000`; the mover's own observation is searched.
+#[test]
+fn go_refuses_an_observation_of_another_seat_than_the_movers() {
+    let view = |seat: usize, hands: &str| {
+        format!(
+            "position fen obs seat={} players=2 rounds=0 first=1 turn=1 ply=0 end=0 score=0,0 obj=T5,O1,O4,O3/O6,O2,T2,T4 hands={} piles=O4/O4/O3/T2 deck=28",
+            seat, hands
+        )
+    };
+    let mut e = Engine::start();
+    e.exchange("ugi");
+    e.exchange("setoption name Game value tesseris");
+    assert!(e.exchange(&view(2, "?,?,?,?/O1,T2,T4,T6")).is_empty());
+    let out = go(&mut e, "go nodes 500", 20);
+    assert_eq!(out.len(), 2, "{:?}", out);
+    assert_eq!(
+        out[0],
+        "info string error: go: the position is p2's observation and p1 is to move, whose cards it hides: send p1's observation or the full state"
+    );
+    assert_eq!(out[1], "bestmove 0000");
+    assert!(e.exchange(&view(1, "O1,T2,T4,T6/?,?,?,?")).is_empty());
+    let out = go(&mut e, "go nodes 500", 20);
+    let best = out.last().unwrap();
+    assert!(
+        ["O1", "T2", "T4", "T6"]
+            .iter()
+            .any(|c| best.starts_with(&format!("bestmove {}", c))),
+        "{:?}",
+        out
+    );
     e.quit();
 }
 

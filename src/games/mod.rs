@@ -35,6 +35,8 @@ pub trait AnyGame: Send + Sync {
     fn status(&self) -> Status;
     fn hidden_information(&self) -> bool;
     fn observation_text(&self, seat: Seat) -> String;
+    /// See [`Game::observer`].
+    fn observer(&self) -> Option<Seat>;
     /// Every legal move in the protocol's notation.
     fn legal_moves(&self) -> Vec<String>;
     /// The legal moves an engine that does not know the game can read
@@ -161,6 +163,9 @@ impl<G: Game> AnyGame for G {
     }
     fn observation_text(&self, seat: Seat) -> String {
         Game::observation_text(self, seat)
+    }
+    fn observer(&self) -> Option<Seat> {
+        Game::observer(self)
     }
     fn legal_moves(&self) -> Vec<String> {
         let mut v = Vec::new();

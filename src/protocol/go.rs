@@ -164,6 +164,20 @@ impl Engine {
                 .line(&format!("info string game over ({})", o.reason));
             return None;
         }
+        // A seat's observation hides the other hands: searched for another seat, the move
+        // would come from cards drawn at random for the mover.
+        if let Some(o) = position.observer() {
+            let m = position.to_move();
+            if o != m {
+                self.out.error(&format!(
+                    "go: the position is p{}'s observation and p{} is to move, whose cards it hides: send p{}'s observation or the full state",
+                    o + 1,
+                    m + 1,
+                    m + 1
+                ));
+                return None;
+            }
+        }
         Some(position)
     }
 

@@ -316,7 +316,15 @@ impl Engine {
     pub fn handle_line_read_at(&mut self, line: &str, received: Instant) -> bool {
         self.resume();
         match command::parse(line) {
-            Err(e) => self.out.error(&e),
+            Err(e) => {
+                self.out.error(&e);
+                // A UGI runner waits for the `response` of any query it sends: an unknown or
+                // malformed one gets one too, as a query without a position does.
+                let first = line.split_whitespace().next().unwrap_or("");
+                if first.eq_ignore_ascii_case("query") {
+                    self.out.line("response none");
+                }
+            }
             Ok(Command::Quit) => {
                 self.waiting.clear();
                 self.stop_search();

@@ -558,6 +558,10 @@ impl Game for Tesseris {
     type Move = TMove;
     const NAME: &'static str = NAME;
 
+    fn observer(&self) -> Option<Seat> {
+        Tesseris::observer(self)
+    }
+
     fn rule_options() -> &'static [OptionSpec] {
         &OPTIONS
     }
