@@ -637,9 +637,8 @@ fn a_match_of_millions_of_planned_games_is_read_without_a_list_of_them() {
 }
 
 /// The tiny match (chess on one board, two random players, 4 games, seed 1, 20 plies) at
-/// `nodes` a move with `extra` arguments, written to the temporary file `name`.
-fn tiny(name: &str, nodes: &str, extra: &[&str]) -> PathBuf {
-    let f = temp(name);
+/// `nodes` a move with `extra` arguments, written to `out`: (success, stdout, stderr).
+fn tiny_to(out: &str, nodes: &str, extra: &[&str]) -> (bool, String, String) {
     let mut a = vec![
         "--nodes",
         nodes,
@@ -649,12 +648,19 @@ fn tiny(name: &str, nodes: &str, extra: &[&str]) -> PathBuf {
         "4",
         "--seed",
         "1",
-        "--quiet",
         "--out",
-        f.to_str().unwrap(),
+        out,
     ];
     a.extend_from_slice(extra);
-    let (ok, _, err) = cli(&common::tiny_match(&a));
+    cli(&common::tiny_match(&a))
+}
+
+/// [`tiny_to`] the temporary file `name`, quietly: it must succeed.
+fn tiny(name: &str, nodes: &str, extra: &[&str]) -> PathBuf {
+    let f = temp(name);
+    let mut a = vec!["--quiet"];
+    a.extend_from_slice(extra);
+    let (ok, _, err) = tiny_to(f.to_str().unwrap(), nodes, &a);
     assert!(ok, "{}", err);
     f
 }
@@ -991,21 +997,9 @@ fn a_resumed_match_ends_as_the_match_run_at_once() {
     std::fs::write(&f, &text[..text.len() - 30]).unwrap();
     let path = f.to_str().unwrap();
     let resume = |extra: &[&str]| {
-        let mut a = vec![
-            "--nodes",
-            "200",
-            "--max-plies",
-            "20",
-            "--games",
-            "4",
-            "--seed",
-            "1",
-            "--out",
-            path,
-            "--resume",
-        ];
+        let mut a = vec!["--resume"];
         a.extend_from_slice(extra);
-        cli(&common::tiny_match(&a))
+        tiny_to(path, "200", &a)
     };
     let (ok, out, err) = resume(&[]);
     assert!(ok, "{}", err);
@@ -1028,25 +1022,29 @@ fn a_resumed_match_ends_as_the_match_run_at_once() {
 
     // Another match's file: refused, untouched.
     std::fs::write(&f, &text).unwrap();
-    for (extra, field) in [
-        (&["--seed", "2"][..], "'seed' is 1, this match's 2"),
+    for (seed, nodes, games, field) in [
+        ("2", "200", "4", "'seed' is 1, this match's 2"),
         (
-            &["--nodes", "300"][..],
+            "1",
+            "300",
+            "4",
             r#"'tc' is "nodes 200", this match's "nodes 300""#,
         ),
-        (&["--games", "6"][..], "'planned' is 4, this match's 6"),
+        ("1", "200", "6", "'planned' is 4, this match's 6"),
     ] {
-        let mut a = vec!["--out", path, "--resume", "--max-plies", "20"];
-        for k in ["--seed", "--nodes", "--games"] {
-            let given = extra.iter().position(|x| x == &k);
-            a.push(k);
-            a.push(match (given, k) {
-                (Some(j), _) => extra[j + 1],
-                (None, "--seed") => "1",
-                (None, "--nodes") => "200",
-                _ => "4",
-            });
-        }
+        let a = [
+            "--nodes",
+            nodes,
+            "--max-plies",
+            "20",
+            "--games",
+            games,
+            "--seed",
+            seed,
+            "--out",
+            path,
+            "--resume",
+        ];
         let (ok, _, err) = cli(&common::tiny_match(&a));
         assert!(!ok);
         assert_eq!(err.trim_end().lines().count(), 1, "{}", err);

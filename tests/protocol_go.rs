@@ -540,6 +540,16 @@ fn tesseris_default_rollouts_are_four_plies_with_two_seats_and_eight_with_more()
     assert_ne!(search(4, None), search(4, Some(4)));
 }
 
+/// The `info string error:` lines of `out`, which must be exactly one.
+fn error_lines(out: &[String]) -> Vec<&String> {
+    let errors: Vec<&String> = out
+        .iter()
+        .filter(|l| l.starts_with("info string error: "))
+        .collect();
+    assert_eq!(errors.len(), 1, "{:?}", out);
+    errors
+}
+
 /// A clock for a seat the game does not have is not used, and clocks that leave out the seat to
 /// move give it no time of its own (it thinks 1000 ms): both are reported on the one `go: …`
 /// error line, and the search still runs with the rest; a `go` with the mover's clock says
@@ -551,11 +561,7 @@ fn clocks_for_missing_seats_or_without_the_movers_are_reported() {
     e.exchange("position startpos moves a2a3 b4a3");
     assert_eq!(e.exchange("query p3turn"), vec!["response true"]);
     let out = go(&mut e, "go wtime 100000 btime 100000 depth 1", 30);
-    let errors: Vec<&String> = out
-        .iter()
-        .filter(|l| l.starts_with("info string error: "))
-        .collect();
-    assert_eq!(errors.len(), 1, "{:?}", out);
+    let errors = error_lines(&out);
     assert!(
         errors[0].starts_with("info string error: go: no clock for p3, the seat to move"),
         "{:?}",
@@ -566,11 +572,7 @@ fn clocks_for_missing_seats_or_without_the_movers_are_reported() {
         "go p4time 5000 p1time 1 p2time 1 p3time 100000 depth 1",
         30,
     );
-    let errors: Vec<&String> = out
-        .iter()
-        .filter(|l| l.starts_with("info string error: "))
-        .collect();
-    assert_eq!(errors.len(), 1, "{:?}", out);
+    let errors = error_lines(&out);
     assert!(
         errors[0].contains("'p4time 5000': threechess has 3 seats; ignored"),
         "{:?}",
@@ -586,11 +588,7 @@ fn clocks_for_missing_seats_or_without_the_movers_are_reported() {
     e.exchange("setoption name Game value hyperchess");
     e.exchange("position startpos");
     let out = go(&mut e, "go btime 100000 p3inc 100 depth 1", 30);
-    let errors: Vec<&String> = out
-        .iter()
-        .filter(|l| l.starts_with("info string error: "))
-        .collect();
-    assert_eq!(errors.len(), 1, "{:?}", out);
+    let errors = error_lines(&out);
     assert!(
         errors[0].contains("'p3inc 100': hyperchess has 2 seats; ignored")
             && errors[0].contains("no clock for p1, the seat to move"),
