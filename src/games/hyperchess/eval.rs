@@ -38,6 +38,47 @@ pub fn piece_values(avg_mobility: &[f32; 8]) -> [i32; 8] {
 /// Bonus for a pawn by ranks advanced from its own first rank (index 1 = starting rank).
 const PAWN_ADVANCE: [i32; 8] = [0, 0, 4, 9, 16, 28, 48, 0];
 
+/// Slots of a thread's table of recent evaluations ([`evaluate_white_kept`]): 16 bytes each,
+/// 1 MiB a thread.
+const KEPT_SLOTS: usize = 1 << 16;
+
+thread_local! {
+    /// (key, evaluation) of recent positions, by key: allocated at a thread's first evaluation.
+    static KEPT: std::cell::RefCell<Vec<(u64, i32)>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// [`evaluate_white`], kept by position in a table of the thread's: alpha-beta evaluates the
+/// same position again and again (each iteration of the deepening, re-searches, transpositions,
+/// quiescence), and off one board the evaluation (mobility across boards, the king zone's
+/// attack tests) is about half a search's time. The key is the position's hash, which holds
+/// everything the evaluation reads (the pieces, the side to move, hence check), mixed with the
+/// grid's geometry; an evaluation is a function of the position, so the same answers and the
+/// same trees (test `kept_evaluations_are_the_evaluations`). Chess on one board has its own,
+/// cheaper evaluation and is not kept.
+pub fn evaluate_white_kept(g: &Hyperchess) -> i32 {
+    if g.plays_chess() {
+        return evaluate_white(g);
+    }
+    let geo = g.geo as *const Geometry as usize as u64;
+    let key = g.hash ^ geo.wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    if key == 0 {
+        return evaluate_white(g);
+    }
+    KEPT.with(|t| {
+        let mut t = t.borrow_mut();
+        if t.is_empty() {
+            t.resize(KEPT_SLOTS, (0, 0));
+        }
+        let slot = &mut t[key as usize & (KEPT_SLOTS - 1)];
+        if slot.0 == key {
+            return slot.1;
+        }
+        let v = evaluate_white(g);
+        *slot = (key, v);
+        v
+    })
+}
+
 pub fn evaluate_white(g: &Hyperchess) -> i32 {
     // The mobility counts sets of squares: one instruction each where the CPU has it (as
     // `count_legal_moves` does), a dozen otherwise.
@@ -383,6 +424,39 @@ mod tests {
             }
         }
         hits
+    }
+
+    /// An evaluation kept by position is the evaluation, whatever grid was evaluated before on
+    /// the thread (the key mixes the geometry with the hash).
+    #[test]
+    fn kept_evaluations_are_the_evaluations() {
+        // Random games on grids of different geometry, played in turn on one thread (so one
+        // table holds them all), each position evaluated twice: kept and afresh. The second
+        // game of each grid replays the first's moves, so positions come back (kept hits).
+        let mut buf = Vec::new();
+        let grids = ["3x3", "2x2", "1x1", "2x3", "3x1"];
+        let mut games: Vec<(Hyperchess, crate::game::GameRng)> = grids
+            .iter()
+            .flat_map(|b| {
+                let opts = RuleOptions::of::<Hyperchess>()
+                    .with("Boards", b)
+                    .with("Promotions", "hyperchess");
+                let g = Hyperchess::start(&opts).unwrap();
+                (0..2).map(move |_| (g.clone(), crate::game::rng_from_seed(b.len() as u64)))
+            })
+            .collect();
+        let mut evaluated = 0;
+        for _ in 0..300 {
+            for (g, rng) in games.iter_mut() {
+                assert_eq!(evaluate_white_kept(g), evaluate_white(g), "{}", g.to_text());
+                evaluated += 1;
+                if let Some(m) = g.random_move(rng, &mut buf) {
+                    g.play(m);
+                    assert_eq!(g.hash, g.compute_hash());
+                }
+            }
+        }
+        assert!(evaluated >= 3000);
     }
 
     /// The attack test that reads other boards from bitboards (and walks a line only when an

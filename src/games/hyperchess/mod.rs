@@ -790,7 +790,7 @@ impl Game for Hyperchess {
     }
 
     fn evaluate(&self, seat: Seat) -> i32 {
-        let v = eval::evaluate_white(self);
+        let v = eval::evaluate_white_kept(self);
         if seat == 0 {
             v
         } else {
