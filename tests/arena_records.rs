@@ -1058,6 +1058,20 @@ fn a_resumed_match_ends_as_the_match_run_at_once() {
         );
         assert_eq!(std::fs::read_to_string(&f).unwrap(), text);
     }
+    // No file yet: the match starts, as without --resume.
+    let fresh = temp("resume-fresh.jsonl");
+    let (ok, _, err) = tiny_to(fresh.to_str().unwrap(), "200", &["--resume"]);
+    assert!(ok, "{}", err);
+    assert!(
+        err.starts_with(&format!(
+            "resuming {}: no such file yet, so the match starts (4 games to play)",
+            fresh.display()
+        )),
+        "{}",
+        err
+    );
+    assert_eq!(timeless(&fresh), timeless(&whole));
+    let _ = std::fs::remove_file(&fresh);
     let (ok, _, err) = cli(&common::tiny_match(&["--nodes", "200", "--resume"]));
     assert!(!ok);
     assert!(err.contains("--resume needs --out"), "{}", err);

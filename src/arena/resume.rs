@@ -19,6 +19,8 @@ pub(super) struct Kept {
     /// Whether the file's last line was cut short (the match was killed as it wrote it) and
     /// dropped: its game is played again.
     pub cut: bool,
+    /// Whether the file existed (else the match starts).
+    pub found: bool,
 }
 
 /// A game file's lines, each with its number from 1, and whether its last line was cut short.
@@ -111,6 +113,7 @@ pub(super) fn kept(plan: &Plan, path: &Path) -> Result<Kept, String> {
     let mut parser = Records::knowing(&plan.def.name, plan.def.options_map(), plan.players);
     let mut kept = Kept {
         cut,
+        found: true,
         ..Kept::default()
     };
     for (n, line) in lines {
@@ -159,6 +162,13 @@ pub(super) fn kept(plan: &Plan, path: &Path) -> Result<Kept, String> {
 
 /// The line saying what a resumed file gave: `resuming FILE: 177 games kept, 423 to play`.
 pub(super) fn notice(path: &Path, kept: &Kept, to_play: usize) -> String {
+    if !kept.found {
+        return format!(
+            "resuming {}: no such file yet, so the match starts ({} games to play)",
+            path.display(),
+            to_play
+        );
+    }
     let games = |n: usize| format!("{} game{}", n, if n == 1 { "" } else { "s" });
     let mut s = format!(
         "resuming {}: {} kept, {} to play",
