@@ -2412,3 +2412,57 @@ fn cli_a_builtin_players_net_must_fit_the_game_played() {
 
 /// Hyperchess on one board, as `quatre match` flags.
 const ONE_BOARD_ARGS: [&str; 4] = ["--game", "hyperchess", "--option", "Boards=1x1"];
+
+/// A match against a chess engine is played and recorded under the rules it reads
+/// (`Promotions=chess`, not the match's default): resumed, its file is this match's games (it
+/// was refused on its options, so that no such match could be resumed).
+#[test]
+fn cli_a_match_against_a_chess_engine_resumes() {
+    let out = temp("chess-resume.jsonl");
+    let log = temp("chess-resume.log");
+    let guest = format!("{} {}", engine("echo_position.sh"), log.display());
+    let run = |extra: &[&str]| {
+        let mut a = vec![
+            "match",
+            "--game",
+            "hyperchess",
+            "--option",
+            "Boards=1x1",
+            "--engine",
+            "builtin:random",
+            "--engine",
+            &guest,
+            "--games",
+            "4",
+            "--nodes",
+            "50",
+            "--seed",
+            "3",
+            "--quiet",
+            "--out",
+            out.to_str().unwrap(),
+        ];
+        a.extend_from_slice(extra);
+        cli(&a)
+    };
+    let (ok, _, err) = run(&[]);
+    assert!(ok, "{}", err);
+    let whole = std::fs::read_to_string(&out).unwrap();
+    assert!(whole.contains(r#""Promotions":"chess""#), "{}", whole);
+    let first: String = whole.lines().take(2).map(|l| format!("{}\n", l)).collect();
+    std::fs::write(&out, &first).unwrap();
+    let (ok, _, err) = run(&["--resume"]);
+    assert!(ok, "{}", err);
+    let games: Vec<u64> = std::fs::read_to_string(&out)
+        .unwrap()
+        .lines()
+        .map(|l| {
+            serde_json::from_str::<serde_json::Value>(l).unwrap()["game"]
+                .as_u64()
+                .unwrap()
+        })
+        .collect();
+    assert_eq!(games, [0, 1, 2, 3]);
+    let _ = std::fs::remove_file(&out);
+    let _ = std::fs::remove_file(&log);
+}

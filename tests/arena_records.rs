@@ -1078,3 +1078,89 @@ fn a_resumed_match_ends_as_the_match_run_at_once() {
     let _ = std::fs::remove_file(&f);
     let _ = std::fs::remove_file(&whole);
 }
+
+/// A resumed file keeps the games of the positions this match starts from: with `--openings`
+/// of positions alone (no moves), another file's positions are another match, refused on the
+/// game's `start` (they were taken as this match's, and the table mixed two matches).
+#[test]
+fn a_resumed_file_of_other_opening_positions_is_refused() {
+    let book = |name: &str, fen: &str| {
+        let f = temp(name);
+        std::fs::write(&f, format!("{}\n", fen)).unwrap();
+        f
+    };
+    let a = book(
+        "resume-e4.txt",
+        "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b - - 0 1",
+    );
+    let b = book(
+        "resume-d4.txt",
+        "rnbqkbnr/pppppppp/8/8/3P4/8/PPP1PPPP/RNBQKBNR b - - 0 1",
+    );
+    let f = tiny(
+        "resume-openings.jsonl",
+        "200",
+        &["--openings", a.to_str().unwrap()],
+    );
+    let text = std::fs::read_to_string(&f).unwrap();
+    let first: String = text.lines().take(2).map(|l| format!("{}\n", l)).collect();
+    std::fs::write(&f, &first).unwrap();
+    let path = f.to_str().unwrap();
+    let (ok, _, err) = tiny_to(
+        path,
+        "200",
+        &["--openings", b.to_str().unwrap(), "--resume"],
+    );
+    assert!(!ok, "{}", err);
+    assert!(
+        err.contains(&format!(
+            "{}:1: game 1 is not this match's: its 'start' is",
+            path
+        )),
+        "{}",
+        err
+    );
+    assert_eq!(std::fs::read_to_string(&f).unwrap(), first);
+    // The same book resumes.
+    let (ok, _, err) = tiny_to(
+        path,
+        "200",
+        &["--openings", a.to_str().unwrap(), "--resume"],
+    );
+    assert!(ok, "{}", err);
+    assert_eq!(std::fs::read_to_string(&f).unwrap(), text);
+    for p in [&a, &b, &f] {
+        let _ = std::fs::remove_file(p);
+    }
+}
+
+/// A last line cut short inside a character (an engine's name, an adjudication's `±`) is a cut
+/// line like any other: dropped, its game played again (the file was refused as not UTF-8).
+#[test]
+fn a_resumed_file_cut_inside_a_character_is_finished() {
+    let whole = tiny("resume-utf8-whole.jsonl", "200", &[]);
+    let text = std::fs::read_to_string(&whole).unwrap();
+    let f = temp("resume-utf8.jsonl");
+    let mut bytes: Vec<u8> = text
+        .lines()
+        .take(2)
+        .flat_map(|l| format!("{}\n", l).into_bytes())
+        .collect();
+    // The first byte of `±`, and no more.
+    bytes.extend_from_slice(b"{\"format\":3,\"reason\":\"every engine within \xc2");
+    std::fs::write(&f, &bytes).unwrap();
+    let path = f.to_str().unwrap();
+    let (ok, _, err) = tiny_to(path, "200", &["--resume"]);
+    assert!(ok, "{}", err);
+    assert!(
+        err.starts_with(&format!(
+            "resuming {}: 2 games kept, 2 to play; its last line was cut short",
+            path
+        )),
+        "{}",
+        err
+    );
+    assert_eq!(timeless(&f), timeless(&whole));
+    let _ = std::fs::remove_file(&f);
+    let _ = std::fs::remove_file(&whole);
+}

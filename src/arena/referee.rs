@@ -562,7 +562,10 @@ pub fn play(
 
 /// The state a game starts from (its start or the opening line's position, then the opening's
 /// moves), and the text of the position before the opening's moves.
-fn initial_state(def: &GameDef, job: &Job) -> Result<(Box<dyn AnyGame>, String), String> {
+pub(super) fn initial_state(
+    def: &GameDef,
+    job: &Job,
+) -> Result<(Box<dyn AnyGame>, String), String> {
     let mut state = match &job.start {
         Some(text) => def.from_text(text)?,
         None => def.start(job.deal_seed)?,

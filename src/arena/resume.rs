@@ -3,7 +3,7 @@
 //! "Resuming a match").
 
 use super::records::Records;
-use super::referee::GameRecord;
+use super::referee::{initial_state, GameRecord};
 use super::Plan;
 use serde::Serialize;
 use std::collections::BTreeSet;
@@ -30,27 +30,50 @@ type Lines = (Vec<(usize, String)>, bool);
 /// last one is cut short (no line break after it and not a whole record). None when the file
 /// does not exist: a match to start.
 fn lines(path: &Path) -> Result<Option<Lines>, String> {
-    let text = match std::fs::read_to_string(path) {
-        Ok(t) => t,
+    let bytes = match std::fs::read(path) {
+        Ok(b) => b,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
         Err(e) => return Err(format!("cannot read {}: {}", path.display(), e)),
     };
-    let mut out: Vec<(usize, String)> = text
-        .lines()
-        .enumerate()
-        .filter(|(_, l)| !l.trim().is_empty())
-        .map(|(i, l)| (i + 1, l.to_string()))
-        .collect();
-    // A record is written with its line break in one write and flushed: a last line without
-    // one is a write the match did not finish, unless it reads as a whole record.
+    // Read as bytes: a line cut short may end inside a character of a name or a reason (`±`),
+    // and is dropped, not a reason to refuse the whole file.
+    let whole = bytes.ends_with(b"\n");
+    let mut parts: Vec<&[u8]> = bytes.split(|&b| b == b'\n').collect();
+    if whole {
+        // The empty piece after the last line break.
+        parts.pop();
+    }
+    let last = parts.len();
+    let mut out = Vec::new();
     let mut cut = false;
-    if !text.ends_with('\n') {
-        if let Some((_, last)) = out.last() {
-            if serde_json::from_str::<serde_json::Value>(last).is_err() {
-                out.pop();
+    for (i, part) in parts.into_iter().enumerate() {
+        let part = part.strip_suffix(b"\r").unwrap_or(part);
+        // A record is written with its line break in one write and flushed: a last line
+        // without one is a write the match did not finish, unless it reads as a whole record.
+        let unfinished = !whole && i + 1 == last;
+        let text = match std::str::from_utf8(part) {
+            Ok(t) => t,
+            Err(_) if unfinished => {
                 cut = true;
+                continue;
             }
+            Err(e) => {
+                return Err(format!(
+                    "--resume: {}:{}: not text (UTF-8): {}",
+                    path.display(),
+                    i + 1,
+                    e
+                ))
+            }
+        };
+        if text.trim().is_empty() {
+            continue;
         }
+        if unfinished && serde_json::from_str::<serde_json::Value>(text).is_err() {
+            cut = true;
+            continue;
+        }
+        out.push((i + 1, text.to_string()));
     }
     Ok(Some((out, cut)))
 }
@@ -95,14 +118,17 @@ fn differs(rec: &GameRecord, want: &GameRecord) -> Option<(&'static str, String,
         ("tc", shown(&rec.tc), shown(&want.tc)),
         ("deal_seed", shown(&rec.deal_seed), shown(&want.deal_seed)),
         ("opening", shown(&rec.opening), shown(&want.opening)),
+        ("start", shown(&rec.start), shown(&want.start)),
     ];
     fields.into_iter().find(|(_, a, b)| a != b)
 }
 
 /// The games of `path` that this match keeps: each must be the game this match plays under its
 /// number (same seed, game and options, games planned and shard, engines and their names at
-/// each seat, limits, deal and opening); a game recorded twice is an error. A file that does
-/// not exist keeps nothing.
+/// each seat, limits, deal, opening and start position); a game recorded twice is an error. A
+/// file that does not exist keeps nothing. A game with a seat whose engine does not know the
+/// game (a chess engine) is played and recorded under the rules such an engine reads
+/// ([`GameDef::for_foreign_engines`](super::referee::GameDef::for_foreign_engines)): those options are this match's too.
 pub(super) fn kept(plan: &Plan, path: &Path) -> Result<Kept, String> {
     let Some((lines, cut)) = lines(path)? else {
         return Ok(Kept::default());
@@ -110,6 +136,7 @@ pub(super) fn kept(plan: &Plan, path: &Path) -> Result<Kept, String> {
     let place = |n: usize| format!("--resume: {}:{}", path.display(), n);
     let ours: BTreeSet<usize> = plan.indices.iter().copied().collect();
     let mut seen = BTreeSet::new();
+    let foreign = plan.def.for_foreign_engines().map(|(d, _)| d);
     let mut parser = Records::knowing(&plan.def.name, plan.def.options_map(), plan.players);
     let mut kept = Kept {
         cut,
@@ -137,7 +164,12 @@ pub(super) fn kept(plan: &Plan, path: &Path) -> Result<Kept, String> {
             return Err(format!("{}: game {} is recorded twice", place(n), number));
         }
         let job = plan.job(rec.game)?;
-        let mut want = GameRecord::new(&plan.def, &plan.engines, &job, &plan.cfg, String::new());
+        let def = match &foreign {
+            Some(d) if rec.options == d.options_map() => d,
+            _ => &plan.def,
+        };
+        let (_, start) = initial_state(def, &job)?;
+        let mut want = GameRecord::new(def, &plan.engines, &job, &plan.cfg, start);
         want.planned = Some(plan.planned);
         want.shard = plan.heading.shard.map(|(i, k)| [i, k]);
         if let Some((field, file, here)) = differs(&rec, &want) {
