@@ -310,6 +310,30 @@ fn every_query_gets_a_response() {
     e.quit();
 }
 
+/// The responses come in the order of the queries: one that is not a query waits, as a query
+/// does, for the commands sent before it (it was answered at once, so its `response none` came
+/// before the `response false` of a `query gameover` sent earlier and waiting behind a `go`).
+#[test]
+fn a_bad_query_is_answered_in_its_turn() {
+    let mut e = Engine::start();
+    e.exchange("ugi");
+    e.exchange("position startpos");
+    e.send("go movetime 300");
+    e.send("go movetime 300");
+    e.send("query gameover");
+    e.send("query nothing");
+    let bestmoves = std::cell::Cell::new(0);
+    let out = e.until(Duration::from_secs(20), |l| {
+        if l.starts_with("bestmove ") {
+            bestmoves.set(bestmoves.get() + 1);
+        }
+        bestmoves.get() == 2
+    });
+    let responses: Vec<&String> = out.iter().filter(|l| l.starts_with("response")).collect();
+    assert_eq!(responses, ["response false", "response none"], "{:?}", out);
+    e.quit();
+}
+
 /// A tesseris observation hides the other hands: `go` on one seat's observation with another
 /// seat to move searched anyway, on cards drawn at random for the mover (a move with a card it
 /// may not hold). It is refused, with `bestmove 0000`; the mover's own observation is searched.

@@ -48,6 +48,9 @@ pub enum Command {
     },
     Eval,
     Query(Query),
+    /// A `query` that is not one (unknown, malformed): answered, in its turn among the commands
+    /// waiting, with this error and `response none`.
+    BadQuery(String),
     Help,
     Nothing,
 }

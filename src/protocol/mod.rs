@@ -315,16 +315,19 @@ impl Engine {
     /// loop waiting for a CPU after the input thread has read the line).
     pub fn handle_line_read_at(&mut self, line: &str, received: Instant) -> bool {
         self.resume();
-        match command::parse(line) {
-            Err(e) => {
-                self.out.error(&e);
-                // A UGI runner waits for the `response` of any query it sends: an unknown or
-                // malformed one gets one too, as a query without a position does.
-                let first = line.split_whitespace().next().unwrap_or("");
-                if first.eq_ignore_ascii_case("query") {
-                    self.out.line("response none");
-                }
+        // A UGI runner waits for the `response` of any query it sends: an unknown or malformed
+        // one gets one too, as a query without a position does, and in its turn, after the
+        // commands sent before it (a runner pairs responses with queries in order).
+        let parsed = command::parse(line).or_else(|e| {
+            let first = line.split_whitespace().next().unwrap_or("");
+            if first.eq_ignore_ascii_case("query") {
+                Ok(Command::BadQuery(e))
+            } else {
+                Err(e)
             }
+        });
+        match parsed {
+            Err(e) => self.out.error(&e),
             Ok(Command::Quit) => {
                 self.waiting.clear();
                 self.stop_search();
@@ -534,6 +537,10 @@ impl Engine {
                 self.out.line(&line);
             }
             Command::Query(q) => self.query(q),
+            Command::BadQuery(e) => {
+                self.out.error(&e);
+                self.out.line("response none");
+            }
             Command::Help => {
                 for l in HELP.lines() {
                     self.out.line(&format!("info string {}", l));
