@@ -991,8 +991,10 @@ fn a_resumed_match_ends_as_the_match_run_at_once() {
         if i == 1 {
             v["started"] = serde_json::Value::Bool(false);
         }
-        i < 3
+        i < 4
     });
+    // Games 1 and 3 are played again (game 1 not started, game 3's line cut) after the kept
+    // games 0 and 2: the file ends in game order all the same.
     let text = std::fs::read_to_string(&f).unwrap();
     std::fs::write(&f, &text[..text.len() - 30]).unwrap();
     let path = f.to_str().unwrap();
@@ -1005,20 +1007,38 @@ fn a_resumed_match_ends_as_the_match_run_at_once() {
     assert!(ok, "{}", err);
     assert!(
         err.starts_with(&format!(
-            "resuming {}: 1 game kept, 3 to play (1 recorded as not started is played again); its last line was cut short",
+            "resuming {}: 2 games kept, 2 to play (1 recorded as not started is played again); its last line was cut short",
             path
         )),
         "{}",
         err
     );
     assert!(
-        out.contains("4 games of 4 played (1 of them kept from the file resumed)"),
+        out.contains("4 games of 4 played (2 of them kept from the file resumed)"),
         "{}",
         out
     );
     assert_eq!(timeless(&f), timeless(&whole));
     let rows = |t: &str| -> Vec<String> { t.lines().skip(1).map(String::from).collect() };
     assert_eq!(rows(&out), rows(&table), "{}\n{}", out, table);
+
+    // Through a symbolic link: the file it names is finished, the link stays a link.
+    #[cfg(unix)]
+    {
+        let target = temp("resume-target.jsonl");
+        std::fs::write(&target, &text).unwrap();
+        let link = temp("resume-link.jsonl");
+        std::os::unix::fs::symlink(&target, &link).unwrap();
+        let (ok, _, err) = tiny_to(link.to_str().unwrap(), "200", &["--resume", "--quiet"]);
+        assert!(ok, "{}", err);
+        assert!(std::fs::symlink_metadata(&link)
+            .unwrap()
+            .file_type()
+            .is_symlink());
+        assert_eq!(timeless(&target), timeless(&whole));
+        let _ = std::fs::remove_file(&link);
+        let _ = std::fs::remove_file(&target);
+    }
 
     // Another match's file: refused, untouched.
     std::fs::write(&f, &text).unwrap();

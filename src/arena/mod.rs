@@ -855,7 +855,14 @@ pub fn run_match(def: GameDef, args: &MatchArgs) -> Result<MatchReport, String> 
         let _ = w.join();
     }
     let mut records = file.finish()?;
-    records.sort_by_key(|r| r.game);
+    if !records.is_sorted_by_key(|r| r.game) {
+        // Games played again (not started, or after a gap) came after the kept ones: the file
+        // is put in game order, as the match run at once writes it.
+        records.sort_by_key(|r| r.game);
+        if let (Some(p), true) = (args.out.as_deref(), resumed > 0) {
+            rewrite(p, &records)?;
+        }
+    }
     if let Some(e) = error {
         return Err(e);
     }
@@ -1038,8 +1045,11 @@ impl GameFile {
 }
 
 /// Writes `kept` to `path` through a file beside it renamed over it (a resumed file never
-/// holds less than it did, whenever the match is stopped), then opens it to add games.
+/// holds less than it did, whenever the match is stopped), then opens it to add games. A
+/// symbolic link is followed (the file it names is replaced, the link kept), and the file keeps
+/// its permissions.
 fn rewrite(path: &std::path::Path, kept: &[GameRecord]) -> Result<std::fs::File, String> {
+    let path = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
     let mut name = path.as_os_str().to_owned();
     name.push(".resuming");
     let tmp = PathBuf::from(name);
@@ -1049,14 +1059,16 @@ fn rewrite(path: &std::path::Path, kept: &[GameRecord]) -> Result<std::fs::File,
         let line = serde_json::to_string(rec).map_err(|e| e.to_string())?;
         writeln!(f, "{}", line).map_err(cannot)?;
     }
-    f.into_inner()
-        .map_err(|e| cannot(e.into_error()))?
-        .sync_all()
-        .map_err(cannot)?;
-    std::fs::rename(&tmp, path).map_err(|e| format!("cannot replace {}: {}", path.display(), e))?;
+    let f = f.into_inner().map_err(|e| cannot(e.into_error()))?;
+    if let Ok(m) = std::fs::metadata(&path) {
+        f.set_permissions(m.permissions()).map_err(cannot)?;
+    }
+    f.sync_all().map_err(cannot)?;
+    std::fs::rename(&tmp, &path)
+        .map_err(|e| format!("cannot replace {}: {}", path.display(), e))?;
     std::fs::OpenOptions::new()
         .append(true)
-        .open(path)
+        .open(&path)
         .map_err(|e| format!("cannot write {}: {}", path.display(), e))
 }
 
