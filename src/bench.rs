@@ -20,14 +20,16 @@ impl Item {
     pub fn per_second(&self) -> u64 {
         (self.nodes as u128 * 1_000_000 / self.micros.max(1) as u128) as u64
     }
+    /// The item's line: the figures in columns, then what was measured (whose length varies:
+    /// written first, the longest labels pushed the figures out of line).
     pub fn line(&self) -> String {
         format!(
-            "{:<13} {:<44} {:>12} nodes {:>8} ms {:>12} /s",
+            "{:<13} {:>12} nodes {:>8} ms {:>12} /s  {}",
             self.game,
-            self.what,
             self.nodes,
             self.micros / 1000,
-            self.per_second()
+            self.per_second(),
+            self.what
         )
     }
 }
