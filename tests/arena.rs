@@ -199,6 +199,20 @@ fn engine1_score(r: &MatchReport) -> f64 {
     s / r.records.len() as f64
 }
 
+/// The game numbers of a game file, in file order (read as JSON: Nim, the tests' game, is not
+/// one `records::read` knows).
+fn game_numbers(path: &std::path::Path) -> Vec<u64> {
+    std::fs::read_to_string(path)
+        .unwrap()
+        .lines()
+        .map(|l| {
+            serde_json::from_str::<serde_json::Value>(l).unwrap()["game"]
+                .as_u64()
+                .unwrap()
+        })
+        .collect()
+}
+
 fn temp(name: &str) -> PathBuf {
     let mut p = std::env::temp_dir();
     p.push(format!("quatre-arena-{}-{}", std::process::id(), name));
@@ -497,18 +511,7 @@ fn a_resumed_sprt_stops_where_the_run_never_stopped_does() {
         "{}",
         resumed.summary
     );
-    // The file's games, in order (Nim is not a registry game `records::read` knows).
-    let games = || -> Vec<u64> {
-        std::fs::read_to_string(&f)
-            .unwrap()
-            .lines()
-            .map(|l| {
-                serde_json::from_str::<serde_json::Value>(l).unwrap()["game"]
-                    .as_u64()
-                    .unwrap()
-            })
-            .collect()
-    };
+    let games = || game_numbers(&f);
     assert_eq!(games(), (0..whole.records.len() as u64).collect::<Vec<_>>());
     let again = lopsided_sprt("300", "400", sprt, "1", "5", &["--out", path, "--resume"]);
     assert_eq!(again.verdict, Some(Verdict::H1));
@@ -2350,7 +2353,7 @@ fn cli_a_builtin_players_net_must_fit_the_game_played() {
         "error: p: Policy net: no built-in policy for hyperchess",
     );
     // Chess's net on one board with the guard promotion: another rule set.
-    let args = on(&ONE_BOARD_ARGS, &with_net(&chess), hand);
+    let args = on(&common::ONE_BOARD, &with_net(&chess), hand);
     let args: Vec<&str> = args.iter().map(String::as_str).collect();
     refused(
         &args,
@@ -2361,7 +2364,7 @@ fn cli_a_builtin_players_net_must_fit_the_game_played() {
         "builtin:alphabeta option.Eval=net name=net".to_string(),
         with_net(&own),
     ] {
-        let args = on(&ONE_BOARD_ARGS, &net, hand);
+        let args = on(&common::ONE_BOARD, &net, hand);
         let args: Vec<&str> = args.iter().map(String::as_str).collect();
         let (ok, _, err) = cli(&args);
         assert!(ok, "{}", err);
@@ -2372,7 +2375,7 @@ fn cli_a_builtin_players_net_must_fit_the_game_played() {
     let log = temp("fits-chess.log");
     let chess_engine = format!("{} {}", engine("echo_position.sh"), log.display());
     let knows = format!("{} {} h8g8", engine("knows_game.sh"), log.display());
-    let args = on(&ONE_BOARD_ARGS, &with_net(&chess), &chess_engine);
+    let args = on(&common::ONE_BOARD, &with_net(&chess), &chess_engine);
     let args: Vec<&str> = args.iter().map(String::as_str).collect();
     let (ok, _, err) = cli(&args);
     assert!(ok, "{}", err);
@@ -2389,7 +2392,7 @@ fn cli_a_builtin_players_net_must_fit_the_game_played() {
             "hyperchess-1x1/5), this position's are hyperchess-1x1/3",
         ),
     ] {
-        let args = on(&ONE_BOARD_ARGS, &with_net(net), guest);
+        let args = on(&common::ONE_BOARD, &with_net(net), guest);
         let args: Vec<&str> = args.iter().map(String::as_str).collect();
         let (ok, _, err) = cli(&args);
         assert!(!ok, "{:?} was accepted", args);
@@ -2410,9 +2413,6 @@ fn cli_a_builtin_players_net_must_fit_the_game_played() {
     }
 }
 
-/// Hyperchess on one board, as `quatre match` flags.
-const ONE_BOARD_ARGS: [&str; 4] = ["--game", "hyperchess", "--option", "Boards=1x1"];
-
 /// A match against a chess engine is played and recorded under the rules it reads
 /// (`Promotions=chess`, not the match's default): resumed, its file is this match's games (it
 /// was refused on its options, so that no such match could be resumed).
@@ -2422,12 +2422,9 @@ fn cli_a_match_against_a_chess_engine_resumes() {
     let log = temp("chess-resume.log");
     let guest = format!("{} {}", engine("echo_position.sh"), log.display());
     let run = |extra: &[&str]| {
-        let mut a = vec![
-            "match",
-            "--game",
-            "hyperchess",
-            "--option",
-            "Boards=1x1",
+        let mut a = vec!["match"];
+        a.extend_from_slice(&common::ONE_BOARD);
+        a.extend_from_slice(&[
             "--engine",
             "builtin:random",
             "--engine",
@@ -2441,7 +2438,7 @@ fn cli_a_match_against_a_chess_engine_resumes() {
             "--quiet",
             "--out",
             out.to_str().unwrap(),
-        ];
+        ]);
         a.extend_from_slice(extra);
         cli(&a)
     };
@@ -2453,16 +2450,7 @@ fn cli_a_match_against_a_chess_engine_resumes() {
     std::fs::write(&out, &first).unwrap();
     let (ok, _, err) = run(&["--resume"]);
     assert!(ok, "{}", err);
-    let games: Vec<u64> = std::fs::read_to_string(&out)
-        .unwrap()
-        .lines()
-        .map(|l| {
-            serde_json::from_str::<serde_json::Value>(l).unwrap()["game"]
-                .as_u64()
-                .unwrap()
-        })
-        .collect();
-    assert_eq!(games, [0, 1, 2, 3]);
+    assert_eq!(game_numbers(&out), [0, 1, 2, 3]);
     let _ = std::fs::remove_file(&out);
     let _ = std::fs::remove_file(&log);
 }
