@@ -51,12 +51,14 @@ pub(super) fn select<M: Copy + Eq + std::hash::Hash>(
     } else {
         usize::MAX
     };
+    // UCB's ln N, the same for every child unless ISMCTS counts availability per child.
+    let parent_ln = parent_n.ln();
     for ch in tree.children(node) {
         if window == 0 {
             break;
         }
         let cn = &tree.node(ch);
-        let n_total = match available {
+        let (n_total, ln_total) = match available {
             Some(moves) => {
                 let Some(m) = cn.mv() else { continue };
                 // (`all_available`: every child's move is in the set.)
@@ -68,9 +70,10 @@ pub(super) fn select<M: Copy + Eq + std::hash::Hash>(
                 } else {
                     cn.availability.fetch_add(1, Ordering::Relaxed) + 1
                 };
-                (own + parent_all).saturating_sub(cn.avail_base).max(1) as f64
+                let n = (own + parent_all).saturating_sub(cn.avail_base).max(1) as f64;
+                (n, n.ln())
             }
-            None => parent_n,
+            None => (parent_n, parent_ln),
         };
         let vl = cn.virtual_loss.load(Ordering::Relaxed) as f64;
         let n = cn.visits.load(Ordering::Relaxed) as f64 + vl;
@@ -97,7 +100,7 @@ pub(super) fn select<M: Copy + Eq + std::hash::Hash>(
             } else {
                 0.0
             };
-            q + c * (n_total.ln() / n).sqrt() + bias
+            q + c * (ln_total / n).sqrt() + bias
         };
         if v > best_v {
             best_v = v;

@@ -4,7 +4,7 @@ use super::backup::{back_up_value, root_decided, solve_path};
 use super::leaf::{leaf_value, quiescence_rewards};
 use super::report::ranked;
 use super::select::{select, Knobs};
-use super::tree::{widen, Tree, COMPLETE, FIRST_CHILDREN, LOSS, SCALE, UNPROVEN, WIN};
+use super::tree::{rank_range, widen, Tree, COMPLETE, FIRST_CHILDREN, LOSS, SCALE, UNPROVEN, WIN};
 use crate::game::Game;
 use crate::search::quiesce::PlyBufs;
 use fxhash::FxHashSet;
@@ -312,4 +312,34 @@ fn a_policy_orders_the_widening_and_biases_selection() {
     assert_eq!(select(&t, 0, None, false, k).0, Some(all[0]));
     k.puct = 0.0;
     assert_eq!(select(&t, 0, None, false, k).0, Some(last));
+}
+
+#[test]
+fn rank_range_is_the_stable_sort_by_key() {
+    use rand::{Rng, SeedableRng};
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(7);
+    for n in [1usize, 2, 3, 7, 40, 300] {
+        for _ in 0..20 {
+            // Few distinct keys, so that ties abound.
+            let keys: Vec<(f32, u32, u16)> = (0..n)
+                .map(|i| (rng.random_range(0..6) as f32, i as u32, i as u16))
+                .collect();
+            let mut sorted = keys.clone();
+            sorted.sort_by(|a, b| b.0.total_cmp(&a.0));
+            // A new node's first children (picked in one pass), then any later range.
+            let lo = rng.random_range(0..=n);
+            let ranges = [(0, 1), (0, 2), (lo, lo + rng.random_range(0..=n))];
+            for (lo, hi) in ranges {
+                let mut got = keys.clone();
+                rank_range(&mut got, lo, hi);
+                let hi = hi.min(n);
+                if lo < hi {
+                    assert_eq!(got[lo..hi], sorted[lo..hi], "n {n} lo {lo} hi {hi}");
+                }
+                let mut all = got.clone();
+                all.sort_by_key(|e| e.1);
+                assert_eq!(all, keys, "a permutation");
+            }
+        }
+    }
 }

@@ -280,23 +280,30 @@ pub(super) fn widen<G: Game>(
         return false;
     }
     let have = have as usize;
-    // (key, move): the policy's prior, else `move_priority`.
-    let mut keyed: Vec<(f32, G::Move)> = match policy {
+    // (key, place in `moves`, move): the policy's prior, else `move_priority`.
+    let mut keyed: Vec<(f32, u32, G::Move)> = match policy {
         Some(p) => p
             .priors(state, moves, feats)
             .into_iter()
             .zip(moves.iter().copied())
+            .enumerate()
+            .map(|(i, (k, m))| (k, i as u32, m))
             .collect(),
         None => moves
             .iter()
-            .map(|&m| (state.move_priority(m) as f32, m))
+            .enumerate()
+            .map(|(i, &m)| (state.move_priority(m) as f32, i as u32, m))
             .collect(),
     };
-    keyed.sort_by(|a, b| b.0.total_cmp(&a.0));
-    let next = &keyed[have.min(keyed.len())..have.saturating_add(more).min(keyed.len())];
+    let (lo, hi) = (
+        have.min(keyed.len()),
+        have.saturating_add(more).min(keyed.len()),
+    );
+    rank_range(&mut keyed, lo, hi);
+    let next = &keyed[lo..hi];
     let slots = tree.alloc_many(next.len());
     let mover = state.to_move() as u8;
-    for (ch, &(key, m)) in slots.clone().zip(next) {
+    for (ch, &(key, _, m)) in slots.clone().zip(next) {
         let prior = if policy.is_some() { key } else { 0.0 };
         tree.init_with_prior(ch, Some(m), mover, 0, prior);
     }
@@ -310,4 +317,39 @@ pub(super) fn widen<G: Game>(
     };
     nd.widened.store(now | flag, Ordering::Release);
     added > 0
+}
+
+/// Puts the entries of ranks `lo..hi` of `keyed` (in the order of `moves`) at `lo..hi`, in rank
+/// order, the others anywhere else: ranked by key, highest first, ties by place (the order of a
+/// stable sort by key; the places are distinct, so the ranking is total). A new node takes its
+/// first [`FIRST_CHILDREN`] moves of hundreds: those are picked in one pass instead of sorting
+/// every move; a later widening (a few at a time, geometrically) sorts as before, where the
+/// stable sort's runs of equal keys (the quiet moves) make it cheap.
+pub(super) fn rank_range<M: Copy>(keyed: &mut [(f32, u32, M)], lo: usize, hi: usize) {
+    let hi = hi.min(keyed.len());
+    if lo >= hi {
+        return;
+    }
+    if lo > 0 || hi > FIRST_CHILDREN {
+        keyed.sort_by(|a, b| b.0.total_cmp(&a.0));
+        return;
+    }
+    let better = |a: &(f32, u32, M), b: &(f32, u32, M)| {
+        a.0.total_cmp(&b.0).then(b.1.cmp(&a.1)) == std::cmp::Ordering::Greater
+    };
+    for i in 1..keyed.len() {
+        // keyed[..hi.min(i)] holds the best of keyed[..i], best first.
+        let mut j = if i < hi {
+            i
+        } else if better(&keyed[i], &keyed[hi - 1]) {
+            keyed.swap(i, hi - 1);
+            hi - 1
+        } else {
+            continue;
+        };
+        while j > 0 && better(&keyed[j], &keyed[j - 1]) {
+            keyed.swap(j, j - 1);
+            j -= 1;
+        }
+    }
 }
