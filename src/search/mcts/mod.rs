@@ -51,7 +51,7 @@ use self::ismcts::{add_missing_children, candidates};
 use self::leaf::{quiescence_rewards, rollout};
 use self::report::{best_child, report};
 use self::select::{select, Knobs};
-use self::tree::{widen, Tree, COMPLETE, FIRST_CHILDREN, LOSS, SCALE, UNPROVEN, WIN};
+use self::tree::{widen, Tree, WidenScratch, COMPLETE, FIRST_CHILDREN, LOSS, SCALE, UNPROVEN, WIN};
 use super::{Context, Event, Outcome, Tuning, Valuer};
 use crate::game::{rng_from_seed, Game, GameRng, Seat, Status};
 use crate::search::quiesce::PlyBufs;
@@ -255,7 +255,7 @@ fn worker<G: Game>(sh: &Shared<G>, index: usize) {
     let mut path: Vec<u32> = Vec::with_capacity(256);
     let mut legal: Available<G::Move> = Available::default();
     let mut qbufs: PlyBufs<G> = PlyBufs::new(sh.leaf_search + 1);
-    let mut feats: Vec<u32> = Vec::new();
+    let mut scratch: WidenScratch<G::Move> = WidenScratch::default();
     let mut last_report = Instant::now();
     let mut last_publish = Instant::now();
     let mut reported = false;
@@ -331,8 +331,15 @@ fn worker<G: Game>(sh: &Shared<G>, index: usize) {
             }
         }
         let depth = iterate(
-            sh, observer, &mut rng, &mut moves, &mut buf, &mut path, &mut legal, &mut qbufs,
-            &mut feats,
+            sh,
+            observer,
+            &mut rng,
+            &mut moves,
+            &mut buf,
+            &mut path,
+            &mut legal,
+            &mut qbufs,
+            &mut scratch,
         );
         done_here += 1;
         local_iterations += 1;
@@ -356,7 +363,7 @@ fn iterate<G: Game>(
     path: &mut Vec<u32>,
     legal: &mut Available<G::Move>,
     qbufs: &mut PlyBufs<G>,
-    feats: &mut Vec<u32>,
+    scratch: &mut WidenScratch<G::Move>,
 ) -> u32 {
     let tree = &sh.tree;
     let hidden = G::hidden_information();
@@ -445,7 +452,7 @@ fn iterate<G: Game>(
                     };
                 }
             }
-        } else if !expand(sh, node, &state, moves, buf, feats) {
+        } else if !expand(sh, node, &state, moves, buf, scratch) {
             // Another thread is expanding this node: score it as a leaf rather than wait.
             break rollout(&mut state, sh.rollout_plies, rng, buf, sh.valuer);
         }
@@ -471,7 +478,7 @@ fn iterate<G: Game>(
             let have = nd.widened.load(Ordering::Relaxed) & !COMPLETE;
             state.legal_moves(moves);
             let more = (have as usize / 2).max(2);
-            let grew = widen(tree, node, &state, moves, more, sh.policy, feats);
+            let grew = widen(tree, node, &state, moves, more, sh.policy, scratch);
             nd.unlock();
             if grew {
                 pick = select(tree, node, None, false, knobs).0;
@@ -537,7 +544,7 @@ fn expand<G: Game>(
     state: &G,
     moves: &mut Vec<G::Move>,
     buf: &mut Vec<G::Move>,
-    feats: &mut Vec<u32>,
+    scratch: &mut WidenScratch<G::Move>,
 ) -> bool {
     let tree = &sh.tree;
     let nd = tree.node(node);
@@ -559,7 +566,7 @@ fn expand<G: Game>(
         } else {
             usize::MAX
         };
-        widen(tree, node, state, moves, first, sh.policy, feats);
+        widen(tree, node, state, moves, first, sh.policy, scratch);
         if sh.solver {
             mark_decisive(tree, node, state, buf);
         }

@@ -4,7 +4,9 @@ use super::backup::{back_up_value, root_decided, solve_path};
 use super::leaf::{leaf_value, quiescence_rewards};
 use super::report::ranked;
 use super::select::{select, Knobs};
-use super::tree::{rank_range, widen, Tree, COMPLETE, FIRST_CHILDREN, LOSS, SCALE, UNPROVEN, WIN};
+use super::tree::{
+    rank_range, widen, Tree, WidenScratch, COMPLETE, FIRST_CHILDREN, LOSS, SCALE, UNPROVEN, WIN,
+};
 use crate::game::Game;
 use crate::search::quiesce::PlyBufs;
 use fxhash::FxHashSet;
@@ -150,7 +152,7 @@ fn widening_creates_children_in_priority_order_as_the_window_admits_them() {
         &moves,
         FIRST_CHILDREN,
         None,
-        &mut Vec::new()
+        &mut WidenScratch::default()
     ));
     let kids = |t: &Tree<_>| -> Vec<_> { t.children(0).map(|c| t.node(c).mv().unwrap()).collect() };
     let first = kids(&t);
@@ -160,7 +162,7 @@ fn widening_creates_children_in_priority_order_as_the_window_admits_them() {
     assert!(!t.node(0).complete());
     // Growing appends the next moves after the existing ones, never a move twice, until
     // every legal move has its child.
-    while widen(&t, 0, &g, &moves, 3, None, &mut Vec::new()) {}
+    while widen(&t, 0, &g, &moves, 3, None, &mut WidenScratch::default()) {}
     let all = kids(&t);
     assert_eq!(&all[..2], &first[..]);
     assert_eq!(all.len(), moves.len());
@@ -168,7 +170,7 @@ fn widening_creates_children_in_priority_order_as_the_window_admits_them() {
     assert_eq!(distinct.len(), all.len());
     assert!(t.node(0).complete());
     assert!(
-        !widen(&t, 0, &g, &moves, 3, None, &mut Vec::new()),
+        !widen(&t, 0, &g, &moves, 3, None, &mut WidenScratch::default()),
         "a complete node does not grow"
     );
 }
@@ -281,12 +283,13 @@ fn a_policy_orders_the_widening_and_biases_selection() {
     };
     assert!(policy.fits(&g).is_ok());
     let t: Tree<crate::games::hyperchess::Move> = Tree::new(1);
-    assert!(widen(&t, 0, &g, &moves, 3, Some(&policy), &mut feats));
+    let mut scratch = WidenScratch::default();
+    assert!(widen(&t, 0, &g, &moves, 3, Some(&policy), &mut scratch));
     let kids: Vec<u32> = t.children(0).collect();
     let priors: Vec<f32> = kids.iter().map(|&c| t.node(c).prior).collect();
     assert!(priors.windows(2).all(|w| w[0] >= w[1]), "{priors:?}");
     assert!(kids.iter().all(|&c| mover(t.node(c).mv().unwrap()) == 'K'));
-    while widen(&t, 0, &g, &moves, 3, Some(&policy), &mut feats) {}
+    while widen(&t, 0, &g, &moves, 3, Some(&policy), &mut scratch) {}
     let sum: f32 = t.children(0).map(|c| t.node(c).prior).sum();
     assert!((sum - 1.0).abs() < 1e-4, "priors sum to {sum}");
     // Every child visited once with the same reward: UCB alone takes the first; with the prior

@@ -264,7 +264,7 @@ pub(super) const FIRST_CHILDREN: usize = 2;
 /// policy's order when there is one (each child keeps its prior), else in `move_priority` order
 /// — stable, so the moves that have children are always the first ones — after the existing
 /// children. Marks the node complete once every move has its child. Returns whether any was
-/// added (none when the arena is full). `feats` is scratch.
+/// added (none when the arena is full). `scratch` holds lists reused from one call to the next.
 pub(super) fn widen<G: Game>(
     tree: &Tree<G::Move>,
     node: u32,
@@ -272,7 +272,7 @@ pub(super) fn widen<G: Game>(
     moves: &[G::Move],
     more: usize,
     policy: Option<&Policy>,
-    feats: &mut Vec<u32>,
+    scratch: &mut WidenScratch<G::Move>,
 ) -> bool {
     let nd = tree.node(node);
     let have = nd.widened.load(Ordering::Relaxed);
@@ -281,25 +281,28 @@ pub(super) fn widen<G: Game>(
     }
     let have = have as usize;
     // (key, place in `moves`, move): the policy's prior, else `move_priority`.
-    let mut keyed: Vec<(f32, u32, G::Move)> = match policy {
-        Some(p) => p
-            .priors(state, moves, feats)
-            .into_iter()
-            .zip(moves.iter().copied())
-            .enumerate()
-            .map(|(i, (k, m))| (k, i as u32, m))
-            .collect(),
-        None => moves
-            .iter()
-            .enumerate()
-            .map(|(i, &m)| (state.move_priority(m) as f32, i as u32, m))
-            .collect(),
-    };
+    let keyed = &mut scratch.keyed;
+    keyed.clear();
+    match policy {
+        Some(p) => keyed.extend(
+            p.priors(state, moves, &mut scratch.feats)
+                .into_iter()
+                .zip(moves.iter().copied())
+                .enumerate()
+                .map(|(i, (k, m))| (k, i as u32, m)),
+        ),
+        None => keyed.extend(
+            moves
+                .iter()
+                .enumerate()
+                .map(|(i, &m)| (state.move_priority(m) as f32, i as u32, m)),
+        ),
+    }
     let (lo, hi) = (
         have.min(keyed.len()),
         have.saturating_add(more).min(keyed.len()),
     );
-    rank_range(&mut keyed, lo, hi);
+    rank_range(keyed, lo, hi);
     let next = &keyed[lo..hi];
     let slots = tree.alloc_many(next.len());
     let mover = state.to_move() as u8;
@@ -317,6 +320,22 @@ pub(super) fn widen<G: Game>(
     };
     nd.widened.store(now | flag, Ordering::Release);
     added > 0
+}
+
+/// The lists [`widen`] reuses from one call to the next (one set per search thread): the moves
+/// with their keys, and a move's features for the policy.
+pub(super) struct WidenScratch<M> {
+    keyed: Vec<(f32, u32, M)>,
+    feats: Vec<u32>,
+}
+
+impl<M> Default for WidenScratch<M> {
+    fn default() -> Self {
+        WidenScratch {
+            keyed: Vec::new(),
+            feats: Vec::new(),
+        }
+    }
 }
 
 /// Puts the entries of ranks `lo..hi` of `keyed` (in the order of `moves`) at `lo..hi`, in rank
