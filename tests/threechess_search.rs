@@ -163,6 +163,44 @@ fn brs_stops_at_the_node_limit_and_is_deterministic() {
     assert_eq!(run(), (a, n));
 }
 
+/// MCTS widens progressively with three seats too (`Widening`, perfect information): a node
+/// gets its children as its window admits them, so the same playouts build a far smaller tree
+/// than with every child created at expansion (`Widening 0`), and a deeper one.
+#[test]
+fn mcts_widens_progressively_with_three_seats() {
+    let g = Threechess::start(&opts()).unwrap();
+    let run = |widening: u32| {
+        let params = SearchParams {
+            algorithm: Algorithm::Mcts,
+            threads: 1,
+            hash_mb: 8,
+            widening,
+            ..SearchParams::default()
+        };
+        let limits = nodes(5000);
+        let stop = AtomicBool::new(false);
+        let ctx = Context::new(&params, &limits, Control::new(&stop), &|_| {}, g.to_move());
+        let o = search::search(&g, &ctx);
+        assert!(o.best.is_some());
+        let r = o.report.expect("MCTS reports");
+        (r.hashfull, r.seldepth)
+    };
+    let (wide_full, wide_depth) = run(SearchParams::default().widening);
+    let (all_full, all_depth) = run(0);
+    assert!(
+        wide_full * 2 < all_full,
+        "tree used: {} per mille widened, {} with every child",
+        wide_full,
+        all_full
+    );
+    assert!(
+        wide_depth > all_depth,
+        "seldepth {} widened, {} with every child",
+        wide_depth,
+        all_depth
+    );
+}
+
 #[test]
 fn brs_plays_legal_moves_through_ghosts_and_deaths() {
     // Short BRS games from positions with a ghost and with a dead player: every move it picks is

@@ -56,7 +56,7 @@ pub struct SearchParams {
     /// MCTS, two seats with perfect information: weight (percent) of the implicit minimax value
     /// of the evaluation against the mean reward in selection (Lanctot et al. 2014); 0 = off.
     pub minimax_weight: u32,
-    /// MCTS, two seats with perfect information: progressive widening. A node visited n times
+    /// MCTS, perfect information (any number of seats): progressive widening. A node visited n times
     /// considers its first `1 + Widening/10 · √n` children in `move_priority` order; 0 = all.
     pub widening: u32,
     /// MCTS, two seats with perfect information: plies of a captures-only search (quiescence)
@@ -66,7 +66,7 @@ pub struct SearchParams {
     /// MCTS: the UCB exploration constant, in hundredths; None = the game's own choice
     /// ([`Tuning::exploration`]).
     pub exploration: Option<u32>,
-    /// MCTS, two seats with perfect information: progressive widening at the root too (true)
+    /// MCTS, perfect information: progressive widening at the root too (true)
     /// or every root move from the start; None = the game's own choice ([`Tuning::widen_root`]).
     pub widen_root: Option<bool>,
     /// MCTS: the evaluation lead worth 10-to-1 odds when an evaluation becomes a reward; None

@@ -31,7 +31,7 @@ pub struct Tuning {
     /// MCTS: the evaluation lead worth 10-to-1 odds when an evaluation becomes a reward
     /// (`1 / (1 + 10^(−eval/scale))`, as Elo's 400); the `ValueScale` option overrides it.
     pub value_scale: f32,
-    /// MCTS, two seats with perfect information: whether progressive widening also applies at
+    /// MCTS, perfect information: whether progressive widening also applies at
     /// the root (true), or the root considers every move from the start, as measured; the
     /// `WidenRoot` option overrides it.
     pub widen_root: bool,

@@ -17,11 +17,13 @@
 //! - Implicit minimax backups (Lanctot, Winands, Pepels & Sturtevant 2014), same games: a new
 //!   leaf keeps the evaluation's win probability, each node on the path the best of its scored
 //!   children's, and selection mixes that value into the mean reward (`MinimaxWeight`).
-//!   Progressive widening (`Widening`): a node considers its moves in `move_priority` order, more
-//!   of them as its visits grow, and a move gets its node only when the window admits it (below
-//!   the root; the root is widened too unless the game says otherwise, `WidenRoot`). Against
-//!   alpha-beta at 100 ms in rithmomachia: 5% → 28%.
-//! - Leaf search (`LeafSearch`), same games: a new leaf is scored by a short captures-only
+//! - Progressive widening (`Widening`), perfect information with any number of seats: a node
+//!   considers its moves in `move_priority` order, more of them as its visits grow, and a move
+//!   gets its node only when the window admits it (below the root; the root is widened too
+//!   unless the game says otherwise, `WidenRoot`). Against alpha-beta at 100 ms in
+//!   rithmomachia: 5% → 28%; chess for three against two Best-Reply Searches: a reward share
+//!   of 0.070 → 0.184.
+//! - Leaf search (`LeafSearch`), two seats with perfect information: a new leaf is scored by a short captures-only
 //!   search (quiescence) instead of a rollout, so that an exchange in progress is played out
 //!   before the evaluation speaks. Hyperchess at 100 ms: it beat the rollout 10–0.
 //! - Rewards are per seat; each node keeps the reward of the seat that made the move into it, so
@@ -136,7 +138,10 @@ pub fn search<G: Game>(root: &G, ctx: &Context, moves: &[G::Move]) -> Outcome<G:
         } else {
             0.0
         },
-        widening: if informed {
+        // Any number of seats: chess for three's MCTS took a reward share of 0.184 against two
+        // Best-Reply Searches with it, 0.070 without (48 games, docs/results.md 2026-12-05
+        // (late night)).
+        widening: if !G::hidden_information() {
             ctx.params.widening as f64 / 10.0
         } else {
             0.0
@@ -399,7 +404,7 @@ fn iterate<G: Game>(
             // (children, priors and the solver's look for a win, then the evaluation) grew the
             // same trees, move for move, at 50,000 and 100,000 playouts, but at 72–86% of the
             // playouts a second in the two-seat games and 80% in chess for three, whose leaves
-            // (no widening) would each take all their children: 5× the nodes (results.md,
+            // (then without widening) would each take all their children: 5× the nodes (results.md,
             // 2026-11-28, late night). Most leaves are never visited again; with a learned
             // policy the priors are computed at expansion either way.
             if sh.leaf_search > 0 {

@@ -42,7 +42,7 @@ pub(super) struct Node<M> {
     /// this node's mover, backed up by minimax over the children scored so far (f32 bits;
     /// NO_VALUE until the node is first scored).
     pub(super) value: AtomicU32,
-    /// Progressive widening (two seats, perfect information): how many of the node's moves
+    /// Progressive widening (perfect information): how many of the node's moves
     /// have a child so far, in `move_priority` order, with [`COMPLETE`] once all of them do.
     /// Children are created as the widening window admits them, not all at expansion.
     pub(super) widened: AtomicU32,
