@@ -56,8 +56,9 @@ pub struct SearchParams {
     /// MCTS, two seats with perfect information: weight (percent) of the implicit minimax value
     /// of the evaluation against the mean reward in selection (Lanctot et al. 2014); 0 = off.
     pub minimax_weight: u32,
-    /// MCTS, perfect information (any number of seats): progressive widening. A node visited n times
-    /// considers its first `1 + Widening/10 · √n` children in `move_priority` order; 0 = all.
+    /// MCTS, perfect information (any number of seats): progressive widening. A node visited n
+    /// times considers its first `1 + Widening/10 · √n` children in `move_priority` order; 0 =
+    /// all.
     pub widening: u32,
     /// MCTS, two seats with perfect information: plies of a captures-only search (quiescence)
     /// that scores a new leaf instead of the rollout; 0 = rollout and evaluation. None = the

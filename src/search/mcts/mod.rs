@@ -23,9 +23,10 @@
 //!   unless the game says otherwise, `WidenRoot`). Against alpha-beta at 100 ms in
 //!   rithmomachia: 5% → 28%; chess for three against two Best-Reply Searches: a reward share
 //!   of 0.070 → 0.184.
-//! - Leaf search (`LeafSearch`), two seats with perfect information: a new leaf is scored by a short captures-only
-//!   search (quiescence) instead of a rollout, so that an exchange in progress is played out
-//!   before the evaluation speaks. Hyperchess at 100 ms: it beat the rollout 10–0.
+//! - Leaf search (`LeafSearch`), two seats with perfect information: a new leaf is scored by a
+//!   short captures-only search (quiescence) instead of a rollout, so that an exchange in
+//!   progress is played out before the evaluation speaks. Hyperchess at 100 ms: it beat the
+//!   rollout 10–0.
 //! - Rewards are per seat; each node keeps the reward of the seat that made the move into it, so
 //!   2–4 seats each maximise their own.
 //! - Hidden information (tesseris): single-observer ISMCTS (Cowling, Powley & Whitehouse 2012).
@@ -404,9 +405,9 @@ fn iterate<G: Game>(
             // (children, priors and the solver's look for a win, then the evaluation) grew the
             // same trees, move for move, at 50,000 and 100,000 playouts, but at 72–86% of the
             // playouts a second in the two-seat games and 80% in chess for three, whose leaves
-            // (then without widening) would each take all their children: 5× the nodes (results.md,
-            // 2026-11-28, late night). Most leaves are never visited again; with a learned
-            // policy the priors are computed at expansion either way.
+            // (then without widening) would each take all their children: 5× the nodes
+            // (results.md, 2026-11-28, late night). Most leaves are never visited again; with a
+            // learned policy the priors are computed at expansion either way.
             if sh.leaf_search > 0 {
                 let here = quiescence_rewards(&state, sh.leaf_search, qbufs, sh.valuer);
                 leaf_value = Some(here);
