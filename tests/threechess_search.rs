@@ -8,8 +8,8 @@
 //! equal nodes favour MCTS in time.
 
 use quatre::game::{rng_from_seed, Game, RuleOptions, Status};
-use quatre::games::threechess::Threechess;
-use quatre::search::{self, Algorithm, Context, Control, Limits, SearchParams};
+use quatre::games::threechess::{Move, Threechess};
+use quatre::search::{self, Algorithm, Context, Control, Limits, Outcome, SearchParams};
 use rand::Rng;
 use std::sync::atomic::AtomicBool;
 
@@ -35,17 +35,28 @@ fn pos(men: &[(&str, &str)], side: &str, states: &str) -> Threechess {
     Threechess::from_text(&t, &opts()).unwrap_or_else(|e| panic!("{}: {}", t, e))
 }
 
-fn best(g: &Threechess, algorithm: Algorithm, limits: Limits, seed: u64) -> Option<String> {
-    let params = SearchParams {
+/// One thread, an 8 MiB table or tree, the given algorithm and seed.
+fn params(algorithm: Algorithm, seed: u64) -> SearchParams {
+    SearchParams {
         algorithm,
         threads: 1,
         hash_mb: 8,
         seed,
         ..SearchParams::default()
-    };
+    }
+}
+
+/// A search of `g` with `params` within `limits`, nothing stopping it.
+fn run(g: &Threechess, params: &SearchParams, limits: &Limits) -> Outcome<Move> {
     let stop = AtomicBool::new(false);
-    let ctx = Context::new(&params, &limits, Control::new(&stop), &|_| {}, g.to_move());
-    search::search(g, &ctx).best.map(|m| g.format_move(m))
+    let ctx = Context::new(params, limits, Control::new(&stop), &|_| {}, g.to_move());
+    search::search(g, &ctx)
+}
+
+fn best(g: &Threechess, algorithm: Algorithm, limits: Limits, seed: u64) -> Option<String> {
+    run(g, &params(algorithm, seed), &limits)
+        .best
+        .map(|m| g.format_move(m))
 }
 
 fn depth(d: u32) -> Limits {
@@ -144,23 +155,16 @@ fn brs_takes_a_free_queen_and_keeps_its_own() {
 #[test]
 fn brs_stops_at_the_node_limit_and_is_deterministic() {
     let g = Threechess::start(&opts()).unwrap();
-    let params = SearchParams {
-        algorithm: Algorithm::AlphaBeta,
-        threads: 1,
-        hash_mb: 8,
-        ..SearchParams::default()
-    };
+    let params = params(Algorithm::AlphaBeta, 0);
     let limits = nodes(5000);
-    let run = || {
-        let stop = AtomicBool::new(false);
-        let ctx = Context::new(&params, &limits, Control::new(&stop), &|_| {}, g.to_move());
-        let o = search::search(&g, &ctx);
+    let once = || {
+        let o = run(&g, &params, &limits);
         (o.best.map(|m| g.format_move(m)), o.nodes)
     };
-    let (a, n) = run();
+    let (a, n) = once();
     assert!(a.is_some());
     assert!(n <= 5000, "{} nodes", n);
-    assert_eq!(run(), (a, n));
+    assert_eq!(once(), (a, n));
 }
 
 /// MCTS widens progressively with three seats too (`Widening`, perfect information): a node
@@ -169,24 +173,18 @@ fn brs_stops_at_the_node_limit_and_is_deterministic() {
 #[test]
 fn mcts_widens_progressively_with_three_seats() {
     let g = Threechess::start(&opts()).unwrap();
-    let run = |widening: u32| {
+    let tree = |widening: u32| {
         let params = SearchParams {
-            algorithm: Algorithm::Mcts,
-            threads: 1,
-            hash_mb: 8,
             widening,
-            ..SearchParams::default()
+            ..params(Algorithm::Mcts, 0)
         };
-        let limits = nodes(5000);
-        let stop = AtomicBool::new(false);
-        let ctx = Context::new(&params, &limits, Control::new(&stop), &|_| {}, g.to_move());
-        let o = search::search(&g, &ctx);
+        let o = run(&g, &params, &nodes(5000));
         assert!(o.best.is_some());
         let r = o.report.expect("MCTS reports");
         (r.hashfull, r.seldepth)
     };
-    let (wide_full, wide_depth) = run(SearchParams::default().widening);
-    let (all_full, all_depth) = run(0);
+    let (wide_full, wide_depth) = tree(SearchParams::default().widening);
+    let (all_full, all_depth) = tree(0);
     assert!(
         wide_full * 2 < all_full,
         "tree used: {} per mille widened, {} with every child",
