@@ -124,9 +124,8 @@ const TABLE: &[(&str, Tuning)] = &[
             // 41 L), 0.45 0.031 (0 W 3 D 45 L), 0.15 0.063 (seed 5). The rewards (each seat's
             // share of the evaluation's win probabilities) move little between moves, so a large
             // constant spreads the playouts over them; as in the two-seat games, a smaller one
-            // plays better. With
-            // progressive widening (2026-12-05 (late night)) 0.3 took 0.174 over 96 games (seeds
-            // 5–8) and 0.2 0.172: it stays.
+            // plays better. With progressive widening (2026-12-05 (late night)) 0.3 took 0.174
+            // over 96 games (seeds 5–8) and 0.2 0.172: it stays.
             exploration: 0.3,
             ..Tuning::DEFAULT
         },
