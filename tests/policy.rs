@@ -200,3 +200,66 @@ fn quatre_train_policy_writes_a_policy_that_mcts_uses() {
     assert!(!after_missing.contains("Policy net:"), "{}", s);
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// Chess for three's move features: nine a move, in range, the origin, destination and
+/// promotion features naming the move, and the check features agreeing with the rules: a move
+/// that the features say checks the next seat leaves that seat in check when it moves next.
+#[test]
+fn threechess_move_features_name_moves_and_see_checks() {
+    use quatre::games::threechess::{Threechess, ALIVE};
+    let opts = RuleOptions::of::<Threechess>();
+    let mut rng = rng_from_seed(5);
+    let mut moves = Vec::new();
+    let (mut checks_seen, mut positions) = (0, 0);
+    for _ in 0..30 {
+        let mut g = Threechess::start(&opts).unwrap();
+        assert_eq!(g.move_feature_set().as_deref(), Some("threechess-moves/1"));
+        for _ in 0..200 {
+            if g.status().is_over() {
+                break;
+            }
+            positions += 1;
+            g.legal_moves(&mut moves);
+            let mover = g.to_move();
+            let mut seen = std::collections::HashSet::new();
+            let mut f = Vec::new();
+            for &m in &moves {
+                f.clear();
+                g.move_features(m, &mut f);
+                assert_eq!(f.len(), 9, "nine features a move");
+                assert!(f.iter().all(|&x| (x as usize) < g.move_feature_count()));
+                seen.insert((f[0], f[1], f[3]));
+                if m.recover() != quatre::games::threechess::NO_SQ {
+                    continue;
+                }
+                let next = (mover + 1) % 3;
+                let check_bit = f[8] % 2 == 1; // the block starts at a multiple of 4
+                let mut child = g.clone();
+                child.play(m);
+                if child.to_move() != next || child.seat_state(next) != ALIVE {
+                    continue;
+                }
+                if check_bit {
+                    checks_seen += 1;
+                    assert!(child.in_check(), "{} {}", g.to_text(), g.format_move(m));
+                }
+            }
+            assert_eq!(
+                seen.len(),
+                moves
+                    .iter()
+                    .map(|m| (m.from(), m.to(), m.promo()))
+                    .collect::<std::collections::HashSet<_>>()
+                    .len(),
+                "{}",
+                g.to_text()
+            );
+            let m = moves[rng.random_range(0..moves.len())];
+            g.play(m);
+        }
+    }
+    assert!(
+        positions > 2000 && checks_seen > 50,
+        "{positions} positions, {checks_seen} checks"
+    );
+}

@@ -393,8 +393,9 @@ pub fn run(game: Option<&str>, a: &PolicyArgs, say: &dyn Fn(&str)) -> Result<(),
     let data = super::cli::read_games(&a.data, game)?;
     match data.name.as_str() {
         "hyperchess" => run_game::<crate::games::hyperchess::Hyperchess>(&data, a, t0, say),
+        "threechess" => run_game::<crate::games::threechess::Threechess>(&data, a, t0, say),
         other => Err(format!(
-            "no move features for {} yet (games with them: hyperchess)",
+            "no move features for {} yet (games with them: hyperchess, threechess)",
             other
         )),
     }

@@ -13,6 +13,8 @@
 //! Version 1: 3·6·64 + 3·5·8 + 3·2 + 3 + 3 = 1,284 inputs. No rule option changes them
 //! (`MaxPlies` ends games, it does not change what a position is worth before then).
 
+use super::eval::VALUE;
+use super::movegen::attacked_by_any;
 use super::*;
 
 /// Men by colour and type: 3 × 6.
@@ -62,4 +64,93 @@ pub fn features(g: &Threechess, out: &mut Vec<u32>) {
         }
     }
     out.push((TO_MOVE + g.side as usize) as u32);
+}
+
+/// The learned policy's move features (`Game::move_features`), version 1, absolute as the
+/// position's. A move is described by the mover's colour and type with its destination and with
+/// its origin; the mover's type with what it takes (type, and whose: the next seat's or the
+/// one after); the promotion; a ghost's king recovery; the mover's type with its destination
+/// attacked by another colour and defended by its own, with its origin attacked (a man saved),
+/// with a likely-losing capture (a cheaper man taken on an attacked square); and the mover's type
+/// with each opponent's king attacked by the mover after the move (checks, discovered ones
+/// included).
+pub fn move_feature_set() -> String {
+    "threechess-moves/1".to_string()
+}
+
+/// The move feature blocks' offsets: colour × type × destination, colour × type × origin, type ×
+/// victim type × whose, promotion, recovery, type × (destination attacked, defended), type ×
+/// origin attacked, type × likely-losing capture, type × (next seat in check, the one after in
+/// check); then the count.
+const MOVE_BLOCKS: [usize; 10] = {
+    let sizes = [
+        MEN * 64,
+        MEN * 64,
+        6 * 7 * 3,
+        8,
+        2,
+        6 * 4,
+        6 * 2,
+        6 * 2,
+        6 * 4,
+    ];
+    let mut b = [0; 10];
+    let mut i = 0;
+    while i < sizes.len() {
+        b[i + 1] = b[i] + sizes[i];
+        i += 1;
+    }
+    b
+};
+
+pub fn move_feature_count() -> usize {
+    MOVE_BLOCKS[9]
+}
+
+pub fn move_features(g: &Threechess, mv: Move, out: &mut Vec<u32>) {
+    let b = MOVE_BLOCKS;
+    let geo = geo();
+    let (from, to) = (mv.from(), mv.to());
+    let pc = g.board[from];
+    let c = colour(pc);
+    let ty = kind(pc) as usize - 1;
+    let man = c * 6 + ty;
+    let victim = g.board[to];
+    let (vt, whose) = if victim == 0 {
+        (0, 0)
+    } else {
+        (kind(victim) as usize, (colour(victim) + 3 - c) % 3)
+    };
+    let attacked = attacked_by_others(geo, &g.board, to, c);
+    let defended = attacked_by_any(geo, &g.board, to, |o| o == c);
+    let losing = victim != 0 && attacked && VALUE[kind(victim) as usize] < VALUE[kind(pc) as usize];
+    // The board after the move, for the checks it gives (a recovery's king is left out).
+    let mut after = g.board;
+    after[from] = 0;
+    after[to] = if mv.promo() != 0 {
+        (c as u8) << 3 | mv.promo()
+    } else {
+        pc
+    };
+    let mut checks = 0;
+    for rel in 1..3 {
+        let o = (c + rel) % 3;
+        let k = g.king[o] as usize;
+        if k < 64 && k != to && attacked_by_any(geo, &after, k, |x| x == c) {
+            checks |= rel;
+        }
+    }
+    for f in [
+        b[0] + man * 64 + to,
+        b[1] + man * 64 + from,
+        b[2] + (ty * 7 + vt) * 3 + whose,
+        b[3] + mv.promo() as usize,
+        b[4] + (mv.recover() != NO_SQ) as usize,
+        b[5] + ty * 4 + attacked as usize * 2 + defended as usize,
+        b[6] + ty * 2 + attacked_by_others(geo, &g.board, from, c) as usize,
+        b[7] + ty * 2 + losing as usize,
+        b[8] + ty * 4 + checks,
+    ] {
+        out.push(f as u32);
+    }
 }

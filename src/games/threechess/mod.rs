@@ -645,6 +645,18 @@ impl Game for Threechess {
         features::features(self, out)
     }
 
+    fn move_feature_set(&self) -> Option<String> {
+        Some(features::move_feature_set())
+    }
+
+    fn move_feature_count(&self) -> usize {
+        features::move_feature_count()
+    }
+
+    fn move_features(&self, mv: Move, out: &mut Vec<u32>) {
+        features::move_features(self, mv, out)
+    }
+
     fn random_move(&self, rng: &mut crate::game::GameRng, buf: &mut Vec<Move>) -> Option<Move> {
         if self.status.is_over() {
             return None;

@@ -112,6 +112,17 @@ pub(crate) fn kind(p: u8) -> u8 {
 /// Whether `sq` is attacked on `b` by a man of a colour other than `us`.
 #[inline]
 pub(crate) fn attacked_by_others(g: &Geo, b: &[u8; 64], sq: usize, us: usize) -> bool {
+    attacked_by_any(g, b, sq, |c| c != us)
+}
+
+/// Whether `sq` is attacked on `b` by a man whose colour `of` accepts.
+#[inline(always)]
+pub(crate) fn attacked_by_any(
+    g: &Geo,
+    b: &[u8; 64],
+    sq: usize,
+    of: impl Fn(usize) -> bool,
+) -> bool {
     for d in 0..8 {
         let diag = d >= 4;
         let ray = g.ray(sq, d);
@@ -120,7 +131,7 @@ pub(crate) fn attacked_by_others(g: &Geo, b: &[u8; 64], sq: usize, us: usize) ->
             if q == 0 {
                 continue;
             }
-            if colour(q) != us {
+            if of(colour(q)) {
                 let k = kind(q);
                 if k == QUEEN || (k == ROOK && !diag) || (k == BISHOP && diag) {
                     return true;
@@ -134,7 +145,7 @@ pub(crate) fn attacked_by_others(g: &Geo, b: &[u8; 64], sq: usize, us: usize) ->
     }
     for &s in g.knight(sq) {
         let q = b[s as usize];
-        if kind(q) == KNIGHT && colour(q) != us {
+        if kind(q) == KNIGHT && of(colour(q)) {
             return true;
         }
     }

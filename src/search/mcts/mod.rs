@@ -91,7 +91,7 @@ struct Shared<'a, G: Game> {
     widen_root: bool,
     /// Plies of captures-only search that score a new leaf instead of a rollout (0 = off).
     leaf_search: usize,
-    /// The learned move policy (`Policy net`, two seats with perfect information): the order
+    /// The learned move policy (`Policy net`, perfect information, any number of seats): the order
     /// of widening and the priors.
     policy: Option<&'a crate::learn::policy::Policy>,
     /// Weight of the prior in selection (0 = the policy orders the moves only).
@@ -153,7 +153,7 @@ pub fn search<G: Game>(root: &G, ctx: &Context, moves: &[G::Move]) -> Outcome<G:
         } else {
             0
         },
-        policy: ctx.policy.filter(|_| informed),
+        policy: ctx.policy.filter(|_| !G::hidden_information()),
         puct: ctx.params.policy_weight as f64 / 100.0,
     };
     let threads = ctx.params.threads.max(1);
