@@ -263,3 +263,37 @@ fn threechess_move_features_name_moves_and_see_checks() {
         "{positions} positions, {checks_seen} checks"
     );
 }
+
+/// Chess for three ships a move policy: `Policy auto` (the default) orders MCTS's moves by it,
+/// `Policy hand` by `move_priority`, `Policy net` by it too; hyperchess ships none, so `auto`
+/// orders by hand there and `net` says why it cannot. Its weight in selection is the game's
+/// unless `PolicyWeight` says otherwise.
+#[test]
+fn threechess_ships_a_policy_that_policy_auto_uses() {
+    use quatre::games::threechess::Threechess;
+    use quatre::search::{params, SearchParams, Tuning};
+    let tc = Threechess::start(&RuleOptions::of::<Threechess>()).unwrap();
+    let hc = Hyperchess::start(&RuleOptions::of::<Hyperchess>()).unwrap();
+    let mut p = SearchParams::default();
+    let shipped = |p: &SearchParams| match p.policy_for(&tc) {
+        Some(Ok(pol)) => pol.header.features.clone(),
+        other => panic!("{:?}", other.map(|r| r.map(|_| ()))),
+    };
+    assert_eq!(shipped(&p), "threechess-moves/1");
+    assert!(p.policy_for(&hc).is_none());
+    assert_eq!(p.policy_weight, None);
+    assert_eq!(Tuning::for_game("threechess").policy_weight, 30);
+    assert_eq!(Tuning::for_game("hyperchess").policy_weight, 0);
+    params::set(&mut p, "Policy", "hand").unwrap();
+    assert!(p.policy_for(&tc).is_none());
+    params::set(&mut p, "Policy", "net").unwrap();
+    assert_eq!(shipped(&p), "threechess-moves/1");
+    match p.policy_for(&hc) {
+        Some(Err(e)) => assert!(e.starts_with("no built-in policy for hyperchess"), "{e}"),
+        _ => panic!("hyperchess has no shipped policy"),
+    }
+    params::set(&mut p, "PolicyWeight", "0").unwrap();
+    assert_eq!(p.policy_weight, Some(0));
+    params::set(&mut p, "PolicyWeight", "-1").unwrap();
+    assert_eq!(p.policy_weight, None);
+}

@@ -5,6 +5,7 @@
 //! predicts alone (chess for three's readable shares) and search only when asked (`Eval net`).
 
 use super::net::Net;
+use super::policy::Policy;
 use std::sync::OnceLock;
 
 /// A shipped net's bytes, and whether `Eval auto` searches with it.
@@ -102,4 +103,37 @@ pub fn list() -> Vec<String> {
         .iter()
         .map(|(n, _)| n.header.features.clone())
         .collect()
+}
+
+/// A shipped move policy, and whether `Policy auto` orders MCTS's moves by it.
+pub struct ShippedPolicy {
+    pub policy: Policy,
+    pub auto: bool,
+}
+
+/// Chess for three (`threechess-moves/1`, linear, 1,100 self-play games of Best-Reply Search
+/// at 4,000 nodes, its choices the targets; nets/README.md): MCTS with it and `PolicyWeight` 30
+/// against two Best-Reply Searches took a larger reward share than without it (docs/results.md,
+/// 2026-12-06 (morning)); MCTS orders by it by default.
+const SHIPPED_POLICIES: &[(&[u8], bool)] = &[(include_bytes!("../../nets/threechess.pol"), true)];
+
+fn policies() -> &'static [ShippedPolicy] {
+    static POLICIES: OnceLock<Vec<ShippedPolicy>> = OnceLock::new();
+    POLICIES.get_or_init(|| {
+        SHIPPED_POLICIES
+            .iter()
+            .map(|&(bytes, auto)| ShippedPolicy {
+                policy: Policy::from_bytes(bytes)
+                    .expect("a shipped policy reads (tests/policy.rs)"),
+                auto,
+            })
+            .collect()
+    })
+}
+
+/// The shipped policy for `game` with move feature set `features`, if there is one.
+pub fn policy(game: &str, features: &str) -> Option<&'static ShippedPolicy> {
+    policies()
+        .iter()
+        .find(|p| p.policy.header.game == game && p.policy.header.features == features)
 }

@@ -80,14 +80,15 @@ pub struct SearchParams {
     pub eval: EvalChoice,
     /// The net `EvalFile` loaded (None: the built-in net of the game and rule set, if any).
     pub eval_file: Option<std::sync::Arc<crate::learn::net::Net>>,
-    /// `Policy net`: MCTS orders and biases its moves by a learned move policy (`PolicyFile`'s)
-    /// instead of by `move_priority` alone.
-    pub use_policy: bool,
+    /// `Policy`: whether MCTS orders and biases its moves by a learned move policy
+    /// (`PolicyFile`'s or a shipped one) instead of by `move_priority` alone.
+    pub policy: EvalChoice,
     /// The policy `PolicyFile` loaded.
     pub policy_file: Option<std::sync::Arc<crate::learn::policy::Policy>>,
     /// MCTS with a policy: the weight, in hundredths, of the prior's term in selection
-    /// (`weight · prior · √N / (1 + n)`, added to UCB); 0 = the policy orders moves only.
-    pub policy_weight: u32,
+    /// (`weight · prior · √N / (1 + n)`, added to UCB); 0 = the policy orders moves only; None
+    /// = the game's own, as measured ([`Tuning::policy_weight`](super::tuning::Tuning)).
+    pub policy_weight: Option<u32>,
     /// `Ponder`: the GUI will ponder; on a clock the soft time limit grows by a quarter
     /// ([`time::budget_of`](super::time::budget_of)).
     pub ponder: bool,
@@ -120,9 +121,9 @@ impl Default for SearchParams {
             show_wdl: false,
             eval: EvalChoice::Auto,
             eval_file: None,
-            use_policy: false,
+            policy: EvalChoice::Auto,
             policy_file: None,
-            policy_weight: 0,
+            policy_weight: None,
             ponder: false,
             exact: false,
         };
@@ -273,8 +274,8 @@ pub fn engine_specs() -> Vec<OptionSpec> {
         OptionSpec {
             name: "Policy",
             kind: OptionKind::Combo {
-                default: "hand",
-                vars: &["hand", "net"],
+                default: "auto",
+                vars: &["auto", "hand", "net"],
             },
         },
         OptionSpec {
@@ -284,8 +285,8 @@ pub fn engine_specs() -> Vec<OptionSpec> {
         OptionSpec {
             name: "PolicyWeight",
             kind: OptionKind::Spin {
-                default: 0,
-                min: 0,
+                default: -1,
+                min: -1,
                 max: 10_000,
             },
         },
@@ -293,22 +294,36 @@ pub fn engine_specs() -> Vec<OptionSpec> {
 }
 
 impl SearchParams {
-    /// The move policy MCTS uses, if `Policy` is `net` and `PolicyFile`'s fits `g`; otherwise
-    /// why not (MCTS then orders moves by `move_priority`).
+    /// The move policy MCTS uses: with `Policy net`, `PolicyFile`'s if one is loaded, else the
+    /// shipped policy of `g`'s game and move feature set, or why not (MCTS then orders moves by
+    /// `move_priority`); with `Policy auto`, `PolicyFile`'s if it fits `g`, else the shipped
+    /// policy that beat the hand order for `g`'s game, else None; with `Policy hand`, None.
     pub fn policy_for<G: crate::game::Game>(
         &self,
         g: &G,
     ) -> Option<Result<&crate::learn::policy::Policy, String>> {
-        if !self.use_policy {
-            return None;
+        let shipped = || {
+            let set = g.move_feature_set()?;
+            crate::learn::builtin::policy(G::NAME, &set)
+        };
+        match self.policy {
+            EvalChoice::Hand => None,
+            EvalChoice::Net => Some(match self.policy_file.as_deref().or_else(|| shipped().map(|s| &s.policy)) {
+                Some(p) => p.fits(g).map(|()| p),
+                None => Err(format!(
+                    "no built-in policy for {} ({}): set PolicyFile to a policy from quatre train-policy",
+                    G::NAME,
+                    g.move_feature_set()
+                        .unwrap_or_else(|| "no move features yet".into())
+                )),
+            }),
+            EvalChoice::Auto => match self.policy_file.as_deref().filter(|p| p.fits(g).is_ok()) {
+                Some(p) => Some(Ok(p)),
+                None => shipped()
+                    .filter(|p| p.auto && p.policy.fits(g).is_ok())
+                    .map(|p| Ok(&p.policy)),
+            },
         }
-        Some(match &self.policy_file {
-            Some(p) => p.fits(g).map(|()| p.as_ref()),
-            None => Err(format!(
-                "no built-in policy for {}: set PolicyFile to a policy from quatre train-policy",
-                G::NAME
-            )),
-        })
     }
 
     /// The net the searches evaluate with: with `Eval net`, the net if one is at hand for `g`,
@@ -384,7 +399,8 @@ impl SearchParams {
     }
 }
 
-/// The `Eval` option.
+/// The `Eval` option, and the `Policy` option (read "policy" for "net" and "the hand order"
+/// for "the hand evaluation").
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum EvalChoice {
     /// A learned net where one fits the game and rule set (`EvalFile`'s, else a built-in
@@ -436,10 +452,16 @@ pub fn apply(params: &mut SearchParams, name: &str, value: &str) -> bool {
         // A file is loaded (and refused) by `set`; the empty value is the built-in net.
         "evalfile" if value.is_empty() => params.eval_file = None,
         "evalfile" => {}
-        "policy" => params.use_policy = value.eq_ignore_ascii_case("net"),
+        "policy" => {
+            params.policy = match value.to_ascii_lowercase().as_str() {
+                "net" => EvalChoice::Net,
+                "hand" => EvalChoice::Hand,
+                _ => EvalChoice::Auto,
+            }
+        }
         "policyfile" if value.is_empty() => params.policy_file = None,
         "policyfile" => {}
-        "policyweight" => params.policy_weight = int().max(0) as u32,
+        "policyweight" => params.policy_weight = u32::try_from(int()).ok(),
         "ponder" => params.ponder = value == "true",
         _ => return false,
     }

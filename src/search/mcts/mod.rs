@@ -154,7 +154,7 @@ pub fn search<G: Game>(root: &G, ctx: &Context, moves: &[G::Move]) -> Outcome<G:
             0
         },
         policy: ctx.policy.filter(|_| !G::hidden_information()),
-        puct: ctx.params.policy_weight as f64 / 100.0,
+        puct: ctx.params.policy_weight.unwrap_or(tuning.policy_weight) as f64 / 100.0,
     };
     let threads = ctx.params.threads.max(1);
     if threads == 1 {

@@ -284,13 +284,25 @@ pub(super) fn widen<G: Game>(
     let keyed = &mut scratch.keyed;
     keyed.clear();
     match policy {
-        Some(p) => keyed.extend(
-            p.priors(state, moves, &mut scratch.feats)
-                .into_iter()
-                .zip(moves.iter().copied())
-                .enumerate()
-                .map(|(i, (k, m))| (k, i as u32, m)),
-        ),
+        Some(p) => {
+            // A node's priors are the same at each of its widenings (its moves come in the
+            // state's generation order each time): computed once per search thread.
+            if scratch.priors.len() >= PRIORS_KEPT {
+                scratch.priors.clear();
+            }
+            let priors = scratch
+                .priors
+                .entry(node)
+                .or_insert_with(|| p.priors(state, moves, &mut scratch.feats));
+            keyed.extend(
+                priors
+                    .iter()
+                    .copied()
+                    .zip(moves.iter().copied())
+                    .enumerate()
+                    .map(|(i, (k, m))| (k, i as u32, m)),
+            )
+        }
         None => keyed.extend(
             moves
                 .iter()
@@ -327,13 +339,20 @@ pub(super) fn widen<G: Game>(
 pub(super) struct WidenScratch<M> {
     keyed: Vec<(f32, u32, M)>,
     feats: Vec<u32>,
+    /// The policy's priors of the nodes this thread widened, by node (at most [`PRIORS_KEPT`];
+    /// cleared when full).
+    priors: fxhash::FxHashMap<u32, Vec<f32>>,
 }
+
+/// Nodes whose priors a search thread keeps.
+const PRIORS_KEPT: usize = 1 << 16;
 
 impl<M> Default for WidenScratch<M> {
     fn default() -> Self {
         WidenScratch {
             keyed: Vec::new(),
             feats: Vec::new(),
+            priors: Default::default(),
         }
     }
 }
