@@ -198,6 +198,31 @@ fn quatre_train_policy_writes_a_policy_that_mcts_uses() {
     assert!(errors[1].contains("PolicyFile") && errors[1].contains("missing.pol"));
     let after_missing = s.rsplit("bestmove").nth(1).unwrap();
     assert!(!after_missing.contains("Policy net:"), "{}", s);
+    // Chess for three with that (hyperchess) policy file: `Policy auto` passes it over for the
+    // shipped policy and says so, at MCTS's `go` only; `Policy hand` says nothing.
+    let script = format!(
+        "setoption name Game value threechess\nsetoption name Threads value 1\nsetoption name PolicyFile value {}\nposition startpos\ngo nodes 300\nsetoption name Algorithm value mcts\ngo nodes 300\nsetoption name Policy value hand\ngo nodes 300\n",
+        pol.display()
+    );
+    let s = common::script_output(&[], &script);
+    let notes: Vec<&str> = s
+        .lines()
+        .filter(|l| l.contains("PolicyFile does not fit"))
+        .collect();
+    assert_eq!(notes.len(), 1, "{}", s);
+    assert!(
+        notes[0].starts_with("info string PolicyFile does not fit: the policy is for hyperchess")
+            && notes[0].ends_with("Policy auto uses the shipped policy threechess-moves/1"),
+        "{}",
+        s
+    );
+    assert_eq!(
+        s.lines().filter(|l| l.starts_with("bestmove")).count(),
+        3,
+        "{}",
+        s
+    );
+    assert!(!s.contains("error"), "{}", s);
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

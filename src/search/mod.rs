@@ -365,6 +365,13 @@ pub fn search<G: Game>(root: &G, ctx: &Context) -> Outcome<G::Move> {
         }
         None => ctx,
     };
+    // `Policy auto` says when it passes over a `PolicyFile` that does not fit (MCTS alone
+    // orders its moves by a policy).
+    if matches!(chosen, Chosen::Mcts) {
+        if let Some(why) = ctx.params.policy_file_note(root) {
+            ctx.note(&why);
+        }
+    }
     let with_policy;
     let ctx = match ctx.params.policy_for(root) {
         Some(Ok(policy)) => {

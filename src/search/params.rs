@@ -380,6 +380,24 @@ impl SearchParams {
         crate::learn::builtin::auto_net(G::NAME, &set).filter(|n| n.fits(g).is_ok())
     }
 
+    /// With `Policy auto`, a `PolicyFile` whose policy does not fit `g` (another game or move
+    /// feature set): why, and what MCTS orders moves by instead (the shipped policy of `g`'s
+    /// game, or the hand order), for an `info string` at an MCTS `go`.
+    pub fn policy_file_note<G: crate::game::Game>(&self, g: &G) -> Option<String> {
+        if self.policy != EvalChoice::Auto {
+            return None;
+        }
+        let why = self.policy_file.as_ref()?.fits(g).err()?;
+        Some(format!(
+            "PolicyFile does not fit: {}; Policy auto {}",
+            why,
+            match self.policy_for(g) {
+                Some(Ok(p)) => format!("uses the shipped policy {}", p.header.features),
+                _ => "orders moves by hand".to_string(),
+            }
+        ))
+    }
+
     /// With `Eval auto`, an `EvalFile` whose net does not fit `g` (another game, board, rule
     /// set or seat count): why, and what the searches evaluate with instead (the shipped net
     /// of `g`'s game and rule set, or the hand evaluation), for an `info string` at `go`.
