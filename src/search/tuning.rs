@@ -133,7 +133,8 @@ const TABLE: &[(&str, Tuning)] = &[
             exploration: 0.3,
             // With the shipped move policy (2026-12-06 (morning)), the same match: the policy
             // as the widening order alone (weight 0) took 0.222 over 48 games (seeds 5–6), with
-            // weight 30 0.274 (the release without a policy 0.184).
+            // weight 30 0.274 there and 0.257 over 96 (seeds 5–8; without a policy 0.184 and
+            // 0.174).
             policy_weight: 30,
             ..Tuning::DEFAULT
         },
