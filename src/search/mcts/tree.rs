@@ -287,13 +287,15 @@ pub(super) fn widen<G: Game>(
         Some(p) => {
             // A node's priors are the same at each of its widenings (its moves come in the
             // state's generation order each time): computed once per search thread.
-            if scratch.priors.len() >= PRIORS_KEPT {
+            if scratch.priors_kept >= PRIORS_KEPT {
                 scratch.priors.clear();
+                scratch.priors_kept = 0;
             }
-            let priors = scratch
-                .priors
-                .entry(node)
-                .or_insert_with(|| p.priors(state, moves, &mut scratch.feats));
+            let (kept, feats) = (&mut scratch.priors_kept, &mut scratch.feats);
+            let priors = scratch.priors.entry(node).or_insert_with(|| {
+                *kept += moves.len();
+                p.priors(state, moves, feats)
+            });
             keyed.extend(
                 priors
                     .iter()
@@ -339,13 +341,15 @@ pub(super) fn widen<G: Game>(
 pub(super) struct WidenScratch<M> {
     keyed: Vec<(f32, u32, M)>,
     feats: Vec<u32>,
-    /// The policy's priors of the nodes this thread widened, by node (at most [`PRIORS_KEPT`];
-    /// cleared when full).
+    /// The policy's priors of the nodes this thread widened, by node (at most [`PRIORS_KEPT`]
+    /// priors in all; cleared when full).
     priors: fxhash::FxHashMap<u32, Vec<f32>>,
+    priors_kept: usize,
 }
 
-/// Nodes whose priors a search thread keeps.
-const PRIORS_KEPT: usize = 1 << 16;
+/// Priors a search thread keeps (4 MiB of them): a chess-for-three node has about 25 moves, a
+/// hyperchess 3x3 node hundreds; most nodes are never widened after their expansion.
+const PRIORS_KEPT: usize = 1 << 20;
 
 impl<M> Default for WidenScratch<M> {
     fn default() -> Self {
@@ -353,6 +357,7 @@ impl<M> Default for WidenScratch<M> {
             keyed: Vec::new(),
             feats: Vec::new(),
             priors: Default::default(),
+            priors_kept: 0,
         }
     }
 }
