@@ -69,6 +69,7 @@ fn args(epochs: u64) -> PolicyArgs {
         decay: 0.0,
         batch: 64,
         seed: 1,
+        hidden: 0,
     }
 }
 
@@ -109,21 +110,54 @@ fn a_policy_learns_which_moves_are_played() {
     let data = fixture(200, 3);
     let d = PolicyData::of::<Hyperchess>(&data).unwrap();
     assert!(d.len() > 3000, "{} positions", d.len());
-    let tr = train(&d, &args(4), |_, _, _| {});
-    // Held out: far below choosing uniformly, and far more often right than move_priority's
-    // order (which knows nothing of kings).
-    assert!(
-        tr.policy.loss < 0.75 * tr.uniform_loss,
-        "policy {} uniform {}",
-        tr.policy.loss,
-        tr.uniform_loss
-    );
-    assert!(
-        tr.policy.top1 > tr.priority.top1 + 0.15,
-        "policy {:?} priority {:?}",
-        tr.policy,
-        tr.priority
-    );
+    // Linear, and with a hidden layer.
+    for hidden in [0, 8] {
+        let tr = train(&d, &PolicyArgs { hidden, ..args(4) }, |_, _, _| {});
+        // Held out: far below choosing uniformly, and far more often right than
+        // move_priority's order (which knows nothing of kings).
+        assert!(
+            tr.policy.loss < 0.75 * tr.uniform_loss,
+            "hidden {hidden}: policy {} uniform {}",
+            tr.policy.loss,
+            tr.uniform_loss
+        );
+        assert!(
+            tr.policy.top1 > tr.priority.top1 + 0.15,
+            "hidden {hidden}: policy {:?} priority {:?}",
+            tr.policy,
+            tr.priority
+        );
+        assert_eq!(
+            tr.weights.len(),
+            quatre::learn::policy::weights_len(d.inputs, hidden as usize)
+        );
+    }
+}
+
+/// Training gives the same policy, bit for bit, on one thread and on three (the batch's
+/// slices are added in their order), with a hidden layer too.
+#[test]
+fn training_does_not_depend_on_the_number_of_threads() {
+    let data = fixture(40, 5);
+    let d = PolicyData::of::<Hyperchess>(&data).unwrap();
+    let on = |threads: usize| {
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap()
+            .install(|| {
+                train(
+                    &d,
+                    &PolicyArgs {
+                        hidden: 4,
+                        ..args(2)
+                    },
+                    |_, _, _| {},
+                )
+                .weights
+            })
+    };
+    assert_eq!(on(1), on(3));
 }
 
 /// `quatre train-policy` writes a policy that MCTS loads with `Policy net` and `PolicyFile`;
@@ -149,6 +183,8 @@ fn quatre_train_policy_writes_a_policy_that_mcts_uses() {
         pol.to_str().unwrap(),
         "--epochs",
         "2",
+        "--hidden",
+        "4",
     ]);
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success(), "{}", err);
@@ -156,6 +192,7 @@ fn quatre_train_policy_writes_a_policy_that_mcts_uses() {
     assert!(said.contains("move_priority's order top 1"), "{}", said);
     let p = Policy::from_bytes(&std::fs::read(&pol).unwrap()).unwrap();
     assert_eq!(p.header.features, "hyperchess-moves-1x1/1");
+    assert_eq!(p.header.hidden, 4, "a hidden layer of 4 units");
     let out = run(&[
         "train-policy",
         "--game",
@@ -212,7 +249,7 @@ fn quatre_train_policy_writes_a_policy_that_mcts_uses() {
     assert_eq!(notes.len(), 1, "{}", s);
     assert!(
         notes[0].starts_with("info string PolicyFile does not fit: the policy is for hyperchess")
-            && notes[0].ends_with("Policy auto uses the shipped policy threechess-moves/1"),
+            && notes[0].ends_with("Policy auto uses the shipped policy threechess-moves/2"),
         "{}",
         s
     );
@@ -226,7 +263,7 @@ fn quatre_train_policy_writes_a_policy_that_mcts_uses() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
-/// Chess for three's move features: nine a move, in range, the origin, destination and
+/// Chess for three's move features: eleven a move, in range, the origin, destination and
 /// promotion features naming the move, and the check features agreeing with the rules: a move
 /// that the features say checks the next seat leaves that seat in check when it moves next.
 #[test]
@@ -238,7 +275,7 @@ fn threechess_move_features_name_moves_and_see_checks() {
     let (mut checks_seen, mut positions) = (0, 0);
     for _ in 0..30 {
         let mut g = Threechess::start(&opts).unwrap();
-        assert_eq!(g.move_feature_set().as_deref(), Some("threechess-moves/1"));
+        assert_eq!(g.move_feature_set().as_deref(), Some("threechess-moves/2"));
         for _ in 0..200 {
             if g.status().is_over() {
                 break;
@@ -251,14 +288,14 @@ fn threechess_move_features_name_moves_and_see_checks() {
             for &m in &moves {
                 f.clear();
                 g.move_features(m, &mut f);
-                assert_eq!(f.len(), 9, "nine features a move");
+                assert_eq!(f.len(), 11, "eleven features a move");
                 assert!(f.iter().all(|&x| (x as usize) < g.move_feature_count()));
                 seen.insert((f[0], f[1], f[3]));
                 if m.recover() != quatre::games::threechess::NO_SQ {
                     continue;
                 }
                 let next = (mover + 1) % 3;
-                let check_bit = f[8] % 2 == 1; // the block starts at a multiple of 4
+                let check_bit = f[9] % 2 == 1; // the block starts at a multiple of 4
                 let mut child = g.clone();
                 child.play(m);
                 if child.to_move() != next || child.seat_state(next) != ALIVE {
@@ -304,7 +341,7 @@ fn threechess_ships_a_policy_that_policy_auto_uses() {
         Some(Ok(pol)) => pol.header.features.clone(),
         other => panic!("{:?}", other.map(|r| r.map(|_| ()))),
     };
-    assert_eq!(shipped(&p), "threechess-moves/1");
+    assert_eq!(shipped(&p), "threechess-moves/2");
     assert!(p.policy_for(&hc).is_none());
     assert_eq!(p.policy_weight, None);
     assert_eq!(Tuning::for_game("threechess").policy_weight, 30);
@@ -312,7 +349,7 @@ fn threechess_ships_a_policy_that_policy_auto_uses() {
     params::set(&mut p, "Policy", "hand").unwrap();
     assert!(p.policy_for(&tc).is_none());
     params::set(&mut p, "Policy", "net").unwrap();
-    assert_eq!(shipped(&p), "threechess-moves/1");
+    assert_eq!(shipped(&p), "threechess-moves/2");
     match p.policy_for(&hc) {
         Some(Err(e)) => assert!(e.starts_with("no built-in policy for hyperchess"), "{e}"),
         _ => panic!("hyperchess has no shipped policy"),

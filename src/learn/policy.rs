@@ -1,14 +1,20 @@
-//! A learned move policy: a linear scorer over a game's move features (`Game::move_features`),
-//! whose softmax over the legal moves gives MCTS its priors (docs/learning.md, "The policy").
-//! Data with a versioned header, never code, like the nets (`net.rs`).
+//! A learned move policy: a scorer over a game's move features (`Game::move_features`), whose
+//! softmax over the legal moves gives MCTS its priors (docs/learning.md, "The policy"). Data
+//! with a versioned header, never code, like the nets (`net.rs`).
+//!
+//! A move's logit is the sum of its features' weights (the linear part) and, with a hidden
+//! layer of `hidden` units, `out · relu(bias + Σ embedding[feature])`: the hidden layer reads
+//! the features together (a capture *and* an attacked destination), which the linear part
+//! cannot.
 //!
 //! File layout (all integers little-endian):
 //!
 //! ```text
 //! "QUATRPOL"                 8 bytes, the magic
-//! version                    u32 (this build writes and reads POLICY_VERSION)
+//! version                    u32: 1 without a hidden layer, 2 with one (this build reads both)
 //! header length              u32, then the header: JSON (`PolicyHeader`)
-//! weights                    inputs × f32
+//! weights                    f32s: inputs (linear), then with a hidden layer inputs × hidden
+//!                            (the embeddings, one row a feature), hidden (bias), hidden (out)
 //! checksum                   u64, FNV-1a of every byte before it
 //! ```
 
@@ -17,7 +23,12 @@ use crate::game::Game;
 use serde::{Deserialize, Serialize};
 
 pub const POLICY_MAGIC: &[u8; 8] = b"QUATRPOL";
-pub const POLICY_VERSION: u32 = 1;
+/// The newest format this build reads and writes (a policy without a hidden layer is written
+/// as version 1, which older builds read).
+pub const POLICY_VERSION: u32 = 2;
+
+/// The most hidden units a policy may have.
+pub const MAX_HIDDEN: usize = 64;
 
 /// What a policy is for and how it was made.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -27,12 +38,15 @@ pub struct PolicyHeader {
     /// The move feature set (`Game::move_feature_set`).
     pub features: String,
     pub inputs: u32,
+    /// Hidden units (0: linear; version 1 files have none).
+    #[serde(default)]
+    pub hidden: u32,
     /// How it was trained, for people.
     #[serde(default)]
     pub note: String,
 }
 
-/// A move policy: one weight per move feature.
+/// A move policy: one weight per move feature, and the hidden layer's (`weights_len`).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Policy {
     pub header: PolicyHeader,
@@ -46,7 +60,8 @@ impl Policy {
     pub fn to_bytes(&self) -> Vec<u8> {
         let mut v = Vec::with_capacity(64 + 4 * self.weights.len());
         v.extend_from_slice(POLICY_MAGIC);
-        v.extend_from_slice(&POLICY_VERSION.to_le_bytes());
+        let version: u32 = if self.header.hidden == 0 { 1 } else { 2 };
+        v.extend_from_slice(&version.to_le_bytes());
         let header = serde_json::to_vec(&self.header).expect("a header serialises");
         v.extend_from_slice(&(header.len() as u32).to_le_bytes());
         v.extend_from_slice(&header);
@@ -66,9 +81,9 @@ impl Policy {
         }
         let mut r = Reader(&bytes[8..]);
         let version = r.u32("version")?;
-        if version != POLICY_VERSION {
+        if version == 0 || version > POLICY_VERSION {
             return Err(format!(
-                "policy format version {} (this build reads version {})",
+                "policy format version {} (this build reads versions 1 to {})",
                 version, POLICY_VERSION
             ));
         }
@@ -81,8 +96,17 @@ impl Policy {
                 header.inputs, MAX_INPUTS
             ));
         }
+        if header.hidden as usize > MAX_HIDDEN || (version == 1 && header.hidden != 0) {
+            return Err(format!(
+                "policy of {} hidden units in a version {} file (version 1: none; version 2: at most {})",
+                header.hidden, version, MAX_HIDDEN
+            ));
+        }
         let weights: Vec<f32> = r
-            .take(header.inputs as usize * 4, "weights")?
+            .take(
+                weights_len(header.inputs as usize, header.hidden as usize) * 4,
+                "weights",
+            )?
             .chunks_exact(4)
             .map(|c| f32::from_le_bytes(c.try_into().expect("four bytes")))
             .collect();
@@ -128,7 +152,13 @@ impl Policy {
     /// The logit of a move whose features are `feats`.
     #[inline]
     pub fn logit(&self, feats: &[u32]) -> f32 {
-        feats.iter().map(|&f| self.weights[f as usize]).sum()
+        logit(
+            &self.weights,
+            self.header.inputs as usize,
+            self.header.hidden as usize,
+            feats,
+            &mut [0.0; MAX_HIDDEN],
+        )
     }
 
     /// The priors of `moves` (legal in `g`): the softmax of their logits, in their order.
@@ -145,6 +175,41 @@ impl Policy {
         softmax(&mut p);
         p
     }
+}
+
+/// How many weights a policy of `inputs` features and `hidden` units has.
+pub fn weights_len(inputs: usize, hidden: usize) -> usize {
+    inputs
+        + if hidden == 0 {
+            0
+        } else {
+            inputs * hidden + 2 * hidden
+        }
+}
+
+/// The logit of a move whose features are `feats` under the weights `w` of a policy of `n`
+/// inputs and `h` hidden units (layout as in the file); the hidden units' sums before the
+/// ReLU are left in `pre[..h]` (for training).
+#[inline]
+pub fn logit(w: &[f32], n: usize, h: usize, feats: &[u32], pre: &mut [f32]) -> f32 {
+    let linear: f32 = feats.iter().map(|&f| w[f as usize]).sum();
+    if h == 0 {
+        return linear;
+    }
+    let (emb, rest) = w[n..].split_at(n * h);
+    let (bias, out) = rest.split_at(h);
+    let pre = &mut pre[..h];
+    pre.copy_from_slice(bias);
+    for &f in feats {
+        let row = &emb[f as usize * h..(f as usize + 1) * h];
+        pre.iter_mut().zip(row).for_each(|(a, r)| *a += r);
+    }
+    linear
+        + pre
+            .iter()
+            .zip(out)
+            .map(|(a, o)| a.max(0.0) * o)
+            .sum::<f32>()
 }
 
 /// Turns logits into probabilities in place.
@@ -177,6 +242,7 @@ mod tests {
                 game: "hyperchess".into(),
                 features: "test/1".into(),
                 inputs: 5,
+                hidden: 0,
                 note: "n".into(),
             },
             weights: vec![0.5, -1.0, 2.0, 0.0, 3.25],
@@ -190,11 +256,45 @@ mod tests {
         let k = bad.len() - 12;
         bad[k] ^= 1;
         assert!(Policy::from_bytes(&bad).unwrap_err().contains("checksum"));
+        assert_eq!(&bytes[8..12], &1u32.to_le_bytes(), "linear: version 1");
         let mut newer = bytes;
         newer[8..12].copy_from_slice(&(POLICY_VERSION + 1).to_le_bytes());
         assert!(Policy::from_bytes(&newer)
             .unwrap_err()
             .contains(&format!("version {}", POLICY_VERSION + 1)));
+    }
+
+    #[test]
+    fn a_hidden_layer_round_trips_and_adds_its_relu_sum() {
+        let (n, h) = (3, 2);
+        // Linear 0.5, −1, 2; embeddings (1, −1), (2, 0), (0, 3); bias (0.5, 0); out (1, 2).
+        let weights = vec![
+            0.5, -1.0, 2.0, 1.0, -1.0, 2.0, 0.0, 0.0, 3.0, 0.5, 0.0, 1.0, 2.0,
+        ];
+        assert_eq!(weights.len(), weights_len(n, h));
+        let p = Policy {
+            header: PolicyHeader {
+                game: "threechess".into(),
+                features: "test/1".into(),
+                inputs: n as u32,
+                hidden: h as u32,
+                note: String::new(),
+            },
+            weights,
+        };
+        let bytes = p.to_bytes();
+        assert_eq!(&bytes[8..12], &2u32.to_le_bytes(), "hidden: version 2");
+        assert_eq!(Policy::from_bytes(&bytes).unwrap(), p);
+        // Features 0 and 1: linear −0.5; pre (0.5 + 1 + 2, 0 − 1 + 0) = (3.5, −1) → relu (3.5, 0).
+        assert_eq!(p.logit(&[0, 1]), -0.5 + 3.5);
+        // Features 0 and 2: linear 2.5; pre (1.5, 2) → 1.5 + 4.
+        assert_eq!(p.logit(&[0, 2]), 2.5 + 1.5 + 4.0);
+        // Too many hidden units, or a hidden layer in a version 1 file: refused.
+        let mut v1 = bytes.clone();
+        v1[8..12].copy_from_slice(&1u32.to_le_bytes());
+        assert!(Policy::from_bytes(&v1)
+            .unwrap_err()
+            .contains("hidden units"));
     }
 
     #[test]

@@ -3,7 +3,7 @@
 //!
 //! Each searched position gives one example: its legal moves, each described by its move
 //! features, and the move the search played. The policy's logit for a move is the sum of its
-//! features' weights; the loss is the cross-entropy of the softmax over the position's moves
+//! features' weights, plus with `--hidden H` a hidden layer's (`policy::logit`); the loss is the cross-entropy of the softmax over the position's moves
 //! against the move played, minimised by Adam (the learning rate falling linearly to a tenth)
 //! with L2 decay. One game in twenty is held out; beside the policy's loss and how often its
 //! first choice is the searched move (top 1, and among its first three), the same figures are
@@ -11,7 +11,7 @@
 //! choosing uniformly.
 
 use super::format::{place, GameData, Origin};
-use super::policy::{softmax, Policy, PolicyHeader};
+use super::policy::{logit, softmax, weights_len, Policy, PolicyHeader, MAX_HIDDEN};
 use super::train::{check_seat, legal_move};
 use crate::game::{Game, RuleOptions};
 use rand::seq::SliceRandom;
@@ -42,9 +42,12 @@ pub struct PolicyArgs {
     /// Positions per batch.
     #[arg(long, allow_negative_numbers = true, default_value_t = 512, value_parser = clap::builder::RangedI64ValueParser::<u64>::new().range(1..=1_000_000))]
     pub batch: u64,
-    /// Seed of the shuffles.
+    /// Seed of the shuffles (and of the hidden layer's first weights).
     #[arg(long, allow_negative_numbers = true, default_value_t = 1)]
     pub seed: u64,
+    /// Hidden units (0: a linear policy).
+    #[arg(long, allow_negative_numbers = true, default_value_t = 0, value_parser = clap::builder::RangedI64ValueParser::<u64>::new().range(0..=MAX_HIDDEN as i64))]
+    pub hidden: u64,
 }
 
 /// Positions ready to train on: each one's moves, their features and the searched move.
@@ -224,15 +227,69 @@ impl PolicyData {
         &self.feats[self.move_off[j] as usize..self.move_off[j + 1] as usize]
     }
 
-    /// Position `i`'s move logits under `w`, into `out`.
-    fn logits(&self, w: &[f32], i: usize, out: &mut Vec<f32>) {
+    /// Position `i`'s move logits under `w` (`h` hidden units), into `out`; each move's hidden
+    /// sums before the ReLU into `pre` (`h` a move).
+    fn logits(&self, w: &[f32], h: usize, i: usize, out: &mut Vec<f32>, pre: &mut Vec<f32>) {
         out.clear();
-        out.extend(self.moves(i).map(|j| {
-            self.move_feats(j)
-                .iter()
-                .map(|&f| w[f as usize])
-                .sum::<f32>()
-        }));
+        pre.clear();
+        let mut a = [0.0; MAX_HIDDEN];
+        for j in self.moves(i) {
+            out.push(logit(w, self.inputs, h, self.move_feats(j), &mut a));
+            pre.extend_from_slice(&a[..h]);
+        }
+    }
+}
+
+impl PolicyData {
+    /// Adds to `g` the gradient of position `i`'s loss under `w` (`h` hidden units), and
+    /// returns that loss (the cross-entropy of the searched move). `buf` and `pre` are scratch.
+    fn gradient(
+        &self,
+        w: &[f32],
+        h: usize,
+        i: usize,
+        g: &mut [f32],
+        buf: &mut Vec<f32>,
+        pre: &mut Vec<f32>,
+    ) -> f64 {
+        self.logits(w, h, i, buf, pre);
+        softmax(buf);
+        let t = self.target[i] as usize;
+        let loss = -(buf[t].max(1e-12) as f64).ln();
+        let inputs = self.inputs;
+        let out_at = inputs + inputs * h + h;
+        for (k, j) in self.moves(i).enumerate() {
+            let e = buf[k] - (k == t) as u32 as f32;
+            if e.abs() <= 1e-7 {
+                continue;
+            }
+            for &f in self.move_feats(j) {
+                g[f as usize] += e;
+            }
+            if h == 0 {
+                continue;
+            }
+            // Back through the hidden layer: the output weights see the units' values, the
+            // units that are on pass the error to their bias and to the embeddings of the
+            // move's features.
+            let mut delta = [0.0f32; MAX_HIDDEN];
+            for u in 0..h {
+                let a = pre[k * h + u];
+                if a > 0.0 {
+                    g[out_at + u] += e * a;
+                    delta[u] = e * w[out_at + u];
+                    g[out_at - h + u] += delta[u];
+                }
+            }
+            for &f in self.move_feats(j) {
+                let row = inputs + f as usize * h;
+                g[row..row + h]
+                    .iter_mut()
+                    .zip(&delta[..h])
+                    .for_each(|(x, y)| *x += y);
+            }
+        }
+        loss
     }
 }
 
@@ -247,30 +304,33 @@ pub struct Scores {
     pub top3: f64,
 }
 
-/// The policy `w`'s figures over the positions `which` keeps.
-fn evaluate(d: &PolicyData, w: &[f32], which: impl Fn(usize) -> bool + Sync) -> Scores {
+/// The policy `w`'s (`h` hidden units) figures over the positions `which` keeps.
+fn evaluate(d: &PolicyData, w: &[f32], h: usize, which: impl Fn(usize) -> bool + Sync) -> Scores {
     let (n, loss, t1, t3) = (0..d.len())
         .into_par_iter()
         .filter(|&i| which(i))
-        .map_init(Vec::new, |buf, i| {
-            d.logits(w, i, buf);
-            let t = d.target[i] as usize;
-            let lt = buf[t];
-            // The target's place in MCTS's widening order: higher logits first, ties in the
-            // order of the legal moves (a stable sort).
-            let above = buf
-                .iter()
-                .enumerate()
-                .filter(|&(j, &l)| l > lt || (l == lt && j < t))
-                .count();
-            softmax(buf);
-            (
-                1usize,
-                -(buf[t].max(1e-12) as f64).ln(),
-                (above == 0) as usize,
-                (above < 3) as usize,
-            )
-        })
+        .map_init(
+            || (Vec::new(), Vec::new()),
+            |(buf, pre), i| {
+                d.logits(w, h, i, buf, pre);
+                let t = d.target[i] as usize;
+                let lt = buf[t];
+                // The target's place in MCTS's widening order: higher logits first, ties in the
+                // order of the legal moves (a stable sort).
+                let above = buf
+                    .iter()
+                    .enumerate()
+                    .filter(|&(j, &l)| l > lt || (l == lt && j < t))
+                    .count();
+                softmax(buf);
+                (
+                    1usize,
+                    -(buf[t].max(1e-12) as f64).ln(),
+                    (above == 0) as usize,
+                    (above < 3) as usize,
+                )
+            },
+        )
         .reduce(
             || (0, 0.0, 0, 0),
             |a, b| (a.0 + b.0, a.1 + b.1, a.2 + b.2, a.3 + b.3),
@@ -293,18 +353,36 @@ pub struct Trained {
     pub val_positions: usize,
 }
 
+/// Positions a thread sums at a time within a batch (the unit that keeps training
+/// deterministic).
+const SLICE: usize = 32;
+
 /// Trains a policy on `d`, calling `each_epoch(epoch, training loss, held-out scores)`.
 pub fn train(
     d: &PolicyData,
     a: &PolicyArgs,
     mut each_epoch: impl FnMut(usize, f64, Scores),
 ) -> Trained {
-    let n = d.inputs;
-    let mut w = vec![0.0f32; n];
+    let (n, h) = (d.inputs, a.hidden as usize);
+    let total = weights_len(n, h);
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(a.seed);
+    // The linear part starts at 0; the hidden layer's embeddings and outputs small and random
+    // (all at 0 would never move), its biases a little above 0 (most units on).
+    let mut w = vec![0.0f32; total];
+    if h > 0 {
+        use rand::Rng;
+        for x in &mut w[n..n + n * h] {
+            *x = rng.random_range(-0.1..0.1);
+        }
+        w[n + n * h..n + n * h + h].fill(0.1);
+        for x in &mut w[n + n * h + h..] {
+            *x = rng.random_range(-0.1..0.1);
+        }
+    }
+    let n = total;
     let (mut m1, mut m2) = (vec![0.0f32; n], vec![0.0f32; n]);
     let (b1, b2, eps) = (0.9f32, 0.999f32, 1e-8f32);
     let mut train_idx: Vec<usize> = (0..d.len()).filter(|&i| !d.held_out[i]).collect();
-    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(a.seed);
     let batch = a.batch as usize;
     let steps_total = (a.epochs as usize * train_idx.len().div_ceil(batch)).max(1);
     let mut step = 0usize;
@@ -312,34 +390,25 @@ pub fn train(
         train_idx.shuffle(&mut rng);
         let mut loss_sum = 0.0f64;
         for chunk in train_idx.chunks(batch) {
-            let (grad, loss) = chunk
-                .par_iter()
-                .fold(
-                    || (vec![0.0f32; n], 0.0f64, Vec::new()),
-                    |(mut g, mut l, mut buf), &i| {
-                        d.logits(&w, i, &mut buf);
-                        softmax(&mut buf);
-                        let t = d.target[i] as usize;
-                        l -= (buf[t].max(1e-12) as f64).ln();
-                        for (k, j) in d.moves(i).enumerate() {
-                            let e = buf[k] - (k == t) as u32 as f32;
-                            if e.abs() > 1e-7 {
-                                for &f in d.move_feats(j) {
-                                    g[f as usize] += e;
-                                }
-                            }
-                        }
-                        (g, l, buf)
-                    },
-                )
-                .map(|(g, l, _)| (g, l))
-                .reduce(
-                    || (vec![0.0f32; n], 0.0),
-                    |(mut a, la), (b, lb)| {
-                        a.iter_mut().zip(&b).for_each(|(x, y)| *x += y);
-                        (a, la + lb)
-                    },
-                );
+            // Each slice of the batch summed on one thread, the slices then added in their
+            // order: the same policy from the same data and seed whatever the number of cores.
+            let parts: Vec<(Vec<f32>, f64)> = chunk
+                .par_chunks(SLICE)
+                .map(|slice| {
+                    let (mut g, mut l) = (vec![0.0f32; n], 0.0f64);
+                    let (mut buf, mut pre) = (Vec::new(), Vec::new());
+                    for &i in slice {
+                        l += d.gradient(&w, h, i, &mut g, &mut buf, &mut pre);
+                    }
+                    (g, l)
+                })
+                .collect();
+            let mut parts = parts.into_iter();
+            let (mut grad, mut loss) = parts.next().expect("a batch is not empty");
+            for (g, l) in parts {
+                grad.iter_mut().zip(&g).for_each(|(x, y)| *x += y);
+                loss += l;
+            }
             loss_sum += loss;
             step += 1;
             let lr = a.lr * (1.0 - 0.9 * step as f32 / steps_total as f32);
@@ -352,7 +421,7 @@ pub fn train(
                 w[k] -= lr * ((m1[k] / c1) / ((m2[k] / c2).sqrt() + eps) + a.decay * w[k]);
             }
         }
-        let val = evaluate(d, &w, |i| d.held_out[i]);
+        let val = evaluate(d, &w, h, |i| d.held_out[i]);
         each_epoch(epoch, loss_sum / train_idx.len().max(1) as f64, val);
     }
     let held: Vec<usize> = (0..d.len()).filter(|&i| d.held_out[i]).collect();
@@ -368,7 +437,7 @@ pub fn train(
         .sum::<f64>()
         / hn;
     Trained {
-        policy: evaluate(d, &w, |i| d.held_out[i]),
+        policy: evaluate(d, &w, h, |i| d.held_out[i]),
         weights: w,
         priority,
         uniform_loss,
@@ -476,10 +545,12 @@ fn run_game<G: Game>(
             game: G::NAME.to_string(),
             features: d.feature_set.clone(),
             inputs: d.inputs as u32,
+            hidden: a.hidden as u32,
             note: format!(
-                "{} positions of {} games, {} epochs, lr {}, decay {}, batch {}, seed {}; {}",
+                "{} positions of {} games, {} hidden units, {} epochs, lr {}, decay {}, batch {}, seed {}; {}",
                 tr.train_positions,
                 games.len(),
+                a.hidden,
                 a.epochs,
                 a.lr,
                 a.decay,
@@ -499,4 +570,61 @@ fn run_game<G: Game>(
         t0.elapsed().as_secs_f64()
     ));
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The gradient of a policy with a hidden layer matches the loss's finite differences, for
+    /// every kind of weight (linear, embedding, bias, output).
+    #[test]
+    fn the_hidden_layers_gradient_matches_finite_differences() {
+        // Two positions of three and two moves over five features.
+        let d = PolicyData {
+            feats: vec![0, 1, 1, 2, 3, 4, 0, 2, 4, 1, 3],
+            move_off: vec![0, 2, 4, 6, 9, 11],
+            pos_off: vec![0, 3, 5],
+            target: vec![1, 0],
+            priority_rank: vec![0, 0],
+            held_out: vec![false, false],
+            feature_set: "test/1".into(),
+            inputs: 5,
+            skipped: 0,
+        };
+        let h = 3;
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(7);
+        use rand::Rng;
+        let w: Vec<f32> = (0..weights_len(5, h))
+            .map(|_| rng.random_range(-1.0..1.0))
+            .collect();
+        let (mut buf, mut pre) = (Vec::new(), Vec::new());
+        let loss = |w: &[f32]| -> f64 {
+            let mut g = vec![0.0; w.len()];
+            let (mut b, mut p) = (Vec::new(), Vec::new());
+            (0..2)
+                .map(|i| d.gradient(w, h, i, &mut g, &mut b, &mut p))
+                .sum()
+        };
+        let mut g = vec![0.0; w.len()];
+        for i in 0..2 {
+            d.gradient(&w, h, i, &mut g, &mut buf, &mut pre);
+        }
+        let eps = 1e-2f32;
+        for k in 0..w.len() {
+            let (mut up, mut down) = (w.clone(), w.clone());
+            up[k] += eps;
+            down[k] -= eps;
+            let numeric = (loss(&up) - loss(&down)) / (2.0 * eps as f64);
+            assert!(
+                (numeric - g[k] as f64).abs() < 2e-3,
+                "weight {k}: analytic {} numeric {numeric}",
+                g[k]
+            );
+        }
+        assert!(
+            g[5..].iter().any(|&x| x.abs() > 1e-3),
+            "the hidden layer learns"
+        );
+    }
 }

@@ -13,8 +13,7 @@
 //! Version 1: 3·6·64 + 3·5·8 + 3·2 + 3 + 3 = 1,284 inputs. No rule option changes them
 //! (`MaxPlies` ends games, it does not change what a position is worth before then).
 
-use super::eval::VALUE;
-use super::movegen::attacked_by_any;
+use super::movegen::{attacked_by_any, least_attackers, targets};
 use super::*;
 
 /// Men by colour and type: 3 × 6.
@@ -66,45 +65,60 @@ pub fn features(g: &Threechess, out: &mut Vec<u32>) {
     out.push((TO_MOVE + g.side as usize) as u32);
 }
 
-/// The learned policy's move features (`Game::move_features`), version 1, absolute as the
-/// position's. A move is described by the mover's colour and type with its destination and with
-/// its origin; the mover's type with what it takes (type, and whose: the next seat's or the
-/// one after); the promotion; a ghost's king recovery; the mover's type with its destination
-/// attacked by another colour and defended by its own, with its origin attacked (a man saved),
-/// with a likely-losing capture (a cheaper man taken on an attacked square); and the mover's type
-/// with each opponent's king attacked by the mover after the move (checks, discovered ones
-/// included).
+/// The learned policy's move features (`Game::move_features`), version 2, absolute as the
+/// position's; eleven a move. A move is described by:
+///
+/// - the mover's colour and type with its destination, and with its origin;
+/// - the mover's type with what it takes (type, and whose: the next seat's or the one after);
+/// - the promotion; a ghost's king recovery;
+/// - on the board after the move: the mover's type with the cheapest man of the next seat
+///   attacking its destination and whether one of its own defends it; the same for the seat
+///   after; the mover's type with what it takes and whether any other man attacks it there (a
+///   capture that may be taken back);
+/// - on the board before the move: the mover's type with the cheapest man of another colour
+///   attacking its origin and whether one of its own defends it (a man saved);
+/// - after the move: the mover's type with each opponent's king it attacks (checks, discovered
+///   ones included), and with the most valuable other man it attacks from its destination and
+///   whether it attacks two men or more (threats, forks).
+///
+/// Version 1 read "attacked" and "defended" on the board before the move, where the mover
+/// defends its own destination and an attack through its origin is missed.
 pub fn move_feature_set() -> String {
-    "threechess-moves/1".to_string()
+    "threechess-moves/2".to_string()
 }
 
-/// The move feature blocks' offsets: colour × type × destination, colour × type × origin, type ×
-/// victim type × whose, promotion, recovery, type × (destination attacked, defended), type ×
-/// origin attacked, type × likely-losing capture, type × (next seat in check, the one after in
-/// check); then the count.
-const MOVE_BLOCKS: [usize; 10] = {
-    let sizes = [
-        MEN * 64,
-        MEN * 64,
-        6 * 7 * 3,
-        8,
-        2,
-        6 * 4,
-        6 * 2,
-        6 * 2,
-        6 * 4,
-    ];
-    let mut b = [0; 10];
+/// The move feature blocks' sizes, in order: colour × type × destination, colour × type ×
+/// origin, type × victim type × whose, promotion, recovery, type × next seat's cheapest attacker
+/// × defended, type × the seat after's × defended, type × victim type × attacked after, type ×
+/// origin's cheapest attacker × defended, type × checks (next seat, the one after), type × most
+/// valuable man threatened × two or more.
+const MOVE_SIZES: [usize; 11] = [
+    MEN * 64,
+    MEN * 64,
+    6 * 7 * 3,
+    8,
+    2,
+    6 * 7 * 2,
+    6 * 7 * 2,
+    6 * 7 * 2,
+    6 * 7 * 2,
+    6 * 4,
+    6 * 6 * 2,
+];
+
+/// The blocks' offsets, then the count.
+const MOVE_BLOCKS: [usize; 12] = {
+    let mut b = [0; 12];
     let mut i = 0;
-    while i < sizes.len() {
-        b[i + 1] = b[i] + sizes[i];
+    while i < MOVE_SIZES.len() {
+        b[i + 1] = b[i] + MOVE_SIZES[i];
         i += 1;
     }
     b
 };
 
 pub fn move_feature_count() -> usize {
-    MOVE_BLOCKS[9]
+    MOVE_BLOCKS[11]
 }
 
 pub fn move_features(g: &Threechess, mv: Move, out: &mut Vec<u32>) {
@@ -121,17 +135,26 @@ pub fn move_features(g: &Threechess, mv: Move, out: &mut Vec<u32>) {
     } else {
         (kind(victim) as usize, (colour(victim) + 3 - c) % 3)
     };
-    let attacked = attacked_by_others(geo, &g.board, to, c);
-    let defended = attacked_by_any(geo, &g.board, to, |o| o == c);
-    let losing = victim != 0 && attacked && VALUE[kind(victim) as usize] < VALUE[kind(pc) as usize];
-    // The board after the move, for the checks it gives (a recovery's king is left out).
+    let (next, later) = ((c + 1) % 3, (c + 2) % 3);
+    // The origin, before the move.
+    let o = least_attackers(geo, &g.board, from);
+    let o_least = match (o[next], o[later]) {
+        (0, x) | (x, 0) => x,
+        (x, y) => x.min(y),
+    } as usize;
+    let o_defended = (o[c] != 0) as usize;
+    // The board after the move (a recovery's king is left out).
     let mut after = g.board;
     after[from] = 0;
-    after[to] = if mv.promo() != 0 {
+    let moved = if mv.promo() != 0 {
         (c as u8) << 3 | mv.promo()
     } else {
         pc
     };
+    after[to] = moved;
+    let d = least_attackers(geo, &after, to);
+    let defended = (d[c] != 0) as usize;
+    let retaken = (d[next] != 0 || d[later] != 0) as usize;
     let mut checks = 0;
     for rel in 1..3 {
         let o = (c + rel) % 3;
@@ -140,16 +163,19 @@ pub fn move_features(g: &Threechess, mv: Move, out: &mut Vec<u32>) {
             checks |= rel;
         }
     }
+    let (threat, count) = targets(geo, &after, to, kind(moved), |x| x != c);
     for f in [
         b[0] + man * 64 + to,
         b[1] + man * 64 + from,
         b[2] + (ty * 7 + vt) * 3 + whose,
         b[3] + mv.promo() as usize,
         b[4] + (mv.recover() != NO_SQ) as usize,
-        b[5] + ty * 4 + attacked as usize * 2 + defended as usize,
-        b[6] + ty * 2 + attacked_by_others(geo, &g.board, from, c) as usize,
-        b[7] + ty * 2 + losing as usize,
-        b[8] + ty * 4 + checks,
+        b[5] + (ty * 7 + d[next] as usize) * 2 + defended,
+        b[6] + (ty * 7 + d[later] as usize) * 2 + defended,
+        b[7] + (ty * 7 + vt) * 2 + retaken,
+        b[8] + (ty * 7 + o_least) * 2 + o_defended,
+        b[9] + ty * 4 + checks,
+        b[10] + (ty * 6 + threat as usize) * 2 + (count >= 2) as usize,
     ] {
         out.push(f as u32);
     }

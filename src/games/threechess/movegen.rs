@@ -152,6 +152,84 @@ pub(crate) fn attacked_by_any(
     false
 }
 
+/// The cheapest man of each colour attacking `sq` on `b` (its type, `PAWN` … `KING`; 0 where a
+/// colour has none). Types rise with value, so the smallest type is the cheapest attacker.
+pub(crate) fn least_attackers(g: &Geo, b: &[u8; 64], sq: usize) -> [u8; 3] {
+    let mut least = [u8::MAX; 3];
+    for d in 0..8 {
+        let diag = d >= 4;
+        for (i, &s) in g.ray(sq, d).iter().enumerate() {
+            let q = b[s as usize];
+            if q == 0 {
+                continue;
+            }
+            let k = kind(q);
+            if k == QUEEN
+                || (k == ROOK && !diag)
+                || (k == BISHOP && diag)
+                || (i == 0 && (k == KING || (k == PAWN && diag)))
+            {
+                let c = colour(q);
+                least[c] = least[c].min(k);
+            }
+            break;
+        }
+    }
+    for &s in g.knight(sq) {
+        let q = b[s as usize];
+        if kind(q) == KNIGHT {
+            let c = colour(q);
+            least[c] = least[c].min(KNIGHT);
+        }
+    }
+    least.map(|k| if k == u8::MAX { 0 } else { k })
+}
+
+/// The men of colours `of` accepts that a man of type `k` standing on `sq` attacks on `b`: the
+/// most valuable one's type (kings left out) and how many (kings included).
+pub(crate) fn targets(
+    g: &Geo,
+    b: &[u8; 64],
+    sq: usize,
+    k: u8,
+    of: impl Fn(usize) -> bool,
+) -> (u8, u32) {
+    let (mut best, mut count) = (0, 0);
+    let mut hit = |q: u8| {
+        if q != 0 && of(colour(q)) {
+            count += 1;
+            if kind(q) != KING {
+                best = best.max(kind(q));
+            }
+        }
+    };
+    if k == KNIGHT {
+        for &s in g.knight(sq) {
+            hit(b[s as usize]);
+        }
+        return (best, count);
+    }
+    for d in 0..8 {
+        let diag = d >= 4;
+        let slides = k == QUEEN || (k == ROOK && !diag) || (k == BISHOP && diag);
+        let steps = k == KING || (k == PAWN && diag);
+        if !slides && !steps {
+            continue;
+        }
+        for &s in g.ray(sq, d) {
+            let q = b[s as usize];
+            if q != 0 {
+                hit(q);
+                break;
+            }
+            if !slides {
+                break;
+            }
+        }
+    }
+    (best, count)
+}
+
 /// Whether a pawn of colour `c` standing on `sq` is on that colour's arrival row.
 #[inline(always)]
 pub(crate) fn on_arrival_row(c: usize, sq: usize) -> bool {

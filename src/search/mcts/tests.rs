@@ -277,6 +277,7 @@ fn a_policy_orders_the_widening_and_biases_selection() {
             game: "hyperchess".into(),
             features: g.move_feature_set().unwrap(),
             inputs: n as u32,
+            hidden: 0,
             note: String::new(),
         },
         weights,
