@@ -3,12 +3,12 @@
 //!
 //! Each searched position gives one example: its legal moves, each described by its move
 //! features, and the move the search played. The policy's logit for a move is the sum of its
-//! features' weights, plus with `--hidden H` a hidden layer's (`policy::logit`); the loss is the cross-entropy of the softmax over the position's moves
-//! against the move played, minimised by Adam (the learning rate falling linearly to a tenth)
-//! with L2 decay. One game in twenty is held out; beside the policy's loss and how often its
-//! first choice is the searched move (top 1, and among its first three), the same figures are
-//! given for the order MCTS widens in without a policy (`Game::move_priority`, stable) and for
-//! choosing uniformly.
+//! features' weights, plus with `--hidden H` a hidden layer's (`policy::logit`); the loss is
+//! the cross-entropy of the softmax over the position's moves against the move played,
+//! minimised by Adam (the learning rate falling linearly to a tenth) with L2 decay. One game in
+//! twenty is held out; beside the policy's loss and how often its first choice is the searched
+//! move (top 1, and among its first three), the same figures are given for the order MCTS
+//! widens in without a policy (`Game::move_priority`, stable) and for choosing uniformly.
 
 use super::format::{place, GameData, Origin};
 use super::policy::{logit, softmax, weights_len, Policy, PolicyHeader, MAX_HIDDEN};
@@ -238,9 +238,7 @@ impl PolicyData {
             pre.extend_from_slice(&a[..h]);
         }
     }
-}
 
-impl PolicyData {
     /// Adds to `g` the gradient of position `i`'s loss under `w` (`h` hidden units), and
     /// returns that loss (the cross-entropy of the searched move). `buf` and `pre` are scratch.
     fn gradient(
