@@ -134,8 +134,9 @@ const TABLE: &[(&str, Tuning)] = &[
             // With the shipped move policy (2026-12-06 (morning)), the same match: the policy
             // as the widening order alone (weight 0) took 0.222 over 48 games (seeds 5–6), with
             // weight 30 0.274 there and 0.257 over 96 (seeds 5–8; without a policy 0.184 and
-            // 0.174); the policy with a hidden layer (2026-12-06 (afternoon)) 0.347 over 96 with
-            // weight 30 (seeds 5–8).
+            // 0.174); the policy with a hidden layer (2026-12-06 (afternoon)) 0.339 over 192 with
+            // weight 30 (seeds 5–12), and on seeds 9–10 0.351 with 30, 0.313 with 50, 0.260 with
+            // 15.
             policy_weight: 30,
             ..Tuning::DEFAULT
         },
