@@ -114,8 +114,9 @@ pub struct ShippedPolicy {
 /// Chess for three (`threechess-moves/2`, a hidden layer of 16 units, 1,500 self-play games of
 /// Best-Reply Search at 4,000 nodes, its choices the targets; nets/README.md): MCTS with it and
 /// `PolicyWeight` 30 against two Best-Reply Searches at 100 ms a move took a reward share of
-/// 0.347 over 96 games, the linear `threechess-moves/1` policy before it 0.257 and the hand order
-/// 0.174 (docs/results.md, 2026-12-06 (afternoon)); MCTS orders by it by default.
+/// 0.332 over 96 games (seeds 9–12), and a run of the same command 0.347 on seeds 5–8, where the
+/// linear `threechess-moves/1` policy before it took 0.257 and the hand order 0.174
+/// (docs/results.md, 2026-12-06 (afternoon)); MCTS orders by it by default.
 const SHIPPED_POLICIES: &[(&[u8], bool)] = &[(include_bytes!("../../nets/threechess.pol"), true)];
 
 fn policies() -> &'static [ShippedPolicy] {

@@ -362,6 +362,10 @@ pub fn train(
     mut each_epoch: impl FnMut(usize, f64, Scores),
 ) -> Trained {
     let (n, h) = (d.inputs, a.hidden as usize);
+    assert!(
+        h <= MAX_HIDDEN,
+        "at most {MAX_HIDDEN} hidden units, not {h}"
+    );
     let total = weights_len(n, h);
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(a.seed);
     // The linear part starts at 0; the hidden layer's embeddings and outputs small and random
