@@ -152,13 +152,12 @@ impl Policy {
     /// The logit of a move whose features are `feats`.
     #[inline]
     pub fn logit(&self, feats: &[u32]) -> f32 {
-        logit(
-            &self.weights,
-            self.header.inputs as usize,
-            self.header.hidden as usize,
-            feats,
-            &mut [0.0; MAX_HIDDEN],
-        )
+        let (n, h) = (self.header.inputs as usize, self.header.hidden as usize);
+        if h == 0 {
+            // No hidden sums to keep: a linear policy pays for no scratch.
+            return logit(&self.weights, n, 0, feats, &mut []);
+        }
+        logit(&self.weights, n, h, feats, &mut [0.0; MAX_HIDDEN])
     }
 
     /// The priors of `moves` (legal in `g`): the softmax of their logits, in their order.
