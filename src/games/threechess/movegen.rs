@@ -506,3 +506,85 @@ impl Threechess {
         self.gen(&mut |_| true)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::{rng_from_seed, Game, RuleOptions};
+
+    /// Whether the man on `s` attacks `sq` on `b`, walking from the attacker (the functions
+    /// under test walk from the square attacked, or are checked against this).
+    fn man_attacks(g: &Geo, b: &[u8; 64], s: usize, sq: usize) -> bool {
+        let k = kind(b[s]);
+        if k == KNIGHT {
+            return g.knight(s).contains(&(sq as u8));
+        }
+        (0..8).any(|d| {
+            let diag = d >= 4;
+            for (i, &t) in g.ray(s, d).iter().enumerate() {
+                if t as usize == sq {
+                    return k == QUEEN
+                        || (k == ROOK && !diag)
+                        || (k == BISHOP && diag)
+                        || (i == 0 && (k == KING || (k == PAWN && diag)));
+                }
+                if b[t as usize] != 0 {
+                    return false;
+                }
+            }
+            false
+        })
+    }
+
+    /// Over random games: `least_attackers` names the cheapest man of each colour that attacks
+    /// a square, and `targets` the men of other colours a man attacks, as the attackers see it.
+    #[test]
+    fn least_attackers_and_targets_agree_with_each_mans_attacks() {
+        let geo = geo();
+        let opts = RuleOptions::of::<Threechess>();
+        let mut rng = rng_from_seed(9);
+        let mut buf = Vec::new();
+        let mut checked = 0;
+        for _ in 0..20 {
+            let mut g = Threechess::start(&opts).unwrap();
+            for _ in 0..120 {
+                let b = &g.board;
+                for sq in 0..64 {
+                    let least = least_attackers(geo, b, sq);
+                    for (c, &k) in least.iter().enumerate() {
+                        let want = (0..64)
+                            .filter(|&s| {
+                                b[s] != 0 && colour(b[s]) == c && man_attacks(geo, b, s, sq)
+                            })
+                            .map(|s| kind(b[s]))
+                            .min()
+                            .unwrap_or(0);
+                        assert_eq!(k, want, "square {sq} colour {c}: {}", g.to_text());
+                        assert_eq!(k != 0, attacked_by_any(geo, b, sq, |x| x == c));
+                    }
+                    if b[sq] != 0 {
+                        let c = colour(b[sq]);
+                        let hit: Vec<usize> = (0..64)
+                            .filter(|&t| {
+                                b[t] != 0 && colour(b[t]) != c && man_attacks(geo, b, sq, t)
+                            })
+                            .collect();
+                        let best = hit.iter().map(|&t| kind(b[t])).filter(|&k| k != KING).max();
+                        assert_eq!(
+                            targets(geo, b, sq, kind(b[sq]), |x| x != c),
+                            (best.unwrap_or(0), hit.len() as u32),
+                            "square {sq}: {}",
+                            g.to_text()
+                        );
+                    }
+                    checked += 1;
+                }
+                match g.random_move(&mut rng, &mut buf) {
+                    Some(m) => g.play(m),
+                    None => break,
+                }
+            }
+        }
+        assert!(checked > 50_000, "{checked} squares");
+    }
+}
