@@ -2352,6 +2352,8 @@ fn cli_a_builtin_players_net_must_fit_the_game_played() {
         &args,
         "error: p: Policy net: no built-in policy for hyperchess",
     );
+    // Alpha-beta reads no policy: the same option does not stop it (below, with the players
+    // that play).
     // Chess's net on one board with the guard promotion: another rule set.
     let args = on(&common::ONE_BOARD, &with_net(&chess), hand);
     let args: Vec<&str> = args.iter().map(String::as_str).collect();
@@ -2359,10 +2361,12 @@ fn cli_a_builtin_players_net_must_fit_the_game_played() {
         &args,
         "error: net: Eval net: the net reads hyperchess features (hyperchess-1x1/5), this position's are hyperchess-1x1/3",
     );
-    // Nets that fit play: the shipped one without a file, and the file of the same rule set.
+    // Nets that fit play: the shipped one without a file, and the file of the same rule set;
+    // and alpha-beta with `Policy net`, which it does not read.
     for net in [
         "builtin:alphabeta option.Eval=net name=net".to_string(),
         with_net(&own),
+        "builtin:alphabeta option.Policy=net name=ab".to_string(),
     ] {
         let args = on(&common::ONE_BOARD, &net, hand);
         let args: Vec<&str> = args.iter().map(String::as_str).collect();

@@ -749,19 +749,40 @@ fn a_net_that_does_not_fit_the_records_is_refused() {
         &["--games", "1", "--nodes", "50", "--max-plies", "10"],
         "net-t-data.txt",
     );
-    let e = run_label(
+    // ISMCTS reads no policy (hidden information): `Policy net` is ignored there, as by
+    // alpha-beta, and refused where the search would read one (MCTS with perfect information).
+    run_label(
         None,
         "--data",
         &[&data],
         &["--nodes", "50", "--search-option", "Policy=net"],
         "net-t2.txt",
     )
-    .unwrap_err();
-    assert!(
-        e.starts_with("Policy net: no built-in policy for tesseris"),
-        "{}",
-        e
+    .unwrap();
+    let hc = selfplay_data(
+        "hyperchess",
+        &["--games", "1", "--nodes", "50", "--max-plies", "8"],
+        "net-hc-data.txt",
     );
+    for (opts, refused) in [
+        (&["Policy=net"][..], false),
+        (&["Policy=net", "Algorithm=mcts"][..], true),
+    ] {
+        let mut args = vec!["--nodes", "50"];
+        for o in opts {
+            args.extend(["--search-option", o]);
+        }
+        let r = run_label(None, "--data", &[&hc], &args, "net-hc.txt");
+        match r {
+            Err(e) => assert!(
+                refused && e.starts_with("Policy net: no built-in policy for hyperchess"),
+                "{:?}: {}",
+                opts,
+                e
+            ),
+            Ok(_) => assert!(!refused, "{:?} was not refused", opts),
+        }
+    }
     // Rithmomachia's default rules have a net: they are labelled with it; under other rules
     // it does not fit.
     let recs = record(

@@ -235,6 +235,19 @@ fn quatre_train_policy_writes_a_policy_that_mcts_uses() {
     assert!(errors[1].contains("PolicyFile") && errors[1].contains("missing.pol"));
     let after_missing = s.rsplit("bestmove").nth(1).unwrap();
     assert!(!after_missing.contains("Policy net:"), "{}", s);
+    // Alpha-beta reads no policy: `Policy net` without one says nothing there.
+    let s = common::script_output(
+        &[],
+        &format!(
+            "{}setoption name Algorithm value alphabeta\nsetoption name Policy value net\n{search}",
+            head
+        ),
+    );
+    assert!(
+        s.contains("bestmove") && !s.contains("info string"),
+        "{}",
+        s
+    );
     // Chess for three with that (hyperchess) policy file: `Policy auto` passes it over for the
     // shipped policy and says so, at MCTS's `go` only; `Policy hand` says nothing.
     let script = format!(

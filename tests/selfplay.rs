@@ -456,9 +456,11 @@ fn a_net_that_does_not_fit_the_game_is_refused_before_any_game() {
         &["Eval=net", &eval_file],
         "Eval net: the net is for hyperchess (hyperchess-3x3/3), not for tesseris",
     );
+    // A policy only MCTS reads: refused where self-play searches by MCTS, ignored where it
+    // searches by alpha-beta (hyperchess's default), as alpha-beta ignores the option.
     refused(
         "hyperchess",
-        &["Policy=net"],
+        &["Policy=net", "Algorithm=mcts"],
         "Policy net: no built-in policy for hyperchess",
     );
     // Another board size of the same game: its rule option decides.

@@ -367,13 +367,19 @@ pub fn search<G: Game>(root: &G, ctx: &Context) -> Outcome<G::Move> {
     };
     // `Policy auto` says when it passes over a `PolicyFile` that does not fit (MCTS alone
     // orders its moves by a policy).
-    if matches!(chosen, Chosen::Mcts) {
+    if chosen.uses_policy() {
         if let Some(why) = ctx.params.policy_file_note(root) {
             ctx.note(&why);
         }
     }
+    // The policy: MCTS with perfect information alone reads one; the other searches say
+    // nothing of it, whatever `Policy` is set to.
     let with_policy;
-    let ctx = match ctx.params.policy_for(root) {
+    let policy = match chosen.uses_policy() {
+        true => ctx.params.policy_for(root),
+        false => None,
+    };
+    let ctx = match policy {
         Some(Ok(policy)) => {
             with_policy = Context {
                 policy: Some(policy),
@@ -421,6 +427,12 @@ impl Chosen {
             Algorithm::AlphaBeta | Algorithm::Auto if players == 2 => Chosen::AlphaBeta,
             Algorithm::AlphaBeta | Algorithm::Auto => Chosen::Brs,
         }
+    }
+
+    /// Whether this search orders its moves by a learned policy (`Policy`): MCTS with perfect
+    /// information alone; the others ignore the option.
+    pub fn uses_policy(self) -> bool {
+        matches!(self, Chosen::Mcts)
     }
 
     /// The search threads this search runs on when `asked` are set: Best-Reply Search runs one

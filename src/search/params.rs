@@ -360,13 +360,18 @@ impl SearchParams {
     }
 
     /// Whether the searches of `g` would have what `Eval net` and `Policy net` ask for: a net
-    /// (and a policy) that fits `g`'s game, rule set and seats. Otherwise why not, as the
-    /// searches would say it in their `info string error` before they evaluate (or order
-    /// moves) by hand: for the callers that throw the searches' words away (built-in players,
-    /// `quatre selfplay`, `quatre label`) and refuse before they play instead.
+    /// (and, where the search chosen for `g` reads one, a policy) that fits `g`'s game, rule
+    /// set and seats. Otherwise why not, as the searches would say it in their `info string
+    /// error` before they evaluate (or order moves) by hand: for the callers that throw the
+    /// searches' words away (built-in players, `quatre selfplay`, `quatre label`) and refuse
+    /// before they play instead.
     pub fn check_learned<G: crate::game::Game>(&self, g: &G) -> Result<(), String> {
         if let Some(Err(why)) = self.net_for(g) {
             return Err(format!("Eval net: {}", why));
+        }
+        let chosen = super::Chosen::of(self.algorithm, g.players(), G::hidden_information());
+        if !chosen.uses_policy() {
+            return Ok(());
         }
         if let Some(Err(why)) = self.policy_for(g) {
             return Err(format!("Policy net: {}", why));
