@@ -70,6 +70,7 @@ fn args(epochs: u64) -> PolicyArgs {
         batch: 64,
         seed: 1,
         hidden: 0,
+        init: None,
     }
 }
 
@@ -112,7 +113,7 @@ fn a_policy_learns_which_moves_are_played() {
     assert!(d.len() > 3000, "{} positions", d.len());
     // Linear, and with a hidden layer.
     for hidden in [0, 8] {
-        let tr = train(&d, &PolicyArgs { hidden, ..args(4) }, |_, _, _| {});
+        let tr = train(&d, &PolicyArgs { hidden, ..args(4) }, None, |_, _, _| {});
         // Held out: far below choosing uniformly, and far more often right than
         // move_priority's order (which knows nothing of kings).
         assert!(
@@ -152,6 +153,7 @@ fn training_does_not_depend_on_the_number_of_threads() {
                         hidden: 4,
                         ..args(2)
                     },
+                    None,
                     |_, _, _| {},
                 )
                 .weights
@@ -193,6 +195,66 @@ fn quatre_train_policy_writes_a_policy_that_mcts_uses() {
     let p = Policy::from_bytes(&std::fs::read(&pol).unwrap()).unwrap();
     assert_eq!(p.header.features, "hyperchess-moves-1x1/1");
     assert_eq!(p.header.hidden, 4, "a hidden layer of 4 units");
+    // The next generation from it (`--init`): its held-out loss is said before training and
+    // is the one it was written with; a policy of other hidden units, or written over, is
+    // refused.
+    let next = dir.join("next.pol");
+    let again = |extra: &[&str]| {
+        let mut v = vec![
+            "train-policy",
+            "--data",
+            data.to_str().unwrap(),
+            "--epochs",
+            "1",
+            "--init",
+            pol.to_str().unwrap(),
+        ];
+        v.extend(extra);
+        run(&v)
+    };
+    let out = again(&["--hidden", "4", "--out", next.to_str().unwrap()]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let said2 = String::from_utf8_lossy(&out.stdout);
+    let loss_of = |text: &str, key: &str| -> String {
+        let at = text
+            .find(key)
+            .unwrap_or_else(|| panic!("{}: {}", key, text))
+            + key.len();
+        text[at..]
+            .split([',', ' '])
+            .find(|w| !w.is_empty())
+            .unwrap()
+            .to_string()
+    };
+    assert!(said2.contains("held out, before training: "), "{}", said2);
+    assert_eq!(
+        loss_of(&said2, &format!("{} loss ", pol.display())),
+        loss_of(&said, "policy loss ")
+    );
+    let p2 = Policy::from_bytes(&std::fs::read(&next).unwrap()).unwrap();
+    assert!(
+        p2.header.note.contains("started from"),
+        "{}",
+        p2.header.note
+    );
+    let out = again(&["--hidden", "8", "--out", next.to_str().unwrap()]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        !out.status.success() && err.contains("4 hidden units: give --hidden 4"),
+        "{}",
+        err
+    );
+    let out = again(&["--hidden", "4", "--out", pol.to_str().unwrap()]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        !out.status.success() && err.contains("is the --init policy"),
+        "{}",
+        err
+    );
     let out = run(&[
         "train-policy",
         "--game",

@@ -48,6 +48,12 @@ pub struct PolicyArgs {
     /// Hidden units (0: a linear policy).
     #[arg(long, allow_negative_numbers = true, default_value_t = 0, value_parser = clap::builder::RangedI64ValueParser::<u64>::new().range(0..=MAX_HIDDEN as i64))]
     pub hidden: u64,
+    /// Start from this policy (a file `quatre train-policy` wrote, e.g. the shipped one) rather
+    /// than from fresh weights: the next generation, trained on more games. It must be of the
+    /// data's game and move feature set, with `--hidden` units exactly; its held-out figures
+    /// are given before training.
+    #[arg(long, value_name = "POLICY")]
+    pub init: Option<PathBuf>,
 }
 
 /// Positions ready to train on: each one's moves, their features and the searched move.
@@ -344,6 +350,8 @@ fn evaluate(d: &PolicyData, w: &[f32], h: usize, which: impl Fn(usize) -> bool +
 /// What training gave.
 pub struct Trained {
     pub weights: Vec<f32>,
+    /// With an initial policy (`--init`), its held-out scores before training.
+    pub init: Option<Scores>,
     pub policy: Scores,
     pub priority: Scores,
     pub uniform_loss: f64,
@@ -355,10 +363,12 @@ pub struct Trained {
 /// deterministic).
 const SLICE: usize = 32;
 
-/// Trains a policy on `d`, calling `each_epoch(epoch, training loss, held-out scores)`.
+/// Trains a policy on `d`, calling `each_epoch(epoch, training loss, held-out scores)`; from
+/// `init`'s weights (of `d`'s inputs and `a.hidden` units, as in the file) if given.
 pub fn train(
     d: &PolicyData,
     a: &PolicyArgs,
+    init: Option<&[f32]>,
     mut each_epoch: impl FnMut(usize, f64, Scores),
 ) -> Trained {
     let (n, h) = (d.inputs, a.hidden as usize);
@@ -371,7 +381,16 @@ pub fn train(
     // The linear part starts at 0; the hidden layer's embeddings and outputs small and random
     // (all at 0 would never move), its biases a little above 0 (most units on).
     let mut w = vec![0.0f32; total];
-    if h > 0 {
+    let init_scores = init.map(|i| {
+        assert_eq!(
+            i.len(),
+            total,
+            "the initial policy's shape is not the one trained"
+        );
+        w.copy_from_slice(i);
+        evaluate(d, &w, h, |i| d.held_out[i])
+    });
+    if h > 0 && init.is_none() {
         use rand::Rng;
         for x in &mut w[n..n + n * h] {
             *x = rng.random_range(-0.1..0.1);
@@ -439,6 +458,7 @@ pub fn train(
         .sum::<f64>()
         / hn;
     Trained {
+        init: init_scores,
         policy: evaluate(d, &w, h, |i| d.held_out[i]),
         weights: w,
         priority,
@@ -460,6 +480,12 @@ pub fn run(game: Option<&str>, a: &PolicyArgs, say: &dyn Fn(&str)) -> Result<(),
         ));
     }
     super::cli::check_output("--out", &a.out, &a.data)?;
+    if a.init.as_ref() == Some(&a.out) {
+        return Err(format!(
+            "--out {} is the --init policy: write the next one beside it",
+            a.out.display()
+        ));
+    }
     let t0 = Instant::now();
     let data = super::cli::read_games(&a.data, game)?;
     match data.name.as_str() {
@@ -499,8 +525,12 @@ fn run_game<G: Game>(
     if !held_out {
         say(&super::cli::no_game_held_out(games.len(), "policy"));
     }
+    let init = match &a.init {
+        Some(path) => Some(initial_policy(path, G::NAME, &d, a)?),
+        None => None,
+    };
     let t1 = Instant::now();
-    let tr = train(&d, a, |e, l, v| {
+    let tr = train(&d, a, init.as_deref(), |e, l, v| {
         say(&format!(
             "epoch {:>3}  training loss {:.4}  {}  ({:.1} s)",
             e,
@@ -532,6 +562,15 @@ fn run_game<G: Game>(
     } else {
         say("no game held out: the last epoch's policy, its held-out loss not known");
     }
+    if let (Some(v), Some(path)) = (tr.init.filter(|_| held_out), &a.init) {
+        say(&format!(
+            "held out, before training: {} loss {:.4}, top 1 {:.1}%, top 3 {:.1}%",
+            path.display(),
+            v.loss,
+            100.0 * v.top1,
+            100.0 * v.top3
+        ));
+    }
     let held = if held_out {
         format!(
             "held-out loss {:.4} (uniform {:.4}), top 1 {:.1}%",
@@ -559,7 +598,13 @@ fn run_game<G: Game>(
                 a.batch,
                 a.seed,
                 held
-            ),
+            ) + &match (&a.init, tr.init.filter(|_| held_out)) {
+                (Some(p), Some(v)) => {
+                    format!("; started from {} (held-out loss {:.4})", p.display(), v.loss)
+                }
+                (Some(p), None) => format!("; started from {}", p.display()),
+                _ => String::new(),
+            },
         },
         weights: tr.weights,
     };
@@ -572,6 +617,37 @@ fn run_game<G: Game>(
         t0.elapsed().as_secs_f64()
     ));
     Ok(())
+}
+
+/// `--init`: the weights of the policy at `path`, once it is known to fit the data (`game`,
+/// its move feature set and inputs) and `--hidden`.
+fn initial_policy(
+    path: &std::path::Path,
+    game: &str,
+    d: &PolicyData,
+    a: &PolicyArgs,
+) -> Result<Vec<f32>, String> {
+    let p = super::policy::load(&path.to_string_lossy()).map_err(|e| format!("--init {}", e))?;
+    let h = &p.header;
+    let why = if h.game != game {
+        Some(format!("a policy of {}, not {}", h.game, game))
+    } else if h.features != d.feature_set || h.inputs as usize != d.inputs {
+        Some(format!(
+            "move feature set {} ({} inputs), the data's is {} ({} inputs)",
+            h.features, h.inputs, d.feature_set, d.inputs
+        ))
+    } else if h.hidden as u64 != a.hidden {
+        Some(format!(
+            "{} hidden units: give --hidden {}",
+            h.hidden, h.hidden
+        ))
+    } else {
+        None
+    };
+    match why {
+        Some(w) => Err(format!("--init {}: {}", path.display(), w)),
+        None => Ok(p.weights),
+    }
 }
 
 #[cfg(test)]

@@ -375,10 +375,10 @@ pub fn search<G: Game>(root: &G, ctx: &Context) -> Outcome<G::Move> {
     // The policy: MCTS with perfect information alone reads one; the other searches say
     // nothing of it, whatever `Policy` is set to.
     let with_policy;
-    let policy = match chosen.uses_policy() {
-        true => ctx.params.policy_for(root),
-        false => None,
-    };
+    let policy = chosen
+        .uses_policy()
+        .then(|| ctx.params.policy_for(root))
+        .flatten();
     let ctx = match policy {
         Some(Ok(policy)) => {
             with_policy = Context {
