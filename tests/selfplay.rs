@@ -463,6 +463,23 @@ fn a_net_that_does_not_fit_the_game_is_refused_before_any_game() {
         &["Policy=net", "Algorithm=mcts"],
         "Policy net: no built-in policy for hyperchess",
     );
+    let out = tmp("alphabeta-policy-net.txt");
+    let a = selfplay::parse_args([
+        "--games",
+        "1",
+        "--nodes",
+        "50",
+        "--max-plies",
+        "10",
+        "--search-option",
+        "Policy=net",
+        "--quiet",
+        "--out",
+        out.to_str().unwrap(),
+    ])
+    .unwrap();
+    selfplay::run(Some("hyperchess"), &a).unwrap();
+    assert!(out.exists());
     // Another board size of the same game: its rule option decides.
     let out = tmp("refused-1x1.txt");
     let a = selfplay::parse_args([

@@ -350,8 +350,6 @@ fn evaluate(d: &PolicyData, w: &[f32], h: usize, which: impl Fn(usize) -> bool +
 /// What training gave.
 pub struct Trained {
     pub weights: Vec<f32>,
-    /// With an initial policy (`--init`), its held-out scores before training.
-    pub init: Option<Scores>,
     pub policy: Scores,
     pub priority: Scores,
     pub uniform_loss: f64,
@@ -381,16 +379,14 @@ pub fn train(
     // The linear part starts at 0; the hidden layer's embeddings and outputs small and random
     // (all at 0 would never move), its biases a little above 0 (most units on).
     let mut w = vec![0.0f32; total];
-    let init_scores = init.map(|i| {
+    if let Some(i) = init {
         assert_eq!(
             i.len(),
             total,
             "the initial policy's shape is not the one trained"
         );
         w.copy_from_slice(i);
-        evaluate(d, &w, h, |i| d.held_out[i])
-    });
-    if h > 0 && init.is_none() {
+    } else if h > 0 {
         use rand::Rng;
         for x in &mut w[n..n + n * h] {
             *x = rng.random_range(-0.1..0.1);
@@ -458,7 +454,6 @@ pub fn train(
         .sum::<f64>()
         / hn;
     Trained {
-        init: init_scores,
         policy: evaluate(d, &w, h, |i| d.held_out[i]),
         weights: w,
         priority,
@@ -480,17 +475,17 @@ pub fn run(game: Option<&str>, a: &PolicyArgs, say: &dyn Fn(&str)) -> Result<(),
         ));
     }
     super::cli::check_output("--out", &a.out, &a.data)?;
-    if a.init.as_ref() == Some(&a.out) {
-        return Err(format!(
-            "--out {} is the --init policy: write the next one beside it",
-            a.out.display()
-        ));
-    }
+    // A policy to start from is read before the data, which can take minutes (its game and
+    // move features are checked against the data once read).
+    let init = match &a.init {
+        Some(path) => Some(initial_policy(path, a)?),
+        None => None,
+    };
     let t0 = Instant::now();
     let data = super::cli::read_games(&a.data, game)?;
     match data.name.as_str() {
-        "hyperchess" => run_game::<crate::games::hyperchess::Hyperchess>(&data, a, t0, say),
-        "threechess" => run_game::<crate::games::threechess::Threechess>(&data, a, t0, say),
+        "hyperchess" => run_game::<crate::games::hyperchess::Hyperchess>(&data, a, init, t0, say),
+        "threechess" => run_game::<crate::games::threechess::Threechess>(&data, a, init, t0, say),
         other => Err(format!(
             "no move features for {} yet (games with them: hyperchess, threechess)",
             other
@@ -501,6 +496,7 @@ pub fn run(game: Option<&str>, a: &PolicyArgs, say: &dyn Fn(&str)) -> Result<(),
 fn run_game<G: Game>(
     data: &super::cli::Games,
     a: &PolicyArgs,
+    init: Option<Policy>,
     t0: Instant,
     say: &dyn Fn(&str),
 ) -> Result<(), String> {
@@ -525,10 +521,24 @@ fn run_game<G: Game>(
     if !held_out {
         say(&super::cli::no_game_held_out(games.len(), "policy"));
     }
-    let init = match &a.init {
-        Some(path) => Some(initial_policy(path, G::NAME, &d, a)?),
-        None => None,
+    // The policy to start from, once it fits the data; its held-out figures first.
+    let init = match (init, &a.init) {
+        (Some(p), Some(path)) => Some(fits_data(p, path, G::NAME, &d)?),
+        _ => None,
     };
+    let init_scores = init
+        .as_ref()
+        .filter(|_| held_out)
+        .map(|w| evaluate(&d, w, a.hidden as usize, |i| d.held_out[i]));
+    if let (Some(v), Some(path)) = (init_scores, &a.init) {
+        say(&format!(
+            "held out, before training: {} loss {:.4}, top 1 {:.1}%, top 3 {:.1}%",
+            path.display(),
+            v.loss,
+            100.0 * v.top1,
+            100.0 * v.top3
+        ));
+    }
     let t1 = Instant::now();
     let tr = train(&d, a, init.as_deref(), |e, l, v| {
         say(&format!(
@@ -562,15 +572,6 @@ fn run_game<G: Game>(
     } else {
         say("no game held out: the last epoch's policy, its held-out loss not known");
     }
-    if let (Some(v), Some(path)) = (tr.init.filter(|_| held_out), &a.init) {
-        say(&format!(
-            "held out, before training: {} loss {:.4}, top 1 {:.1}%, top 3 {:.1}%",
-            path.display(),
-            v.loss,
-            100.0 * v.top1,
-            100.0 * v.top3
-        ));
-    }
     let held = if held_out {
         format!(
             "held-out loss {:.4} (uniform {:.4}), top 1 {:.1}%",
@@ -598,7 +599,7 @@ fn run_game<G: Game>(
                 a.batch,
                 a.seed,
                 held
-            ) + &match (&a.init, tr.init.filter(|_| held_out)) {
+            ) + &match (&a.init, init_scores) {
                 (Some(p), Some(v)) => {
                     format!("; started from {} (held-out loss {:.4})", p.display(), v.loss)
                 }
@@ -619,15 +620,28 @@ fn run_game<G: Game>(
     Ok(())
 }
 
-/// `--init`: the weights of the policy at `path`, once it is known to fit the data (`game`,
-/// its move feature set and inputs) and `--hidden`.
-fn initial_policy(
+/// `--init`: the policy at `path`, once it is known to have `--hidden` units.
+fn initial_policy(path: &std::path::Path, a: &PolicyArgs) -> Result<Policy, String> {
+    let p = super::policy::load(&path.to_string_lossy()).map_err(|e| format!("--init {}", e))?;
+    if p.header.hidden as u64 != a.hidden {
+        return Err(format!(
+            "--init {}: {} hidden units: give --hidden {}",
+            path.display(),
+            p.header.hidden,
+            p.header.hidden
+        ));
+    }
+    Ok(p)
+}
+
+/// `--init`'s policy `p` (read from `path`) as weights, once it fits the data: `game`, its move
+/// feature set and inputs.
+fn fits_data(
+    p: Policy,
     path: &std::path::Path,
     game: &str,
     d: &PolicyData,
-    a: &PolicyArgs,
 ) -> Result<Vec<f32>, String> {
-    let p = super::policy::load(&path.to_string_lossy()).map_err(|e| format!("--init {}", e))?;
     let h = &p.header;
     let why = if h.game != game {
         Some(format!("a policy of {}, not {}", h.game, game))
@@ -635,11 +649,6 @@ fn initial_policy(
         Some(format!(
             "move feature set {} ({} inputs), the data's is {} ({} inputs)",
             h.features, h.inputs, d.feature_set, d.inputs
-        ))
-    } else if h.hidden as u64 != a.hidden {
-        Some(format!(
-            "{} hidden units: give --hidden {}",
-            h.hidden, h.hidden
         ))
     } else {
         None
