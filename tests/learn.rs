@@ -441,9 +441,23 @@ fn quatre_train_writes_a_net_and_refuses_bad_data() {
     let m = Net::from_bytes(&std::fs::read(&next).unwrap()).unwrap();
     assert_eq!(m.hidden(), 16);
     std::fs::remove_file(&next).unwrap();
-    // A net of another shape or kind, or no net: one error, no net written.
+    // A net of another shape, kind, game or feature set, or no net: one error, no net written.
+    let shipped = |f: &str| format!("{}/nets/{}", env!("CARGO_MANIFEST_DIR"), f);
+    let (tc, hc3) = (shipped("threechess.net"), shipped("hyperchess-3x3.net"));
     for (init, hidden, residual, says) in [
         (net.to_str().unwrap(), "4", false, "give --hidden 8 or more"),
+        (
+            tc.as_str(),
+            "32",
+            true,
+            "a net of threechess, not hyperchess",
+        ),
+        (
+            hc3.as_str(),
+            "32",
+            true,
+            "feature set hyperchess-3x3/3 (1037 inputs), the data's is hyperchess-1x1/3 (925 inputs)",
+        ),
         (net.to_str().unwrap(), "8", true, "leave out --residual"),
         (data.to_str().unwrap(), "8", false, "--init"),
         ("/nonexistent/n.net", "8", false, "cannot read"),

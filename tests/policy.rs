@@ -263,6 +263,21 @@ fn quatre_train_policy_writes_a_policy_that_mcts_uses() {
         moved,
         size
     );
+    let shipped = format!("{}/nets/threechess.pol", env!("CARGO_MANIFEST_DIR"));
+    let mut v = vec![
+        "train-policy",
+        "--data",
+        data.to_str().unwrap(),
+        "--init",
+        &shipped,
+    ];
+    v.extend(["--hidden", "16", "--out", next.to_str().unwrap()]);
+    let err = String::from_utf8_lossy(&run(&v).stderr).to_string();
+    assert!(
+        err.contains("a policy of threechess, not hyperchess"),
+        "{}",
+        err
+    );
     let out = again(&["--hidden", "8", "--out", next.to_str().unwrap()]);
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(

@@ -7,7 +7,7 @@ use quatre::game::Status;
 use quatre::games;
 use quatre::learn::format::{self, GameData};
 use quatre::learn::selfplay::{self, partial_path};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::Command;
 
 fn tmp(name: &str) -> PathBuf {
@@ -430,9 +430,9 @@ fn a_net_that_does_not_fit_the_game_is_refused_before_any_game() {
     )
     .unwrap();
     let eval_file = format!("EvalFile={}", net.display());
-    let refused = |game: &str, extra: &[&str], expect: &str| {
-        let out = tmp("refused-net.txt");
-        let _ = std::fs::remove_file(&out);
+    // One game of `game` with the search options `extra`, into `out`.
+    let play = |game: &str, extra: &[&str], out: &Path| {
+        let _ = std::fs::remove_file(out);
         let mut v: Vec<String> = ["--games", "1", "--nodes", "50", "--max-plies", "10"]
             .iter()
             .map(|s| s.to_string())
@@ -442,7 +442,11 @@ fn a_net_that_does_not_fit_the_game_is_refused_before_any_game() {
         }
         v.extend(["--quiet".into(), "--out".into(), out.display().to_string()]);
         let a = selfplay::parse_args(&v).unwrap();
-        let e = selfplay::run(Some(game), &a).unwrap_err();
+        selfplay::run(Some(game), &a)
+    };
+    let refused = |game: &str, extra: &[&str], expect: &str| {
+        let out = tmp("refused-net.txt");
+        let e = play(game, extra, &out).unwrap_err();
         assert!(e.starts_with(expect), "{}: {}", expect, e);
         assert!(!out.exists() && !partial_path(&out).exists());
     };
@@ -464,21 +468,7 @@ fn a_net_that_does_not_fit_the_game_is_refused_before_any_game() {
         "Policy net: no built-in policy for hyperchess",
     );
     let out = tmp("alphabeta-policy-net.txt");
-    let a = selfplay::parse_args([
-        "--games",
-        "1",
-        "--nodes",
-        "50",
-        "--max-plies",
-        "10",
-        "--search-option",
-        "Policy=net",
-        "--quiet",
-        "--out",
-        out.to_str().unwrap(),
-    ])
-    .unwrap();
-    selfplay::run(Some("hyperchess"), &a).unwrap();
+    play("hyperchess", &["Policy=net"], &out).unwrap();
     assert!(out.exists());
     // Another board size of the same game: its rule option decides.
     let out = tmp("refused-1x1.txt");

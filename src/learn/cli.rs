@@ -314,13 +314,10 @@ fn initial_net(
 ) -> Result<(super::net::FloatNet, f32), String> {
     let net = super::net::load(&path.to_string_lossy()).map_err(|e| format!("--init {}", e))?;
     let h = &net.header;
-    let why = if h.game != game {
-        Some(format!("a net of {}, not {}", h.game, game))
-    } else if h.features != ds.feature_set || h.inputs as usize != ds.inputs {
-        Some(format!(
-            "feature set {} ({} inputs), the data's is {} ({} inputs)",
-            h.features, h.inputs, ds.feature_set, ds.inputs
-        ))
+    let file = (h.game.as_str(), h.features.as_str(), h.inputs as usize);
+    let data = (game, ds.feature_set.as_str(), ds.inputs);
+    let why = if let Some(w) = misfit("a net", "feature set", file, data) {
+        Some(w)
     } else if h.outputs as usize != ds.outputs.max(1) {
         Some(format!(
             "{} outputs, the data needs {}",
@@ -344,6 +341,27 @@ fn initial_net(
     match why {
         Some(w) => Err(format!("--init {}: {}", path.display(), w)),
         None => Ok((net.to_float(), h.eval_scale)),
+    }
+}
+
+/// Why a learned file (`what`: "a net", "a policy") of a game, reading a feature set (`set`:
+/// its kind) with so many inputs, does not fit data of a game, feature set and inputs; None
+/// when it does (`--init`'s checks, before its own).
+pub(super) fn misfit(
+    what: &str,
+    set: &str,
+    (game, features, inputs): (&str, &str, usize),
+    (data_game, data_features, data_inputs): (&str, &str, usize),
+) -> Option<String> {
+    if game != data_game {
+        Some(format!("{} of {}, not {}", what, game, data_game))
+    } else if features != data_features || inputs != data_inputs {
+        Some(format!(
+            "{} {} ({} inputs), the data's is {} ({} inputs)",
+            set, features, inputs, data_features, data_inputs
+        ))
+    } else {
+        None
     }
 }
 

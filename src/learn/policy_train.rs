@@ -643,17 +643,9 @@ fn fits_data(
     d: &PolicyData,
 ) -> Result<Vec<f32>, String> {
     let h = &p.header;
-    let why = if h.game != game {
-        Some(format!("a policy of {}, not {}", h.game, game))
-    } else if h.features != d.feature_set || h.inputs as usize != d.inputs {
-        Some(format!(
-            "move feature set {} ({} inputs), the data's is {} ({} inputs)",
-            h.features, h.inputs, d.feature_set, d.inputs
-        ))
-    } else {
-        None
-    };
-    match why {
+    let file = (h.game.as_str(), h.features.as_str(), h.inputs as usize);
+    let data = (game, d.feature_set.as_str(), d.inputs);
+    match super::cli::misfit("a policy", "move feature set", file, data) {
         Some(w) => Err(format!("--init {}: {}", path.display(), w)),
         None => Ok(p.weights),
     }
