@@ -110,7 +110,10 @@ pub fn search<G: Game>(root: &G, ctx: &Context, moves: &[G::Move]) -> Outcome<G:
     let tuning = Tuning::of::<G>();
     let shared = Shared {
         root,
-        tree: Tree::new(ctx.params.hash_mb),
+        tree: Tree::new(
+            ctx.params.hash_mb,
+            ctx.policy.is_some() && !G::hidden_information(),
+        ),
         ctx,
         valuer: Valuer::of::<G>(ctx),
         iterations: AtomicU64::new(0),
@@ -285,9 +288,8 @@ fn worker<G: Game>(sh: &Shared<G>, index: usize) {
         if started && (sh.done.load(Ordering::Relaxed) || sh.ctx.stopped()) {
             break;
         }
-        let it = sh.iterations.load(Ordering::Relaxed) + local_iterations;
         if let Some(n) = sh.ctx.limits.nodes {
-            if it >= n {
+            if sh.iterations.load(Ordering::Relaxed) + local_iterations >= n {
                 sh.done.store(true, Ordering::Relaxed);
                 break;
             }

@@ -14,7 +14,7 @@ use std::sync::atomic::Ordering;
 
 /// A tree by hand: root 0 → 1, 2 (mover 0); 1 → 3, 4 and 2 → 5, 6 (mover 1).
 fn tree() -> Tree<u8> {
-    let t = Tree::new(1);
+    let t = Tree::new(1, false);
     let slots = t.alloc_many(6);
     assert_eq!(slots, 1..7);
     for (i, parent, mover) in [
@@ -144,7 +144,7 @@ fn widening_creates_children_in_priority_order_as_the_window_admits_them() {
     let g = Hyperchess::from_text("4k3/8/8/3q4/8/8/n2R4/4K3 w - - 0 1", &opts).unwrap();
     let mut moves = Vec::new();
     g.legal_moves(&mut moves);
-    let t: Tree<crate::games::hyperchess::Move> = Tree::new(1);
+    let t: Tree<crate::games::hyperchess::Move> = Tree::new(1, false);
     assert!(widen(
         &t,
         0,
@@ -242,17 +242,19 @@ fn knobs(c: f64, minimax: f64, widening: f64) -> Knobs {
     }
 }
 
-/// With a policy, a node widens in the order of its priors (each child keeps its prior), and
-/// selection's prior term prefers, among children of equal statistics, the likelier move.
-#[test]
-fn a_policy_orders_the_widening_and_biases_selection() {
+/// A hyperchess 1x1 position and a policy that likes king moves best (the king is on e1), then
+/// rook moves (d2).
+fn king_policy() -> (
+    crate::games::hyperchess::Hyperchess,
+    Vec<crate::games::hyperchess::Move>,
+    crate::learn::policy::Policy,
+) {
     use crate::games::hyperchess::Hyperchess;
     use crate::learn::policy::{Policy, PolicyHeader};
     let opts = crate::game::RuleOptions::of::<Hyperchess>().with("Boards", "1x1");
     let g = Hyperchess::from_text("4k3/8/8/3q4/8/8/n2R4/4K3 w - - 0 1", &opts).unwrap();
     let mut moves = Vec::new();
     g.legal_moves(&mut moves);
-    // A policy that likes king moves best (the king is on e1), then rook moves (d2).
     let mover = |m| match &g.format_move(m)[..2] {
         "e1" => 'K',
         "d2" => 'R',
@@ -283,7 +285,20 @@ fn a_policy_orders_the_widening_and_biases_selection() {
         weights,
     };
     assert!(policy.fits(&g).is_ok());
-    let t: Tree<crate::games::hyperchess::Move> = Tree::new(1);
+    (g, moves, policy)
+}
+
+/// With a policy, a node widens in the order of its priors (each child keeps its prior), and
+/// selection's prior term prefers, among children of equal statistics, the likelier move.
+#[test]
+fn a_policy_orders_the_widening_and_biases_selection() {
+    let (g, moves, policy) = king_policy();
+    let mover = |m| match &g.format_move(m)[..2] {
+        "e1" => 'K',
+        "d2" => 'R',
+        _ => '?',
+    };
+    let t: Tree<crate::games::hyperchess::Move> = Tree::new(1, false);
     let mut scratch = WidenScratch::default();
     assert!(widen(&t, 0, &g, &moves, 3, Some(&policy), &mut scratch));
     let kids: Vec<u32> = t.children(0).collect();
@@ -318,6 +333,48 @@ fn a_policy_orders_the_widening_and_biases_selection() {
     assert_eq!(select(&t, 0, None, false, k).0, Some(last));
 }
 
+/// A node's priors are computed at its first widening and stored in the tree, so that another
+/// thread widening it later (a scratch of its own) reads them: it goes on in the first
+/// widening's order, with its priors, even when its own policy would say otherwise, and the
+/// node ends with the children, order and priors of one thread widening it alone with no store
+/// (its own cache).
+#[test]
+fn later_widenings_read_the_priors_stored_in_the_tree() {
+    let (g, moves, policy) = king_policy();
+    let children = |t: &Tree<_>| -> Vec<_> {
+        t.children(0)
+            .map(|c| (t.node(c).mv().unwrap(), t.node(c).prior))
+            .collect()
+    };
+    let alone = Tree::new(1, false);
+    let mut scratch = WidenScratch::default();
+    while widen(&alone, 0, &g, &moves, 3, Some(&policy), &mut scratch) {}
+    assert!(alone.stored_priors(0, moves.len()).is_none());
+    let shared = Tree::new(1, true);
+    let mut first = WidenScratch::default();
+    assert!(widen(&shared, 0, &g, &moves, 3, Some(&policy), &mut first));
+    let stored = shared
+        .stored_priors(0, moves.len())
+        .expect("stored")
+        .to_vec();
+    assert_eq!(stored, policy.priors(&g, &moves, &mut Vec::new()));
+    // A policy that prefers the other moves: not asked again.
+    let mut other = policy.clone();
+    other.weights.iter_mut().for_each(|w| *w = -*w);
+    assert_ne!(other.priors(&g, &moves, &mut Vec::new()), stored);
+    while widen(
+        &shared,
+        0,
+        &g,
+        &moves,
+        3,
+        Some(&other),
+        &mut WidenScratch::default(),
+    ) {}
+    assert_eq!(children(&shared), children(&alone));
+    assert_eq!(children(&shared).len(), moves.len());
+}
+
 #[test]
 fn rank_range_is_the_stable_sort_by_key() {
     use rand::{Rng, SeedableRng};
@@ -346,4 +403,19 @@ fn rank_range_is_the_stable_sort_by_key() {
             }
         }
     }
+}
+
+/// A node takes one cache line in the games with move policies (their moves are 4 bytes): the
+/// store's place in each node did not make it two.
+#[test]
+fn a_node_is_one_cache_line() {
+    use super::tree::Node;
+    assert_eq!(
+        std::mem::size_of::<Node<crate::games::threechess::Move>>(),
+        64
+    );
+    assert_eq!(
+        std::mem::size_of::<Node<crate::games::hyperchess::Move>>(),
+        64
+    );
 }
