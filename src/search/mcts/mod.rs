@@ -110,9 +110,10 @@ pub fn search<G: Game>(root: &G, ctx: &Context, moves: &[G::Move]) -> Outcome<G:
     let tuning = Tuning::of::<G>();
     let shared = Shared {
         root,
+        // The store of priors serves later widenings: none without widening.
         tree: Tree::new(
             ctx.params.hash_mb,
-            ctx.policy.is_some() && !G::hidden_information(),
+            ctx.policy.is_some() && !G::hidden_information() && ctx.params.widening > 0,
         ),
         ctx,
         valuer: Valuer::of::<G>(ctx),
@@ -484,7 +485,7 @@ fn iterate<G: Game>(
         // The widening window admits more moves than have children: create the next ones.
         if short && !hidden && !nd.complete() && nd.try_lock() {
             let have = nd.widened.load(Ordering::Relaxed) & !COMPLETE;
-            state.legal_moves(moves);
+            node_moves(sh, node, &state, moves);
             let more = (have as usize / 2).max(2);
             let grew = widen(tree, node, &state, moves, more, sh.policy, scratch);
             nd.unlock();
@@ -563,12 +564,7 @@ fn expand<G: Game>(
         return false;
     }
     if !nd.expanded.load(Ordering::Acquire) {
-        state.legal_moves(moves);
-        if node == 0 {
-            if let Some(only) = &sh.root_only {
-                moves.retain(|m| only.contains(m));
-            }
-        }
+        node_moves(sh, node, state, moves);
         let first = if sh.widening > 0.0 && node != 0 {
             FIRST_CHILDREN
         } else {
@@ -582,6 +578,18 @@ fn expand<G: Game>(
     }
     nd.unlock();
     true
+}
+
+/// Perfect information: the moves `node` (whose position is `state`) searches, in the state's
+/// generation order: its legal moves, at the root only those searched (`searchmoves`). The
+/// same list at each of the node's widenings, which its children and priors follow.
+fn node_moves<G: Game>(sh: &Shared<G>, node: u32, state: &G, moves: &mut Vec<G::Move>) {
+    state.legal_moves(moves);
+    if node == 0 {
+        if let Some(only) = &sh.root_only {
+            moves.retain(|m| only.contains(m));
+        }
+    }
 }
 
 /// A node proven won or lost for its mover: the rewards that proof gives every seat.

@@ -358,6 +358,10 @@ fn later_widenings_read_the_priors_stored_in_the_tree() {
         .expect("stored")
         .to_vec();
     assert_eq!(stored, policy.priors(&g, &moves, &mut Vec::new()));
+    assert!(
+        shared.stored_priors(0, moves.len() - 1).is_none(),
+        "another count"
+    );
     // A policy that prefers the other moves: not asked again.
     let mut other = policy.clone();
     other.weights.iter_mut().for_each(|w| *w = -*w);
@@ -405,11 +409,16 @@ fn rank_range_is_the_stable_sort_by_key() {
     }
 }
 
-/// A node takes one cache line in the games with move policies (their moves are 4 bytes): the
-/// store's place in each node did not make it two.
+/// A node takes one cache line in the games with move policies: their moves are 4 bytes with no
+/// spare value, so `Option<Move>` takes 8, and the node fills its 64 bytes exactly (the store's
+/// place in each node, 4 bytes, was the last room).
 #[test]
 fn a_node_is_one_cache_line() {
     use super::tree::Node;
+    assert_eq!(
+        std::mem::align_of::<Node<crate::games::threechess::Move>>(),
+        64
+    );
     assert_eq!(
         std::mem::size_of::<Node<crate::games::threechess::Move>>(),
         64

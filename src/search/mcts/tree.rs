@@ -137,8 +137,9 @@ unsafe impl<M: Send + Sync> Sync for Tree<M> {}
 /// priors of the nodes' moves.
 pub(super) struct Tree<M> {
     nodes: Box<[UnsafeCell<MaybeUninit<Node<M>>>]>,
-    /// The priors of widened nodes' moves, each node's in one run ([`Node::priors_at`]).
-    priors: Box<[UnsafeCell<MaybeUninit<f32>>]>,
+    /// The priors of widened nodes' moves (f32 bits), each node's in one run after its length
+    /// ([`Node::priors_at`]).
+    priors: Box<[UnsafeCell<MaybeUninit<u32>>]>,
     used: AtomicUsize,
     priors_used: AtomicUsize,
 }
@@ -256,33 +257,43 @@ impl<M: Copy> Tree<M> {
         }
     }
 
-    /// The priors stored for `node`'s `n` moves, if a widening stored them.
+    /// The priors stored for `node`'s `n` moves, if a widening stored that many.
     pub(super) fn stored_priors(&self, node: u32, n: usize) -> Option<&[f32]> {
-        let at = self.node(node).priors_at.load(Ordering::Acquire);
-        if at == NONE {
+        let at = self.node(node).priors_at.load(Ordering::Acquire) as usize;
+        if at == NONE as usize {
             return None;
         }
-        let run = &self.priors[at as usize..at as usize + n];
-        // SAFETY: the run was written by `store_priors` before `priors_at` was published
-        // (Release, read above with Acquire), and is never written again; MaybeUninit<f32> and
-        // UnsafeCell<_> have f32's layout.
+        // SAFETY: a run (its length, then the priors) was written whole by `store_priors`
+        // before `priors_at` was published (Release, read above with Acquire), and is never
+        // written again.
+        let len = unsafe { (*self.priors[at].get()).assume_init() };
+        if len as usize != n {
+            return None;
+        }
+        let run = &self.priors[at + 1..at + 1 + n];
+        // SAFETY: as above; the length matched, so the whole run was written; MaybeUninit<u32>
+        // and UnsafeCell<_> have u32's layout, and f32 has u32's size and alignment.
         Some(unsafe { std::slice::from_raw_parts(run.as_ptr() as *const f32, n) })
     }
 
-    /// Stores `priors` as `node`'s (caller holds the node's lock, and the node has none yet)
-    /// and gives them back from the store; None when it is full.
+    /// Stores `priors` as `node`'s (caller holds the node's lock) and gives them back from the
+    /// store; None when it is full. A node has one run: its moves are the same list at each
+    /// widening (a run of another count would replace it, the old one left unread).
     pub(super) fn store_priors(&self, node: u32, priors: &[f32]) -> Option<&[f32]> {
         let n = priors.len();
+        // The run's length first: a reader asking for another count gets none.
+        let len = 1 + n;
         let cap = self.priors.len();
-        if n == 0 || self.priors_used.load(Ordering::Relaxed) + n > cap {
+        if n == 0 || self.priors_used.load(Ordering::Relaxed) + len > cap {
             return None;
         }
-        let at = self.priors_used.fetch_add(n, Ordering::Relaxed);
-        if at + n > cap {
+        let at = self.priors_used.fetch_add(len, Ordering::Relaxed);
+        if at + len > cap {
             return None;
         }
-        for (slot, &p) in self.priors[at..at + n].iter().zip(priors) {
-            // SAFETY: `at..at + n` was handed to this thread alone by the fetch_add above.
+        let run = std::iter::once(n as u32).chain(priors.iter().map(|p| p.to_bits()));
+        for (slot, p) in self.priors[at..at + len].iter().zip(run) {
+            // SAFETY: `at..at + len` was handed to this thread alone by the fetch_add above.
             unsafe { (*slot.get()).write(p) };
         }
         self.node(node)
@@ -347,7 +358,13 @@ pub(super) fn widen<G: Game>(
             // in the tree for every thread; when the store is full, kept by this thread.
             let priors: &[f32] = match tree.stored_priors(node, moves.len()) {
                 Some(stored) => stored,
-                None if scratch.priors.contains_key(&node) => &scratch.priors[&node],
+                None if scratch
+                    .priors
+                    .get(&node)
+                    .is_some_and(|kept| kept.len() == moves.len()) =>
+                {
+                    &scratch.priors[&node]
+                }
                 None => {
                     let computed = p.priors(state, moves, &mut scratch.feats);
                     match tree.store_priors(node, &computed) {
@@ -358,7 +375,8 @@ pub(super) fn widen<G: Game>(
                                 scratch.priors_kept = 0;
                             }
                             scratch.priors_kept += computed.len();
-                            scratch.priors.entry(node).or_insert(computed)
+                            scratch.priors.insert(node, computed);
+                            &scratch.priors[&node]
                         }
                     }
                 }
