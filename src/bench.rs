@@ -315,13 +315,13 @@ pub fn run(
     Ok(items)
 }
 
-/// Rounds of [`scaling`]: one pair of runs swung between 1.4x and 2.4x on a shared 2-core
-/// machine (docs/results.md), so the pairs alternate and the median ratio is the figure.
-const SCALING_ROUNDS: usize = 3;
+/// Pairs of runs of [`scaling`]: one pair swung between 1.4x and 2.4x on a shared 2-core
+/// machine (docs/results.md), so three are run and the median ratio is the figure.
+const SCALING_PAIRS: usize = 3;
 
 /// MCTS playouts per second on each game's start with 1 and with `threads` threads, for
-/// `movetime` ms each, in [`SCALING_ROUNDS`] alternating pairs: how search throughput scales
-/// with cores, as the median of the pairs' ratios.
+/// `movetime` ms each, in [`SCALING_PAIRS`] pairs (which runs first alternates): how search
+/// throughput scales with cores, as the median of the pairs' ratios.
 pub fn scaling(
     game: Option<&str>,
     threads: usize,
@@ -354,18 +354,25 @@ pub fn scaling(
             n * 1000 / (t0.elapsed().as_millis() as u64).max(1)
         };
         let mut ratios = Vec::new();
-        for round in 1..=SCALING_ROUNDS {
-            let (one, many) = (rate(1), rate(threads));
+        for pair in 1..=SCALING_PAIRS {
+            // Each takes the first place in turn, so that a drift favours neither.
+            let (one, many) = if pair % 2 == 1 {
+                let one = rate(1);
+                (one, rate(threads))
+            } else {
+                let many = rate(threads);
+                (rate(1), many)
+            };
             let ratio = many as f64 / one.max(1) as f64;
             print(&format!(
-                "{:<13} mcts round {}: 1 thread {} playouts/s, {} threads {}: {:.2}x",
-                e.name, round, one, threads, many, ratio
+                "{:<13} mcts pair {}: 1 thread {} playouts/s, {} threads {} playouts/s: {:.2}x",
+                e.name, pair, one, threads, many, ratio
             ));
             ratios.push(ratio);
         }
         ratios.sort_by(f64::total_cmp);
         print(&format!(
-            "{:<13} scaling 1 -> {} threads: {:.2}x (median of {} rounds, {:.2}x to {:.2}x)",
+            "{:<13} scaling 1 -> {} threads: {:.2}x (median of {} pairs, {:.2}x to {:.2}x)",
             e.name,
             threads,
             ratios[ratios.len() / 2],

@@ -249,7 +249,7 @@ struct BenchArgs {
     #[arg(long, default_value_t = 20_000, value_parser = clap::value_parser!(u64).range(1..))]
     playouts: u64,
     /// Also measure MCTS playouts/s with 1 and with --threads threads (at least 2) for this many ms
-    /// (1 to 600000), in three alternating pairs; the figure is the median ratio.
+    /// (1 to 600000), in three pairs (six searches a game); the figure is the median ratio.
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..=600_000))]
     scaling: Option<u64>,
 }
