@@ -264,14 +264,17 @@ fn quatre_train_policy_writes_a_policy_that_mcts_uses() {
         size
     );
     let shipped = format!("{}/nets/threechess.pol", env!("CARGO_MANIFEST_DIR"));
-    let mut v = vec![
+    let v = [
         "train-policy",
         "--data",
         data.to_str().unwrap(),
         "--init",
         &shipped,
+        "--hidden",
+        "16",
+        "--out",
+        next.to_str().unwrap(),
     ];
-    v.extend(["--hidden", "16", "--out", next.to_str().unwrap()]);
     let err = String::from_utf8_lossy(&run(&v).stderr).to_string();
     assert!(
         err.contains("a policy of threechess, not hyperchess"),

@@ -316,9 +316,8 @@ fn initial_net(
     let h = &net.header;
     let file = (h.game.as_str(), h.features.as_str(), h.inputs as usize);
     let data = (game, ds.feature_set.as_str(), ds.inputs);
-    let why = if let Some(w) = misfit("a net", "feature set", file, data) {
-        Some(w)
-    } else if h.outputs as usize != ds.outputs.max(1) {
+    // Its own shape against the data's outputs and the arguments.
+    let shape = if h.outputs as usize != ds.outputs.max(1) {
         Some(format!(
             "{} outputs, the data needs {}",
             h.outputs,
@@ -338,6 +337,7 @@ fn initial_net(
     } else {
         None
     };
+    let why = misfit("a net", "feature set", file, data).or(shape);
     match why {
         Some(w) => Err(format!("--init {}: {}", path.display(), w)),
         None => Ok((net.to_float(), h.eval_scale)),

@@ -160,19 +160,22 @@ impl Policy {
         logit(&self.weights, n, h, feats, &mut [0.0; MAX_HIDDEN])
     }
 
-    /// The priors of `moves` (legal in `g`): the softmax of their logits, in their order.
-    /// `feats` is scratch.
-    pub fn priors<G: Game>(&self, g: &G, moves: &[G::Move], feats: &mut Vec<u32>) -> Vec<f32> {
-        let mut p: Vec<f32> = moves
-            .iter()
-            .map(|&m| {
-                feats.clear();
-                g.move_features(m, feats);
-                self.logit(feats)
-            })
-            .collect();
-        softmax(&mut p);
-        p
+    /// The priors of `moves` (legal in `g`) into `out`: the softmax of their logits, in their
+    /// order. `feats` is scratch.
+    pub fn priors<G: Game>(
+        &self,
+        g: &G,
+        moves: &[G::Move],
+        feats: &mut Vec<u32>,
+        out: &mut Vec<f32>,
+    ) {
+        out.clear();
+        out.extend(moves.iter().map(|&m| {
+            feats.clear();
+            g.move_features(m, feats);
+            self.logit(feats)
+        }));
+        softmax(out);
     }
 }
 

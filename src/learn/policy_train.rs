@@ -522,10 +522,10 @@ fn run_game<G: Game>(
         say(&super::cli::no_game_held_out(games.len(), "policy"));
     }
     // The policy to start from, once it fits the data; its held-out figures first.
-    let init = match (init, &a.init) {
-        (Some(p), Some(path)) => Some(fits_data(p, path, G::NAME, &d)?),
-        _ => None,
-    };
+    let init = init
+        .zip(a.init.as_deref())
+        .map(|(p, path)| fits_data(p, path, G::NAME, &d))
+        .transpose()?;
     let init_scores = init
         .as_ref()
         .filter(|_| held_out)

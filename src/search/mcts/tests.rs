@@ -357,7 +357,12 @@ fn later_widenings_read_the_priors_stored_in_the_tree() {
         .stored_priors(0, moves.len())
         .expect("stored")
         .to_vec();
-    assert_eq!(stored, policy.priors(&g, &moves, &mut Vec::new()));
+    let priors = |p: &crate::learn::policy::Policy| {
+        let mut out = Vec::new();
+        p.priors(&g, &moves, &mut Vec::new(), &mut out);
+        out
+    };
+    assert_eq!(stored, priors(&policy));
     assert!(
         shared.stored_priors(0, moves.len() - 1).is_none(),
         "another count"
@@ -365,7 +370,7 @@ fn later_widenings_read_the_priors_stored_in_the_tree() {
     // A policy that prefers the other moves: not asked again.
     let mut other = policy.clone();
     other.weights.iter_mut().for_each(|w| *w = -*w);
-    assert_ne!(other.priors(&g, &moves, &mut Vec::new()), stored);
+    assert_ne!(priors(&other), stored);
     while widen(
         &shared,
         0,

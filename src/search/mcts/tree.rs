@@ -366,16 +366,17 @@ pub(super) fn widen<G: Game>(
                     &scratch.priors[&node]
                 }
                 None => {
-                    let computed = p.priors(state, moves, &mut scratch.feats);
-                    match tree.store_priors(node, &computed) {
+                    let fresh = &mut scratch.fresh;
+                    p.priors(state, moves, &mut scratch.feats, fresh);
+                    match tree.store_priors(node, fresh) {
                         Some(stored) => stored,
                         None => {
                             if scratch.priors_kept >= PRIORS_KEPT {
                                 scratch.priors.clear();
                                 scratch.priors_kept = 0;
                             }
-                            scratch.priors_kept += computed.len();
-                            scratch.priors.insert(node, computed);
+                            scratch.priors_kept += fresh.len();
+                            scratch.priors.insert(node, fresh.clone());
                             &scratch.priors[&node]
                         }
                     }
@@ -422,11 +423,13 @@ pub(super) fn widen<G: Game>(
 }
 
 /// The lists [`widen`] reuses from one call to the next (one set per search thread): the moves
-/// with their keys, a move's features for the policy, and the priors this thread computed
-/// while the tree's store was full.
+/// with their keys, a move's features and a node's priors for the policy, and the priors this
+/// thread computed while the tree's store was full.
 pub(super) struct WidenScratch<M> {
     keyed: Vec<(f32, u32, M)>,
     feats: Vec<u32>,
+    /// The priors of the node being widened, before the store takes them.
+    fresh: Vec<f32>,
     /// The policy's priors of the nodes this thread widened while the tree's store was full, by
     /// node (at most [`PRIORS_KEPT`] priors in all; cleared when full).
     priors: fxhash::FxHashMap<u32, Vec<f32>>,
@@ -442,6 +445,7 @@ impl<M> Default for WidenScratch<M> {
         WidenScratch {
             keyed: Vec::new(),
             feats: Vec::new(),
+            fresh: Vec::new(),
             priors: Default::default(),
             priors_kept: 0,
         }
