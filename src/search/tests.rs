@@ -419,6 +419,39 @@ fn mcts_widen_root_off_tries_every_root_move_first() {
     assert!(visited(true) <= 4, "{}", visited(true));
 }
 
+/// A descent counts its visit on the way down (that count is its virtual loss) and adds only
+/// its reward on the way up: once the search has ended, every iteration is counted once, at
+/// the root and in the root move it went through, whatever the threads.
+#[test]
+fn mcts_counts_each_descent_once_whatever_the_threads() {
+    for threads in [1, 2] {
+        let p = SearchParams {
+            algorithm: Algorithm::Mcts,
+            threads,
+            hash_mb: 4,
+            multipv: 9,
+            ..Default::default()
+        };
+        let report = run(".........", p, nodes(4000)).report.unwrap();
+        let through: u64 = report.lines.iter().map(|l| l.visits.unwrap()).sum();
+        // (With two threads, a descent that finds the root being expanded by the other thread
+        // scores the root instead: at most one per thread.)
+        let least = report.nodes - if threads == 1 { 0 } else { threads as u64 };
+        assert!(
+            (least..=report.nodes).contains(&through),
+            "{threads} threads: {through} descents through the root moves, {} iterations",
+            report.nodes
+        );
+        for l in &report.lines {
+            let r = l.reward.unwrap();
+            assert!(
+                (0.0..=1.0).contains(&r),
+                "{threads} threads: mean reward {r}"
+            );
+        }
+    }
+}
+
 fn depth(d: u32) -> Limits {
     Limits {
         depth: Some(d),

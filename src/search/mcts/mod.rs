@@ -2,10 +2,12 @@
 //!
 //! - The tree lives in a node arena allocated up front and bounded by `Hash`; when it is full the
 //!   search goes on without growing the tree (leaves are still scored).
-//! - Statistics are atomics (visits, fixed-point reward sum, virtual loss), so worker threads
+//! - Statistics are atomics (visits, fixed-point reward sum), so worker threads
 //!   (a rayon pool, one per `Threads`) descend the same tree without locks; a node's child list is
 //!   a linked list that is only appended to, under a per-node flag that a busy thread never waits
-//!   for in perfect-information games.
+//!   for in perfect-information games. A descent counts its visit on the way down and adds its
+//!   reward on the way up: a visit under way is a loss until then, the virtual loss that steers
+//!   the other threads elsewhere, at two atomic writes a node instead of four.
 //! - A new leaf is scored by a cut-off rollout: `rollout_plies` random moves, then the game's
 //!   evaluation turned into per-seat win probabilities (or the real result if the game ended).
 //! - MCTS-solver (Winands, Björnsson & Saito 2008), for two seats with perfect information: when
@@ -385,6 +387,8 @@ fn iterate<G: Game>(
     path.clear();
     path.push(0);
     let mut node = 0u32;
+    // Whether `node` had no visit before this descent (a new leaf).
+    let mut fresh = false;
     let minimax = sh.minimax > 0.0;
     // The leaf's own score, for the implicit minimax backup.
     let mut leaf_value: Option<[f32; crate::game::MAX_SEATS]> = None;
@@ -403,7 +407,7 @@ fn iterate<G: Game>(
         }
         let nd = &tree.node(node);
         // A new leaf, or the depth cap reached: score it.
-        if node != 0 && (nd.visits.load(Ordering::Relaxed) == 0 || path.len() > sh.tree_depth) {
+        if node != 0 && (fresh || path.len() > sh.tree_depth) {
             // The leaf is expanded on its next visit, not now. Expanding every new leaf at once
             // (children, priors and the solver's look for a win, then the evaluation) grew the
             // same trees, move for move, at 50,000 and 100,000 playouts, but at 72–86% of the
@@ -498,7 +502,9 @@ fn iterate<G: Game>(
             break rollout(&mut state, sh.rollout_plies, rng, buf, sh.valuer);
         };
         let ch = &tree.node(child);
-        ch.virtual_loss.fetch_add(1, Ordering::Relaxed);
+        // The visit counts from now on, as a loss until its reward is added: the virtual loss
+        // that steers the other threads elsewhere. The first to arrive scores the new leaf.
+        fresh = ch.visits.fetch_add(1, Ordering::Relaxed) == 0;
         if let Some(m) = ch.mv() {
             state.play(m);
         }
@@ -528,17 +534,16 @@ fn iterate<G: Game>(
             back_up_value(tree, path, v[tree.node(leaf).mover()]);
         }
     }
-    // Backup.
-    for (i, &n) in path.iter().enumerate() {
+    // Backup: each node below the root was counted as visited on the way down (its virtual
+    // loss), so only its reward is added; the root counts its visit now.
+    for &n in &path[1..] {
         let nd = &tree.node(n);
-        if i > 0 {
-            nd.virtual_loss.fetch_sub(1, Ordering::Relaxed);
-            let r = rewards[nd.mover()].clamp(0.0, 1.0) as f64;
-            nd.reward_sum
-                .fetch_add((r * SCALE).round() as u64, Ordering::Relaxed);
+        let r = (rewards[nd.mover()].clamp(0.0, 1.0) as f64 * SCALE).round() as u64;
+        if r != 0 {
+            nd.reward_sum.fetch_add(r, Ordering::Relaxed);
         }
-        nd.visits.fetch_add(1, Ordering::Relaxed);
     }
+    tree.node(0).visits.fetch_add(1, Ordering::Relaxed);
     path.len() as u32 - 1
 }
 

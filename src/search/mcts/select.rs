@@ -36,9 +36,9 @@ pub(super) fn select<M: Copy + Eq + std::hash::Hash>(
         puct,
     } = knobs;
     let parent = &tree.node(node);
-    let parent_n = (parent.visits.load(Ordering::Relaxed)
-        + parent.virtual_loss.load(Ordering::Relaxed))
-    .max(1) as f64;
+    // (Visits include the descents under way, each a loss until its reward is added: the
+    // virtual loss.)
+    let parent_n = parent.visits.load(Ordering::Relaxed).max(1) as f64;
     let parent_all = if all_available {
         parent.all_available.fetch_add(1, Ordering::Relaxed) + 1
     } else {
@@ -75,8 +75,7 @@ pub(super) fn select<M: Copy + Eq + std::hash::Hash>(
             }
             None => (parent_n, parent_ln),
         };
-        let vl = cn.virtual_loss.load(Ordering::Relaxed) as f64;
-        let n = cn.visits.load(Ordering::Relaxed) as f64 + vl;
+        let n = cn.visits.load(Ordering::Relaxed) as f64;
         let proven = cn.proven();
         if proven == WIN {
             return (Some(ch), false);

@@ -19,8 +19,9 @@ pub(super) struct Node<M> {
     /// The move into this node and the seat that made it (None / 0 for the root).
     mv: Option<M>,
     mover: u8,
+    /// Descents into this node, counted on the way down: those still under way are its
+    /// virtual loss (visits whose reward is not yet added).
     pub(super) visits: AtomicU32,
-    pub(super) virtual_loss: AtomicU32,
     /// ISMCTS: the times this node was available without every sibling being so (see below).
     pub(super) availability: AtomicU32,
     /// ISMCTS: the times every child of this node was available at once. Counting those here,
@@ -70,7 +71,6 @@ impl<M: Copy> Node<M> {
             mv,
             mover,
             visits: AtomicU32::new(0),
-            virtual_loss: AtomicU32::new(0),
             availability: AtomicU32::new(0),
             all_available: AtomicU32::new(0),
             avail_base,
