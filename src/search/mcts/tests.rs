@@ -175,6 +175,47 @@ fn widening_creates_children_in_priority_order_as_the_window_admits_them() {
     );
 }
 
+/// Children are walked by index within each run appended at once and by link between runs:
+/// two nodes widened in turn (their runs interleaved in the arena) list the same children, in
+/// the same order, as each widened alone.
+#[test]
+fn children_interleaved_in_the_arena_keep_their_order() {
+    use crate::game::RuleOptions;
+    use crate::games::hyperchess::Hyperchess;
+    let opts = RuleOptions::of::<Hyperchess>().with("Boards", "1x1");
+    let g = Hyperchess::from_text("4k3/8/8/3q4/8/8/n2R4/4K3 w - - 0 1", &opts).unwrap();
+    let mut moves = Vec::new();
+    g.legal_moves(&mut moves);
+    let kids = |t: &Tree<_>, n: u32| -> Vec<_> {
+        t.children(n).map(|c| t.node(c).mv().unwrap()).collect()
+    };
+    let s = &mut WidenScratch::default();
+    // Alone: the root, then (in a tree of its own) the position after the first move.
+    let alone: Tree<crate::games::hyperchess::Move> = Tree::new(1, false);
+    while widen(&alone, 0, &g, &moves, 3, None, s) {}
+    let mut after = g.clone();
+    after.play(kids(&alone, 0)[0]);
+    let mut replies = Vec::new();
+    after.legal_moves(&mut replies);
+    let alone_after: Tree<crate::games::hyperchess::Move> = Tree::new(1, false);
+    while widen(&alone_after, 0, &after, &replies, 3, None, s) {}
+    // In turn: the root's first child (the same first move) widened between the root's runs.
+    let t: Tree<crate::games::hyperchess::Move> = Tree::new(1, false);
+    assert!(widen(&t, 0, &g, &moves, 3, None, s));
+    let first = t.children(0).next().unwrap();
+    loop {
+        let a = widen(&t, first, &after, &replies, 2, None, s);
+        let b = widen(&t, 0, &g, &moves, 3, None, s);
+        if !a && !b {
+            break;
+        }
+    }
+    assert_eq!(kids(&t, 0), kids(&alone, 0));
+    assert_eq!(kids(&t, first), kids(&alone_after, 0));
+    assert_eq!(kids(&t, 0).len(), moves.len());
+    assert_eq!(kids(&t, first).len(), replies.len());
+}
+
 #[test]
 fn a_node_whose_children_are_not_all_created_is_not_proven_won() {
     let t = tree();

@@ -34,6 +34,12 @@ pub(super) struct Node<M> {
     pub(super) reward_sum: AtomicU64,
     first_child: AtomicU32,
     next_sibling: AtomicU32,
+    /// How many siblings, from this one on, sit in consecutive slots, linked in that order (set
+    /// on the first of a run appended at once; 1 otherwise). Walking the children then computes
+    /// the next one's index instead of waiting for this node's line to read its link: with two
+    /// threads, lines the other one wrote miss in the cache, and the misses of a run overlap
+    /// instead of following one another.
+    run: AtomicU32,
     pub(super) expanded: AtomicBool,
     lock: AtomicBool,
     /// MCTS-solver (two seats, perfect information): UNPROVEN, or the move into this node is
@@ -77,6 +83,7 @@ impl<M: Copy> Node<M> {
             reward_sum: AtomicU64::new(0),
             first_child: AtomicU32::new(NONE),
             next_sibling: AtomicU32::new(NONE),
+            run: AtomicU32::new(1),
             expanded: AtomicBool::new(false),
             lock: AtomicBool::new(false),
             proven: AtomicU8::new(UNPROVEN),
@@ -238,6 +245,9 @@ impl<M: Copy> Tree<M> {
                 .next_sibling
                 .store(next, Ordering::Relaxed);
         }
+        self.node(first as u32)
+            .run
+            .store(slots.len() as u32, Ordering::Relaxed);
         match self.children(parent).last() {
             Some(tail) => self
                 .node(tail)
@@ -254,6 +264,7 @@ impl<M: Copy> Tree<M> {
         Children {
             tree: self,
             next: self.node(parent).first_child.load(Ordering::Acquire),
+            left: 0,
         }
     }
 
@@ -310,16 +321,33 @@ impl<M: Copy> Tree<M> {
 pub(super) struct Children<'a, M> {
     tree: &'a Tree<M>,
     next: u32,
+    /// The siblings after `next` in its run, reached by index, without reading a link.
+    left: u32,
 }
 
 impl<M: Copy> Iterator for Children<'_, M> {
     type Item = u32;
     fn next(&mut self) -> Option<u32> {
-        if self.next == NONE {
+        let i = self.next;
+        if self.left > 0 {
+            self.left -= 1;
+            self.next = i + 1;
+            return Some(i);
+        }
+        if i == NONE {
             return None;
         }
-        let i = self.next;
-        self.next = self.tree.node(i).next_sibling.load(Ordering::Acquire);
+        let nd = self.tree.node(i);
+        // A run's nodes were all written before the run was linked (Release, read with
+        // Acquire on the way here), so its length and slots are there to be read.
+        let run = nd.run.load(Ordering::Relaxed);
+        if run > 1 {
+            self.left = run - 2;
+            self.next = i + 1;
+        } else {
+            // The run's last node: its link may have been set since (Release, by `append`).
+            self.next = nd.next_sibling.load(Ordering::Acquire);
+        }
         Some(i)
     }
 }
