@@ -135,15 +135,24 @@ fn selection_mixes_in_the_minimax_value_and_widens_in_priority_order() {
     assert_eq!(select(&t, 0, None, false, knobs(0.5, 0.0, 0.01)).0, Some(1));
 }
 
-#[test]
-fn widening_creates_children_in_priority_order_as_the_window_admits_them() {
+/// Chess on one board, White to move with two captures (the queen, then the knight) among
+/// many quiet moves, and its legal moves.
+fn two_captures() -> (
+    crate::games::hyperchess::Hyperchess,
+    Vec<crate::games::hyperchess::Move>,
+) {
     use crate::game::RuleOptions;
     use crate::games::hyperchess::Hyperchess;
     let opts = RuleOptions::of::<Hyperchess>().with("Boards", "1x1");
-    // White to move has two captures (the queen, then the knight) among many quiet moves.
     let g = Hyperchess::from_text("4k3/8/8/3q4/8/8/n2R4/4K3 w - - 0 1", &opts).unwrap();
     let mut moves = Vec::new();
     g.legal_moves(&mut moves);
+    (g, moves)
+}
+
+#[test]
+fn widening_creates_children_in_priority_order_as_the_window_admits_them() {
+    let (g, moves) = two_captures();
     let t: Tree<crate::games::hyperchess::Move> = Tree::new(1, false);
     assert!(widen(
         &t,
@@ -180,12 +189,7 @@ fn widening_creates_children_in_priority_order_as_the_window_admits_them() {
 /// the same order, as each widened alone.
 #[test]
 fn children_interleaved_in_the_arena_keep_their_order() {
-    use crate::game::RuleOptions;
-    use crate::games::hyperchess::Hyperchess;
-    let opts = RuleOptions::of::<Hyperchess>().with("Boards", "1x1");
-    let g = Hyperchess::from_text("4k3/8/8/3q4/8/8/n2R4/4K3 w - - 0 1", &opts).unwrap();
-    let mut moves = Vec::new();
-    g.legal_moves(&mut moves);
+    let (g, moves) = two_captures();
     let kids = |t: &Tree<_>, n: u32| -> Vec<_> {
         t.children(n).map(|c| t.node(c).mv().unwrap()).collect()
     };
