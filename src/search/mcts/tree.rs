@@ -404,7 +404,8 @@ pub(super) fn widen<G: Game>(
                                 scratch.priors_kept = 0;
                             }
                             scratch.priors_kept += fresh.len();
-                            scratch.priors.insert(node, fresh.clone());
+                            // Moved, not copied: the next node's priors need a list anew.
+                            scratch.priors.insert(node, std::mem::take(fresh));
                             &scratch.priors[&node]
                         }
                     }
