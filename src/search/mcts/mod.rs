@@ -56,7 +56,9 @@ use self::ismcts::{add_missing_children, candidates};
 use self::leaf::{quiescence_rewards, rollout};
 use self::report::{best_child, report};
 use self::select::{select, Knobs};
-use self::tree::{widen, Tree, WidenScratch, COMPLETE, FIRST_CHILDREN, LOSS, SCALE, UNPROVEN, WIN};
+use self::tree::{
+    widen, Padded, Tree, WidenScratch, COMPLETE, FIRST_CHILDREN, LOSS, SCALE, UNPROVEN, WIN,
+};
 use super::{Context, Event, Outcome, Tuning, Valuer};
 use crate::game::{rng_from_seed, Game, GameRng, Seat, Status};
 use crate::search::quiesce::PlyBufs;
@@ -71,9 +73,10 @@ struct Shared<'a, G: Game> {
     ctx: &'a Context<'a>,
     /// The evaluation and the scale that make a position's rewards.
     valuer: Valuer<'a>,
-    iterations: AtomicU64,
-    depth_sum: AtomicU64,
-    seldepth: AtomicU32,
+    /// Written by every thread (in batches): on lines of their own.
+    iterations: Padded<AtomicU64>,
+    depth_sum: Padded<AtomicU64>,
+    seldepth: Padded<AtomicU32>,
     done: AtomicBool,
     /// The root moves to search (`searchmoves`), when not every legal move.
     root_only: Option<Vec<G::Move>>,
@@ -119,9 +122,9 @@ pub fn search<G: Game>(root: &G, ctx: &Context, moves: &[G::Move]) -> Outcome<G:
         ),
         ctx,
         valuer: Valuer::of::<G>(ctx),
-        iterations: AtomicU64::new(0),
-        depth_sum: AtomicU64::new(0),
-        seldepth: AtomicU32::new(0),
+        iterations: Padded(AtomicU64::new(0)),
+        depth_sum: Padded(AtomicU64::new(0)),
+        seldepth: Padded(AtomicU32::new(0)),
         done: AtomicBool::new(false),
         // (With hidden information the legal moves differ between deals: keep the filter.)
         root_only: (moves.len() < all.len() || !ctx.limits.searchmoves.is_empty())

@@ -12,6 +12,19 @@ const NONE: u32 = u32::MAX;
 /// Fixed-point scale of reward sums.
 pub(super) const SCALE: f64 = 65536.0;
 
+/// A value on lines of its own (128 bytes: two lines, which some cores fetch in pairs): a counter
+/// that threads write, kept off the lines they only read (the arena's address, the search's
+/// settings), which every write would otherwise take from the other cores' caches.
+#[repr(align(128))]
+pub(super) struct Padded<T>(pub T);
+
+impl<T> std::ops::Deref for Padded<T> {
+    type Target = T;
+    fn deref(&self) -> &T {
+        &self.0
+    }
+}
+
 /// Aligned to a cache line: siblings are allocated side by side, and the hottest ones (under the
 /// root) would otherwise share lines that every thread writes.
 #[repr(align(64))]
@@ -147,8 +160,8 @@ pub(super) struct Tree<M> {
     /// The priors of widened nodes' moves (f32 bits), each node's in one run after its length
     /// ([`Node::priors_at`]).
     priors: Box<[UnsafeCell<MaybeUninit<u32>>]>,
-    used: AtomicUsize,
-    priors_used: AtomicUsize,
+    used: Padded<AtomicUsize>,
+    priors_used: Padded<AtomicUsize>,
 }
 
 /// A slice of `cap` reserved, uninitialised slots (the OS maps pages as slots are written, so
@@ -174,8 +187,8 @@ impl<M: Copy> Tree<M> {
         let tree = Tree {
             nodes: arena(cap, 1024),
             priors: arena(prior_cap, 0),
-            used: AtomicUsize::new(1),
-            priors_used: AtomicUsize::new(0),
+            used: Padded(AtomicUsize::new(1)),
+            priors_used: Padded(AtomicUsize::new(0)),
         };
         tree.init(0, None, 0, 0);
         tree
