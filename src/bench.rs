@@ -315,13 +315,19 @@ pub fn run(
     Ok(items)
 }
 
-/// Pairs of runs of [`scaling`]: one pair swung between 1.4x and 2.4x on a shared 2-core
-/// machine (docs/results.md), so three are run and the median ratio is the figure.
-const SCALING_PAIRS: usize = 3;
+/// Rounds of runs of [`scaling`]: one pair swung between 1.4x and 2.4x on a shared 2-core
+/// machine (docs/results.md), and the same search's rate by 1.3 times from one minute to the
+/// next, so five are run and the medians of the ratios are the figures.
+const SCALING_PAIRS: usize = 5;
 
-/// MCTS playouts per second on each game's start with 1 and with `threads` threads, for
-/// `movetime` ms each, in [`SCALING_PAIRS`] pairs (which runs first alternates): how search
-/// throughput scales with cores, as the median of the pairs' ratios.
+/// MCTS's speedup with `threads` threads on each game's start, in [`SCALING_PAIRS`] rounds, as
+/// medians of the rounds' ratios. A round searches `movetime` ms with 1 and with `threads`
+/// threads (which first alternates), then 1 thread for as many playouts as the many threads made:
+/// - at equal playouts, the speedup (1 thread's time over the many threads' for the same search):
+///   a larger tree makes each playout slower (tesseract on 1 thread: 131,000 playouts/s to
+///   260,000 playouts, 118,000 to 460,000), and the many threads grow the larger tree in the
+///   same time, so the throughput at equal time undercounts what they gain;
+/// - at equal time, the playouts/s ratio (the figure before 2026-12-06).
 pub fn scaling(
     game: Option<&str>,
     threads: usize,
@@ -337,7 +343,8 @@ pub fn scaling(
         let g = e.start(&e.default_options(), Some(1))?;
         let stop = AtomicBool::new(false);
         let sink = |_: crate::search::Event| {};
-        let rate = |t: usize| {
+        // (playouts, microseconds) of a search on `t` threads within `limits`.
+        let run = |t: usize, limits: Limits| {
             let params = SearchParams {
                 threads: t,
                 seed: 1,
@@ -345,40 +352,68 @@ pub fn scaling(
                 algorithm: Algorithm::Mcts,
                 ..Default::default()
             };
-            let limits = Limits {
-                movetime: Some(movetime),
-                ..Default::default()
-            };
             let t0 = Instant::now();
             let n = g.search(&params, &limits, &stop, &sink).nodes;
-            n * 1000 / (t0.elapsed().as_millis() as u64).max(1)
+            (n, (t0.elapsed().as_micros() as u64).max(1))
         };
-        let mut ratios = Vec::new();
+        let timed = Limits {
+            movetime: Some(movetime),
+            ..Default::default()
+        };
+        let rate = |(n, us): (u64, u64)| (n as u128 * 1_000_000 / us as u128) as u64;
+        let (mut same, mut time) = (Vec::new(), Vec::new());
         for pair in 1..=SCALING_PAIRS {
             // Each takes the first place in turn, so that a drift favours neither.
             let (one, many) = if pair % 2 == 1 {
-                let one = rate(1);
-                (one, rate(threads))
+                let one = run(1, timed.clone());
+                (one, run(threads, timed.clone()))
             } else {
-                let many = rate(threads);
-                (rate(1), many)
+                let many = run(threads, timed.clone());
+                (run(1, timed.clone()), many)
             };
-            let ratio = many as f64 / one.max(1) as f64;
+            let alone = run(
+                1,
+                Limits {
+                    nodes: Some(many.0.max(1)),
+                    ..Default::default()
+                },
+            );
+            let at_time = rate(many) as f64 / rate(one).max(1) as f64;
+            let at_playouts =
+                alone.1 as f64 / many.1 as f64 * many.0 as f64 / alone.0.max(1) as f64;
             print(&format!(
-                "{:<13} mcts pair {}: 1 thread {} playouts/s, {} threads {} playouts/s: {:.2}x",
-                e.name, pair, one, threads, many, ratio
+                "{:<13} mcts round {}: {} threads {} playouts/s ({} playouts); 1 thread {} \
+                 playouts/s for as many: {:.2}x at equal playouts; 1 thread {} playouts/s in \
+                 the same time: {:.2}x at equal time",
+                e.name,
+                pair,
+                threads,
+                rate(many),
+                many.0,
+                rate(alone),
+                at_playouts,
+                rate(one),
+                at_time
             ));
-            ratios.push(ratio);
+            same.push(at_playouts);
+            time.push(at_time);
         }
-        ratios.sort_by(f64::total_cmp);
+        let median = |v: &mut Vec<f64>| {
+            v.sort_by(f64::total_cmp);
+            format!(
+                "{:.2}x (median of {} rounds, {:.2}x to {:.2}x)",
+                v[v.len() / 2],
+                v.len(),
+                v[0],
+                v[v.len() - 1]
+            )
+        };
         print(&format!(
-            "{:<13} scaling 1 -> {} threads: {:.2}x (median of {} pairs, {:.2}x to {:.2}x)",
+            "{:<13} scaling 1 -> {} threads: {} at equal playouts; {} at equal time",
             e.name,
             threads,
-            ratios[ratios.len() / 2],
-            ratios.len(),
-            ratios[0],
-            ratios[ratios.len() - 1]
+            median(&mut same),
+            median(&mut time)
         ));
     }
     Ok(())
@@ -435,5 +470,41 @@ mod tests {
         let g = e.start(&e.default_options(), Some(1)).unwrap();
         assert!(g.feature_set().is_some());
         assert!(eval_items(e.name, "start", g.as_ref(), 1, &limits).is_empty());
+    }
+
+    /// Each round's line gives both ratios, the 1 thread run for as many playouts as the
+    /// threads made, and the last line both medians (the lines' shape, not the machine's speed).
+    #[test]
+    fn scaling_reports_equal_playouts_and_equal_time() {
+        let lines = std::sync::Mutex::new(Vec::new());
+        scaling(Some("tesseract"), 2, 20, &|l: &str| {
+            lines.lock().unwrap().push(l.to_string())
+        })
+        .unwrap();
+        let lines = lines.into_inner().unwrap();
+        assert_eq!(lines.len(), SCALING_PAIRS + 1, "{:?}", lines);
+        for l in &lines[..SCALING_PAIRS] {
+            // "… 2 threads R playouts/s (N playouts); 1 thread R' playouts/s for as many: …"
+            let n: u64 = l
+                .split(" playouts); ")
+                .next()
+                .and_then(|a| a.rsplit('(').next())
+                .and_then(|n| n.parse().ok())
+                .unwrap_or_else(|| panic!("{}", l));
+            assert!(n > 0, "{}", l);
+            assert!(
+                l.contains("x at equal playouts") && l.contains("x at equal time"),
+                "{}",
+                l
+            );
+        }
+        let last = &lines[SCALING_PAIRS];
+        assert!(
+            last.starts_with("tesseract     scaling 1 -> 2 threads: ")
+                && last.contains("rounds")
+                && last.ends_with("at equal time"),
+            "{}",
+            last
+        );
     }
 }

@@ -248,8 +248,9 @@ struct BenchArgs {
     /// MCTS playouts per search item (at least 1).
     #[arg(long, default_value_t = 20_000, value_parser = clap::value_parser!(u64).range(1..))]
     playouts: u64,
-    /// Also measure MCTS playouts/s with 1 and with --threads threads (at least 2) for this many ms
-    /// (1 to 600000), in three pairs (six searches a game); the figure is the median ratio.
+    /// Also measure MCTS's speedup from 1 to --threads threads (at least 2), searching this many
+    /// ms (1 to 600000), in five rounds: medians at equal playouts (1 thread's time for as many
+    /// playouts as the threads made) and at equal time (playouts/s).
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..=600_000))]
     scaling: Option<u64>,
 }
