@@ -867,28 +867,45 @@ fn the_default_algorithm_is_alphabeta_for_two_seat_board_games_and_ismcts_for_te
 
 /// ISMCTS availability: the seat to move knows its own hand, so every root move is legal in every
 /// determinization and each candidate was available at every iteration — with the game's depth-1
-/// tree and with an unlimited one (`TreeDepth 0`). Out-of-range values are refused.
+/// tree and with an unlimited one (`TreeDepth 0`), on one thread and on two (whose counts at the
+/// root are added in batches: all of them by the end). Out-of-range values are refused.
 #[test]
 fn ismcts_root_candidates_are_available_at_every_iteration() {
     let mut e = Engine::start();
     e.exchange("setoption name Game value tesseris");
-    e.exchange("setoption name Threads value 1");
     let err = e.exchange("setoption name TreeDepth value -2");
     assert_eq!(err.len(), 1, "{:?}", err);
     assert!(err[0].starts_with("info string error: "), "{:?}", err);
-    for depth in ["-1", "0", "2"] {
-        e.exchange(&format!("setoption name TreeDepth value {}", depth));
-        e.exchange("position startpos seed 5");
-        let out = e.ask("go nodes 2000", |l| l.starts_with("bestmove"));
-        let cands: Vec<&String> = out
-            .iter()
-            .filter(|l| l.starts_with("info string candidate "))
-            .collect();
-        assert!(!cands.is_empty(), "{:?}", out);
-        for c in cands {
-            let w: Vec<&str> = c.split_whitespace().collect();
-            assert_eq!(w[6], "availability", "{}", c);
-            assert_eq!(w[7], "2000", "TreeDepth {}: {}", depth, c);
+    for threads in ["1", "2"] {
+        e.exchange(&format!("setoption name Threads value {}", threads));
+        for depth in ["-1", "0", "2"] {
+            e.exchange(&format!("setoption name TreeDepth value {}", depth));
+            e.exchange("position startpos seed 5");
+            let out = e.ask("go nodes 2000", |l| l.starts_with("bestmove"));
+            // Every iteration, as the last report counts them (two threads may pass the limit
+            // by a few).
+            let iterations = out
+                .iter()
+                .rev()
+                .find_map(|l| {
+                    let w: Vec<&str> = l.split_whitespace().collect();
+                    let i = w.iter().position(|&x| x == "nodes")?;
+                    (w[0] == "info" && w[1] == "depth").then(|| w[i + 1].to_string())
+                })
+                .unwrap_or_else(|| panic!("{:?}", out));
+            if threads == "1" {
+                assert_eq!(iterations, "2000");
+            }
+            let cands: Vec<&String> = out
+                .iter()
+                .filter(|l| l.starts_with("info string candidate "))
+                .collect();
+            assert!(!cands.is_empty(), "{:?}", out);
+            for c in cands {
+                let w: Vec<&str> = c.split_whitespace().collect();
+                assert_eq!(w[6], "availability", "{}", c);
+                assert_eq!(w[7], iterations, "{threads} threads, TreeDepth {depth}: {c}");
+            }
         }
     }
     e.quit();

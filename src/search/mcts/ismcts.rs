@@ -10,12 +10,14 @@ use fxhash::FxHashSet;
 use std::sync::atomic::Ordering;
 
 /// ISMCTS: adds a child for every move of `moves` (legal in this determinization) that `node`
-/// lacks, highest `move_priority` first in the list. Waits for the node's flag.
+/// lacks, highest `move_priority` first in the list. Waits for the node's flag. `own_all`:
+/// the thread's count of all-available visits not yet added to the node's (the root's).
 pub(super) fn add_missing_children<G: Game>(
     tree: &Tree<G::Move>,
     node: u32,
     state: &G,
     moves: &[G::Move],
+    own_all: u32,
 ) {
     let nd = &tree.node(node);
     while !nd.try_lock() {
@@ -35,7 +37,7 @@ pub(super) fn add_missing_children<G: Game>(
     missing.sort_by_key(|&(p, _)| std::cmp::Reverse(p));
     let slots = tree.alloc_many(missing.len());
     let mover = state.to_move() as u8;
-    let base = nd.all_available.load(Ordering::Relaxed);
+    let base = nd.all_available.load(Ordering::Relaxed) + own_all;
     for (k, &(_, m)) in missing[..slots.len()].iter().enumerate().rev() {
         let ch = slots.start + k;
         tree.init(ch, Some(m), mover, base);

@@ -55,7 +55,7 @@ use self::backup::{back_up_value, mark_decisive, root_decided, solve_path};
 use self::ismcts::{add_missing_children, candidates};
 use self::leaf::{quiescence_rewards, rollout};
 use self::report::{best_child, report};
-use self::select::{select, Knobs};
+use self::select::{select, Knobs, RootCounts};
 use self::tree::{
     widen, Padded, Tree, WidenScratch, COMPLETE, FIRST_CHILDREN, LOSS, SCALE, UNPROVEN, WIN,
 };
@@ -281,7 +281,10 @@ fn worker<G: Game>(sh: &Shared<G>, index: usize) {
     let batch = if sh.ctx.params.threads > 1 { 16 } else { 1 };
     let (mut local_iterations, mut local_depth, mut local_seldepth, mut done_here) =
         (0u64, 0u64, 0u32, 0u64);
-    let flush = |n: &mut u64, d: &mut u64, sd: &mut u32| {
+    let mut root_counts = RootCounts::default();
+    let flush = |n: &mut u64, d: &mut u64, sd: &mut u32, rc: &mut RootCounts| {
+        // The root's counts first: a reader that sees the iterations sees the root's visits.
+        rc.flush(&sh.tree);
         sh.iterations.fetch_add(*n, Ordering::Relaxed);
         sh.depth_sum.fetch_add(*d, Ordering::Relaxed);
         sh.seldepth.fetch_max(*sd, Ordering::Relaxed);
@@ -354,16 +357,27 @@ fn worker<G: Game>(sh: &Shared<G>, index: usize) {
             &mut legal,
             &mut qbufs,
             &mut scratch,
+            &mut root_counts,
         );
         done_here += 1;
         local_iterations += 1;
         local_depth += depth as u64;
         local_seldepth = local_seldepth.max(depth);
         if local_iterations >= batch {
-            flush(&mut local_iterations, &mut local_depth, &mut local_seldepth);
+            flush(
+                &mut local_iterations,
+                &mut local_depth,
+                &mut local_seldepth,
+                &mut root_counts,
+            );
         }
     }
-    flush(&mut local_iterations, &mut local_depth, &mut local_seldepth);
+    flush(
+        &mut local_iterations,
+        &mut local_depth,
+        &mut local_seldepth,
+        &mut root_counts,
+    );
 }
 
 /// One descent, leaf evaluation and backup.
@@ -378,6 +392,7 @@ fn iterate<G: Game>(
     legal: &mut Available<G::Move>,
     qbufs: &mut PlyBufs<G>,
     scratch: &mut WidenScratch<G::Move>,
+    root_counts: &mut RootCounts,
 ) -> u32 {
     let tree = &sh.tree;
     let hidden = G::hidden_information();
@@ -455,7 +470,12 @@ fn iterate<G: Game>(
                     .filter(|&c| tree.node(c).mv().is_some_and(|m| legal.set.contains(&m)))
                     .count();
                 if present < moves.len() {
-                    add_missing_children(tree, node, &state, moves);
+                    let own = if node == 0 {
+                        root_counts.all_available
+                    } else {
+                        0
+                    };
+                    add_missing_children(tree, node, &state, moves, own);
                 }
                 // The children just added are legal here too.
                 all_available = present == total;
@@ -488,6 +508,7 @@ fn iterate<G: Game>(
             hidden.then_some(&legal.set),
             all_available,
             knobs,
+            (node == 0).then_some(&mut *root_counts),
         );
         // The widening window admits more moves than have children: create the next ones.
         if short && !hidden && !nd.complete() && nd.try_lock() {
@@ -497,7 +518,9 @@ fn iterate<G: Game>(
             let grew = widen(tree, node, &state, moves, more, sh.policy, scratch);
             nd.unlock();
             if grew {
-                pick = select(tree, node, None, false, knobs).0;
+                // (No count of availability here: perfect information.)
+                let own = (node == 0).then_some(&mut *root_counts);
+                pick = select(tree, node, None, false, knobs, own).0;
             }
         }
         let Some(child) = pick else {
@@ -538,7 +561,8 @@ fn iterate<G: Game>(
         }
     }
     // Backup: each node below the root was counted as visited on the way down (its virtual
-    // loss), so only its reward is added; the root counts its visit now.
+    // loss), so only its reward is added; the root counts its visit now, in the thread's own
+    // count (`RootCounts`).
     for &n in &path[1..] {
         let nd = &tree.node(n);
         let r = (rewards[nd.mover()].clamp(0.0, 1.0) as f64 * SCALE).round() as u64;
@@ -546,7 +570,7 @@ fn iterate<G: Game>(
             nd.reward_sum.fetch_add(r, Ordering::Relaxed);
         }
     }
-    tree.node(0).visits.fetch_add(1, Ordering::Relaxed);
+    root_counts.visits += 1;
     path.len() as u32 - 1
 }
 

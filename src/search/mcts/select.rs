@@ -15,19 +15,48 @@ pub(super) struct Knobs {
     pub puct: f64,
 }
 
+/// A thread's own counts at the root not yet added to the root's: they are added in batches
+/// with the iteration count (after every iteration with one thread, so one thread's trees are
+/// as before). Every descent of every thread ends by counting the root's visit and, with
+/// hidden information, begins by counting that all its children were available: two writes to
+/// one line per playout that the other threads keep reading, the one line every descent
+/// shares. With tesseris's one-level tree and its short playouts, that line was most of what
+/// two threads lost.
+#[derive(Default)]
+pub(super) struct RootCounts {
+    pub visits: u32,
+    pub all_available: u32,
+}
+
+impl RootCounts {
+    /// Adds the counts to the root's (node 0 of `tree`) and clears them.
+    pub(super) fn flush<M: Copy>(&mut self, tree: &Tree<M>) {
+        let root = tree.node(0);
+        if self.visits > 0 {
+            root.visits.fetch_add(self.visits, Ordering::Relaxed);
+        }
+        if self.all_available > 0 {
+            root.all_available
+                .fetch_add(self.all_available, Ordering::Relaxed);
+        }
+        *self = RootCounts::default();
+    }
+}
+
 /// UCB1 with virtual loss; with `available` (ISMCTS), only children whose move is in it, with
 /// availability counts in place of the parent's visits (`all_available`: every child is).
 /// `minimax` mixes each child's implicit minimax value into its mean; `widening` > 0 considers
 /// only the first `1 + widening · √visits` children not proven lost (they are in priority order).
 /// Also says whether that window is wider than the children there are (`widen` can add more).
 /// With `knobs.puct` > 0, a child's prior (the learned policy's) adds `puct · prior · √N / (1 +
-/// n)`, as in PUCT.
+/// n)`, as in PUCT. `own`: at the root, the thread's counts not yet added to it.
 pub(super) fn select<M: Copy + Eq + std::hash::Hash>(
     tree: &Tree<M>,
     node: u32,
     available: Option<&FxHashSet<M>>,
     all_available: bool,
     knobs: Knobs,
+    own: Option<&mut RootCounts>,
 ) -> (Option<u32>, bool) {
     let Knobs {
         c,
@@ -38,12 +67,18 @@ pub(super) fn select<M: Copy + Eq + std::hash::Hash>(
     let parent = &tree.node(node);
     // (Visits include the descents under way, each a loss until its reward is added: the
     // virtual loss.)
-    let parent_n = parent.visits.load(Ordering::Relaxed).max(1) as f64;
-    let parent_all = if all_available {
-        parent.all_available.fetch_add(1, Ordering::Relaxed) + 1
-    } else {
-        parent.all_available.load(Ordering::Relaxed)
+    let (own_visits, parent_all) = match own {
+        Some(o) => {
+            o.all_available += all_available as u32;
+            (
+                o.visits,
+                parent.all_available.load(Ordering::Relaxed) + o.all_available,
+            )
+        }
+        None if all_available => (0, parent.all_available.fetch_add(1, Ordering::Relaxed) + 1),
+        None => (0, parent.all_available.load(Ordering::Relaxed)),
     };
+    let parent_n = (parent.visits.load(Ordering::Relaxed) + own_visits).max(1) as f64;
     let mut best = None;
     let mut best_v = f64::NEG_INFINITY;
     let mut window = if widening > 0.0 {

@@ -94,12 +94,21 @@ fn the_root_ranks_proven_wins_first_and_proven_losses_last_whatever_the_visits()
 #[test]
 fn selection_takes_a_proven_win_and_avoids_a_proven_loss() {
     let t = visited_tree();
-    assert_eq!(select(&t, 0, None, false, knobs(0.5, 0.0, 0.0)).0, Some(1));
+    assert_eq!(
+        select(&t, 0, None, false, knobs(0.5, 0.0, 0.0), None).0,
+        Some(1)
+    );
     t.node(1).proven.store(LOSS, Ordering::Relaxed);
-    assert_eq!(select(&t, 0, None, false, knobs(0.5, 0.0, 0.0)).0, Some(2));
+    assert_eq!(
+        select(&t, 0, None, false, knobs(0.5, 0.0, 0.0), None).0,
+        Some(2)
+    );
     t.node(1).proven.store(UNPROVEN, Ordering::Relaxed);
     t.node(2).proven.store(WIN, Ordering::Relaxed);
-    assert_eq!(select(&t, 0, None, false, knobs(0.5, 0.0, 0.0)).0, Some(2));
+    assert_eq!(
+        select(&t, 0, None, false, knobs(0.5, 0.0, 0.0), None).0,
+        Some(2)
+    );
 }
 
 #[test]
@@ -126,13 +135,28 @@ fn selection_mixes_in_the_minimax_value_and_widens_in_priority_order() {
     back_up_value(&t, &[0, 1, 3], 1.0);
     back_up_value(&t, &[0, 2, 5], 0.0);
     // Means 0.8 and 0.2; minimax values 0 and 1.
-    assert_eq!(select(&t, 0, None, false, knobs(0.5, 0.0, 0.0)).0, Some(1));
-    assert_eq!(select(&t, 0, None, false, knobs(0.5, 0.2, 0.0)).0, Some(1));
-    assert_eq!(select(&t, 0, None, false, knobs(0.5, 0.9, 0.0)).0, Some(2));
+    assert_eq!(
+        select(&t, 0, None, false, knobs(0.5, 0.0, 0.0), None).0,
+        Some(1)
+    );
+    assert_eq!(
+        select(&t, 0, None, false, knobs(0.5, 0.2, 0.0), None).0,
+        Some(1)
+    );
+    assert_eq!(
+        select(&t, 0, None, false, knobs(0.5, 0.9, 0.0), None).0,
+        Some(2)
+    );
     // A window of one child: the first in the list (2), unless it is proven lost.
-    assert_eq!(select(&t, 0, None, false, knobs(0.5, 0.0, 0.01)).0, Some(2));
+    assert_eq!(
+        select(&t, 0, None, false, knobs(0.5, 0.0, 0.01), None).0,
+        Some(2)
+    );
     t.node(2).proven.store(LOSS, Ordering::Relaxed);
-    assert_eq!(select(&t, 0, None, false, knobs(0.5, 0.0, 0.01)).0, Some(1));
+    assert_eq!(
+        select(&t, 0, None, false, knobs(0.5, 0.0, 0.01), None).0,
+        Some(1)
+    );
 }
 
 /// Chess on one board, White to move with two captures (the queen, then the knight) among
@@ -364,18 +388,18 @@ fn a_policy_orders_the_widening_and_biases_selection() {
     }
     t.node(0).visits.store(all.len() as u32, Ordering::Relaxed);
     let mut k = knobs(0.5, 0.0, 0.0);
-    assert_eq!(select(&t, 0, None, false, k).0, Some(all[0]));
+    assert_eq!(select(&t, 0, None, false, k, None).0, Some(all[0]));
     // The last child (a rook move) has a lesser prior than the first (a king move): a slightly
     // better reward makes UCB alone take it, but not with the prior term.
     k.puct = 2.0;
-    assert_eq!(select(&t, 0, None, false, k).0, Some(all[0]));
+    assert_eq!(select(&t, 0, None, false, k, None).0, Some(all[0]));
     let last = *all.last().unwrap();
     t.node(last)
         .reward_sum
         .store((0.51 * SCALE) as u64, Ordering::Relaxed);
-    assert_eq!(select(&t, 0, None, false, k).0, Some(all[0]));
+    assert_eq!(select(&t, 0, None, false, k, None).0, Some(all[0]));
     k.puct = 0.0;
-    assert_eq!(select(&t, 0, None, false, k).0, Some(last));
+    assert_eq!(select(&t, 0, None, false, k, None).0, Some(last));
 }
 
 /// A node's priors are computed at its first widening and stored in the tree, so that another
