@@ -904,7 +904,10 @@ fn ismcts_root_candidates_are_available_at_every_iteration() {
             for c in cands {
                 let w: Vec<&str> = c.split_whitespace().collect();
                 assert_eq!(w[6], "availability", "{}", c);
-                assert_eq!(w[7], iterations, "{threads} threads, TreeDepth {depth}: {c}");
+                assert_eq!(
+                    w[7], iterations,
+                    "{threads} threads, TreeDepth {depth}: {c}"
+                );
             }
         }
     }
