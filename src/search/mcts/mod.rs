@@ -55,7 +55,7 @@ use self::backup::{back_up_value, mark_decisive, root_decided, solve_path};
 use self::ismcts::{add_missing_children, candidates};
 use self::leaf::{quiescence_rewards, rollout};
 use self::report::{best_child, report};
-use self::select::{select, Knobs, RootCounts};
+use self::select::{select, Knobs, OwnCounts};
 use self::tree::{
     widen, Padded, Tree, WidenScratch, COMPLETE, FIRST_CHILDREN, LOSS, SCALE, UNPROVEN, WIN,
 };
@@ -281,10 +281,10 @@ fn worker<G: Game>(sh: &Shared<G>, index: usize) {
     let batch = if sh.ctx.params.threads > 1 { 16 } else { 1 };
     let (mut local_iterations, mut local_depth, mut local_seldepth, mut done_here) =
         (0u64, 0u64, 0u32, 0u64);
-    let mut root_counts = RootCounts::default();
-    let flush = |n: &mut u64, d: &mut u64, sd: &mut u32, rc: &mut RootCounts| {
-        // The root's counts first: a reader that sees the iterations sees the root's visits.
-        rc.flush(&sh.tree);
+    let mut own = OwnCounts::new(G::hidden_information());
+    let flush = |n: &mut u64, d: &mut u64, sd: &mut u32, oc: &mut OwnCounts| {
+        // The tree's counts first: a reader that sees the iterations sees their visits.
+        oc.flush(&sh.tree);
         sh.iterations.fetch_add(*n, Ordering::Relaxed);
         sh.depth_sum.fetch_add(*d, Ordering::Relaxed);
         sh.seldepth.fetch_max(*sd, Ordering::Relaxed);
@@ -357,7 +357,7 @@ fn worker<G: Game>(sh: &Shared<G>, index: usize) {
             &mut legal,
             &mut qbufs,
             &mut scratch,
-            &mut root_counts,
+            &mut own,
         );
         done_here += 1;
         local_iterations += 1;
@@ -368,7 +368,7 @@ fn worker<G: Game>(sh: &Shared<G>, index: usize) {
                 &mut local_iterations,
                 &mut local_depth,
                 &mut local_seldepth,
-                &mut root_counts,
+                &mut own,
             );
         }
     }
@@ -376,7 +376,7 @@ fn worker<G: Game>(sh: &Shared<G>, index: usize) {
         &mut local_iterations,
         &mut local_depth,
         &mut local_seldepth,
-        &mut root_counts,
+        &mut own,
     );
 }
 
@@ -392,7 +392,7 @@ fn iterate<G: Game>(
     legal: &mut Available<G::Move>,
     qbufs: &mut PlyBufs<G>,
     scratch: &mut WidenScratch<G::Move>,
-    root_counts: &mut RootCounts,
+    own: &mut OwnCounts,
 ) -> u32 {
     let tree = &sh.tree;
     let hidden = G::hidden_information();
@@ -470,12 +470,8 @@ fn iterate<G: Game>(
                     .filter(|&c| tree.node(c).mv().is_some_and(|m| legal.set.contains(&m)))
                     .count();
                 if present < moves.len() {
-                    let own = if node == 0 {
-                        root_counts.all_available
-                    } else {
-                        0
-                    };
-                    add_missing_children(tree, node, &state, moves, own);
+                    let own_all = if node == 0 { own.all_available } else { 0 };
+                    add_missing_children(tree, node, &state, moves, own_all);
                 }
                 // The children just added are legal here too.
                 all_available = present == total;
@@ -508,7 +504,7 @@ fn iterate<G: Game>(
             hidden.then_some(&legal.set),
             all_available,
             knobs,
-            (node == 0).then_some(&mut *root_counts),
+            Some(&mut *own),
         );
         // The widening window admits more moves than have children: create the next ones.
         if short && !hidden && !nd.complete() && nd.try_lock() {
@@ -518,9 +514,7 @@ fn iterate<G: Game>(
             let grew = widen(tree, node, &state, moves, more, sh.policy, scratch);
             nd.unlock();
             if grew {
-                // (No count of availability here: perfect information.)
-                let own = (node == 0).then_some(&mut *root_counts);
-                pick = select(tree, node, None, false, knobs, own).0;
+                pick = select(tree, node, None, false, knobs, Some(&mut *own)).0;
             }
         }
         let Some(child) = pick else {
@@ -530,7 +524,7 @@ fn iterate<G: Game>(
         let ch = &tree.node(child);
         // The visit counts from now on, as a loss until its reward is added: the virtual loss
         // that steers the other threads elsewhere. The first to arrive scores the new leaf.
-        fresh = ch.visits.fetch_add(1, Ordering::Relaxed) == 0;
+        fresh = own.visit(tree, child) == 0;
         if let Some(m) = ch.mv() {
             state.play(m);
         }
@@ -561,16 +555,16 @@ fn iterate<G: Game>(
         }
     }
     // Backup: each node below the root was counted as visited on the way down (its virtual
-    // loss), so only its reward is added; the root counts its visit now, in the thread's own
-    // count (`RootCounts`).
+    // loss), so only its reward is added; the root counts its visit now. (At the top of the
+    // tree, in the thread's own counts until the batch ends: `OwnCounts`.)
     for &n in &path[1..] {
         let nd = &tree.node(n);
         let r = (rewards[nd.mover()].clamp(0.0, 1.0) as f64 * SCALE).round() as u64;
         if r != 0 {
-            nd.reward_sum.fetch_add(r, Ordering::Relaxed);
+            own.reward(tree, n, r);
         }
     }
-    root_counts.visits += 1;
+    own.visit(tree, 0);
     path.len() as u32 - 1
 }
 

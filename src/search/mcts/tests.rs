@@ -3,7 +3,7 @@
 use super::backup::{back_up_value, root_decided, solve_path};
 use super::leaf::{leaf_value, quiescence_rewards};
 use super::report::ranked;
-use super::select::{select, Knobs};
+use super::select::{select, Knobs, OwnCounts};
 use super::tree::{
     rank_range, widen, Tree, WidenScratch, COMPLETE, FIRST_CHILDREN, LOSS, SCALE, UNPROVEN, WIN,
 };
@@ -501,4 +501,51 @@ fn a_node_is_one_cache_line() {
         std::mem::size_of::<Node<crate::games::hyperchess::Move>>(),
         64
     );
+}
+
+/// A thread's own counts: with hidden information its visits and rewards at the top of the tree
+/// steer its own selection at once and reach the tree's (the other threads') when the batch is
+/// flushed; otherwise only the root's visits wait, every other count goes to the tree at once.
+#[test]
+fn a_threads_own_counts_steer_it_at_once_and_the_tree_after_the_batch() {
+    let t = visited_tree();
+    let k = knobs(0.0, 0.0, 0.0);
+    let mut own = OwnCounts::new(true);
+    // 200 lost playouts through node 1 (mean 0.8 over 50): 40 / 250 = 0.16, below node 2's 0.2.
+    for i in 0..200 {
+        assert_eq!(own.visit(&t, 1), 50 + i);
+        own.reward(&t, 1, 0);
+        own.visit(&t, 0);
+    }
+    own.reward(&t, 2, SCALE as u64);
+    assert_eq!(select(&t, 0, None, false, k, Some(&mut own)).0, Some(2));
+    assert_eq!(select(&t, 0, None, false, k, None).0, Some(1));
+    assert_eq!(t.node(1).visits.load(Ordering::Relaxed), 50);
+    own.flush(&t);
+    assert_eq!(t.node(0).visits.load(Ordering::Relaxed), 300);
+    assert_eq!(t.node(1).visits.load(Ordering::Relaxed), 250);
+    assert_eq!(
+        t.node(2).reward_sum.load(Ordering::Relaxed),
+        (11.0 * SCALE) as u64
+    );
+    assert_eq!(select(&t, 0, None, false, k, None).0, Some(2));
+    // Flushed counts are not added twice.
+    own.flush(&t);
+    assert_eq!(t.node(1).visits.load(Ordering::Relaxed), 250);
+    assert_eq!(select(&t, 0, None, false, k, Some(&mut own)).0, Some(2));
+
+    // Perfect information: node 1's visits go to the tree at once, the root's wait.
+    let t = visited_tree();
+    let mut own = OwnCounts::new(false);
+    assert_eq!(own.visit(&t, 1), 50);
+    own.reward(&t, 1, SCALE as u64);
+    own.visit(&t, 0);
+    assert_eq!(t.node(1).visits.load(Ordering::Relaxed), 51);
+    assert_eq!(
+        t.node(1).reward_sum.load(Ordering::Relaxed),
+        (41.0 * SCALE) as u64
+    );
+    assert_eq!(t.node(0).visits.load(Ordering::Relaxed), 100);
+    own.flush(&t);
+    assert_eq!(t.node(0).visits.load(Ordering::Relaxed), 101);
 }
