@@ -7,7 +7,10 @@
 //!   a linked list that is only appended to, under a per-node flag that a busy thread never waits
 //!   for in perfect-information games. A descent counts its visit on the way down and adds its
 //!   reward on the way up: a visit under way is a loss until then, the virtual loss that steers
-//!   the other threads elsewhere, at two atomic writes a node instead of four.
+//!   the other threads elsewhere, at two atomic writes a node instead of four. The lines every
+//!   descent shares are written in batches: each thread adds its root visits (and, with hidden
+//!   information, its visits and rewards at the top of the tree) every 16 iterations
+//!   ([`OwnCounts`]).
 //! - A new leaf is scored by a cut-off rollout: `rollout_plies` random moves, then the game's
 //!   evaluation turned into per-seat win probabilities (or the real result if the game ended).
 //! - MCTS-solver (Winands, Björnsson & Saito 2008), for two seats with perfect information: when
