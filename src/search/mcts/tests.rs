@@ -12,6 +12,11 @@ use crate::search::quiesce::PlyBufs;
 use fxhash::FxHashSet;
 use std::sync::atomic::Ordering;
 
+/// Selection at the root of `t` with perfect information and no counts of the thread's own.
+fn pick<M: Copy + Eq + std::hash::Hash>(t: &Tree<M>, k: Knobs) -> Option<u32> {
+    select(t, 0, None, false, k, None).0
+}
+
 /// A tree by hand: root 0 → 1, 2 (mover 0); 1 → 3, 4 and 2 → 5, 6 (mover 1).
 fn tree() -> Tree<u8> {
     let t = Tree::new(1, false);
@@ -94,21 +99,12 @@ fn the_root_ranks_proven_wins_first_and_proven_losses_last_whatever_the_visits()
 #[test]
 fn selection_takes_a_proven_win_and_avoids_a_proven_loss() {
     let t = visited_tree();
-    assert_eq!(
-        select(&t, 0, None, false, knobs(0.5, 0.0, 0.0), None).0,
-        Some(1)
-    );
+    assert_eq!(pick(&t, knobs(0.5, 0.0, 0.0)), Some(1));
     t.node(1).proven.store(LOSS, Ordering::Relaxed);
-    assert_eq!(
-        select(&t, 0, None, false, knobs(0.5, 0.0, 0.0), None).0,
-        Some(2)
-    );
+    assert_eq!(pick(&t, knobs(0.5, 0.0, 0.0)), Some(2));
     t.node(1).proven.store(UNPROVEN, Ordering::Relaxed);
     t.node(2).proven.store(WIN, Ordering::Relaxed);
-    assert_eq!(
-        select(&t, 0, None, false, knobs(0.5, 0.0, 0.0), None).0,
-        Some(2)
-    );
+    assert_eq!(pick(&t, knobs(0.5, 0.0, 0.0)), Some(2));
 }
 
 #[test]
@@ -135,28 +131,13 @@ fn selection_mixes_in_the_minimax_value_and_widens_in_priority_order() {
     back_up_value(&t, &[0, 1, 3], 1.0);
     back_up_value(&t, &[0, 2, 5], 0.0);
     // Means 0.8 and 0.2; minimax values 0 and 1.
-    assert_eq!(
-        select(&t, 0, None, false, knobs(0.5, 0.0, 0.0), None).0,
-        Some(1)
-    );
-    assert_eq!(
-        select(&t, 0, None, false, knobs(0.5, 0.2, 0.0), None).0,
-        Some(1)
-    );
-    assert_eq!(
-        select(&t, 0, None, false, knobs(0.5, 0.9, 0.0), None).0,
-        Some(2)
-    );
+    assert_eq!(pick(&t, knobs(0.5, 0.0, 0.0)), Some(1));
+    assert_eq!(pick(&t, knobs(0.5, 0.2, 0.0)), Some(1));
+    assert_eq!(pick(&t, knobs(0.5, 0.9, 0.0)), Some(2));
     // A window of one child: the first in the list (2), unless it is proven lost.
-    assert_eq!(
-        select(&t, 0, None, false, knobs(0.5, 0.0, 0.01), None).0,
-        Some(2)
-    );
+    assert_eq!(pick(&t, knobs(0.5, 0.0, 0.01)), Some(2));
     t.node(2).proven.store(LOSS, Ordering::Relaxed);
-    assert_eq!(
-        select(&t, 0, None, false, knobs(0.5, 0.0, 0.01), None).0,
-        Some(1)
-    );
+    assert_eq!(pick(&t, knobs(0.5, 0.0, 0.01)), Some(1));
 }
 
 /// Chess on one board, White to move with two captures (the queen, then the knight) among
@@ -388,18 +369,18 @@ fn a_policy_orders_the_widening_and_biases_selection() {
     }
     t.node(0).visits.store(all.len() as u32, Ordering::Relaxed);
     let mut k = knobs(0.5, 0.0, 0.0);
-    assert_eq!(select(&t, 0, None, false, k, None).0, Some(all[0]));
+    assert_eq!(pick(&t, k), Some(all[0]));
     // The last child (a rook move) has a lesser prior than the first (a king move): a slightly
     // better reward makes UCB alone take it, but not with the prior term.
     k.puct = 2.0;
-    assert_eq!(select(&t, 0, None, false, k, None).0, Some(all[0]));
+    assert_eq!(pick(&t, k), Some(all[0]));
     let last = *all.last().unwrap();
     t.node(last)
         .reward_sum
         .store((0.51 * SCALE) as u64, Ordering::Relaxed);
-    assert_eq!(select(&t, 0, None, false, k, None).0, Some(all[0]));
+    assert_eq!(pick(&t, k), Some(all[0]));
     k.puct = 0.0;
-    assert_eq!(select(&t, 0, None, false, k, None).0, Some(last));
+    assert_eq!(pick(&t, k), Some(last));
 }
 
 /// A node's priors are computed at its first widening and stored in the tree, so that another
@@ -519,7 +500,7 @@ fn a_threads_own_counts_steer_it_at_once_and_the_tree_after_the_batch() {
     }
     own.reward(&t, 2, SCALE as u64);
     assert_eq!(select(&t, 0, None, false, k, Some(&mut own)).0, Some(2));
-    assert_eq!(select(&t, 0, None, false, k, None).0, Some(1));
+    assert_eq!(pick(&t, k), Some(1));
     assert_eq!(t.node(1).visits.load(Ordering::Relaxed), 50);
     own.flush(&t);
     assert_eq!(t.node(0).visits.load(Ordering::Relaxed), 300);
@@ -528,7 +509,7 @@ fn a_threads_own_counts_steer_it_at_once_and_the_tree_after_the_batch() {
         t.node(2).reward_sum.load(Ordering::Relaxed),
         (11.0 * SCALE) as u64
     );
-    assert_eq!(select(&t, 0, None, false, k, None).0, Some(2));
+    assert_eq!(pick(&t, k), Some(2));
     // Flushed counts are not added twice.
     own.flush(&t);
     assert_eq!(t.node(1).visits.load(Ordering::Relaxed), 250);
