@@ -286,7 +286,8 @@ fn worker<G: Game>(sh: &Shared<G>, index: usize) {
         (0u64, 0u64, 0u32, 0u64);
     let mut own = OwnCounts::new(G::hidden_information());
     let flush = |n: &mut u64, d: &mut u64, sd: &mut u32, oc: &mut OwnCounts| {
-        // The tree's counts first: a reader that sees the iterations sees their visits.
+        // The tree's counts, then the iteration count (reports read both; with relaxed order a
+        // report may see them a batch apart, as it sees descents under way).
         oc.flush(&sh.tree);
         sh.iterations.fetch_add(*n, Ordering::Relaxed);
         sh.depth_sum.fetch_add(*d, Ordering::Relaxed);
