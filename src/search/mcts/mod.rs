@@ -489,8 +489,16 @@ fn iterate<G: Game>(
                 }
             }
         } else if !expand(sh, node, &state, moves, buf, scratch) {
-            // Another thread is expanding this node: score it as a leaf rather than wait.
-            break score_here(sh, &mut state, rng, buf, qbufs);
+            if node != 0 {
+                // Another thread is expanding this node: score it as a leaf rather than wait.
+                break score_here(sh, &mut state, rng, buf, qbufs);
+            }
+            // The root, which every search expands first: its score goes nowhere, so a playout
+            // that scored it would be lost (one a turn for as long as the expansion lasts, many
+            // if its thread is descheduled meanwhile). Wait for its children instead.
+            while !expand(sh, node, &state, moves, buf, scratch) {
+                std::thread::yield_now();
+            }
         }
         let knobs = Knobs {
             c,
