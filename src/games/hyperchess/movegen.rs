@@ -353,6 +353,80 @@ impl Hyperchess {
         )
     }
 
+    /// Whether `sq` is attacked by a piece of colour `by` on the board as the move `m` (legal)
+    /// of the side to move leaves it: the mover (promoted) on its target, its origin and an
+    /// en-passant victim's square empty, the captured piece gone. Without copying the board;
+    /// for the learned policy's features, not the generator (whose `safe_after` asks only
+    /// about the mover's own king, for which the mover's kind does not matter).
+    pub(super) fn attacked_after(&self, m: Move, sq: usize, by: u8) -> bool {
+        self.attacked_after_by(m, sq, by, false)
+    }
+
+    /// [`Hyperchess::attacked_after`] by pawns alone: whether a pawn of `by` attacks `sq`
+    /// after `m` (the cheapest attacker there is).
+    pub(super) fn pawn_attacked_after(&self, m: Move, sq: usize, by: u8) -> bool {
+        self.attacked_after_by(m, sq, by, true)
+    }
+
+    fn attacked_after_by(&self, m: Move, sq: usize, by: u8, pawns_only: bool) -> bool {
+        let us = self.side;
+        let b = &self.board;
+        let (from, to) = (m.from(), m.to());
+        let p = b[from];
+        let moved = match m.promo() {
+            0 => p,
+            t => (p & 8) | t,
+        };
+        let vsq = if p & 7 == PAWN && to == self.ep as usize && b[to] == 0 {
+            ep_victim(to, us)
+        } else {
+            usize::MAX
+        };
+        let sb = (sq >> 6) & (MAX_SQ / 64 - 1);
+        let mut pb = self.bb[sb];
+        let ou = ((us & 1) << 3) as usize;
+        let ot = ou ^ 8;
+        if from >> 6 == sb {
+            pb[ou] &= !bit(from);
+            pb[(p & 7) as usize] &= !bit(from);
+        }
+        if to >> 6 == sb {
+            if b[to] != 0 {
+                pb[ot] &= !bit(to);
+                pb[(b[to] & 7) as usize] &= !bit(to);
+            }
+            pb[ou] |= bit(to);
+            pb[(moved & 7) as usize] |= bit(to);
+        }
+        if vsq >> 6 == sb {
+            pb[ot] &= !bit(vsq);
+            pb[PAWN as usize] &= !bit(vsq);
+        }
+        let mut n = self.counts[(by & 1) as usize];
+        if pawns_only {
+            for (t, c) in n.iter_mut().enumerate() {
+                if t != PAWN as usize {
+                    *c = 0;
+                    if t != 0 {
+                        pb[t] = 0;
+                    }
+                }
+            }
+        } else if by == us {
+            n[(moved & 7) as usize] += 1;
+        }
+        let after = |s: usize| {
+            if s == to {
+                moved
+            } else if s == from || s == vsq {
+                0
+            } else {
+                at(b, s)
+            }
+        };
+        attacked_on(self.geo, &pb, after, &n, sq, by)
+    }
+
     /// Generates moves for the side to move into `sink`. With `LEGAL`, only legal ones; with
     /// `NOISY`, only captures, en passant and promotions (`Game::is_noisy`), in the order of
     /// the full list. Stops and returns true as soon as `sink` returns true.
