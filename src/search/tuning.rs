@@ -38,6 +38,9 @@ pub struct Tuning {
     /// MCTS with a learned move policy: the prior's weight in selection, in hundredths, as
     /// measured; the `PolicyWeight` option overrides it.
     pub policy_weight: u32,
+    /// MCTS with a learned move policy: whether captures and promotions still widen first in
+    /// `move_priority` order (the policy then orders the quiet moves), as measured.
+    pub policy_noisy_first: bool,
 }
 
 impl Tuning {
@@ -50,6 +53,7 @@ impl Tuning {
         value_scale: super::DEFAULT_VALUE_SCALE,
         widen_root: true,
         policy_weight: 0,
+        policy_noisy_first: false,
     };
 
     /// The tuning of the game named `name` (as [`Game::NAME`]).
@@ -93,6 +97,12 @@ const TABLE: &[(&str, Tuning)] = &[
             // plies 7–3, 8 plies lost to 4 4–6, 1 ply lost to 2 3.5–6.5; on a quiet machine, 2
             // plies beat the rollout 10–0. Random plies miss the exchanges that decide this game.
             leaf_search: 2,
+            // With a learned move policy (`Policy net`; `hyperchess-moves-3x3/2`, 16 hidden
+            // units, 1,400 self-play games), MCTS against MCTS without one at 4,000 playouts a
+            // move: captures first, then the policy's order, 11 W 16 D 5 L over 32 (seeds 7,
+            // 8); the policy's order alone 2 W 3 D 7 L over 12 (seed 7; docs/results.md,
+            // 2026-12-07 (small hours)). At 100 ms a move neither gains (no policy ships).
+            policy_noisy_first: true,
             ..Tuning::DEFAULT
         },
     ),

@@ -104,6 +104,18 @@ struct Shared<'a, G: Game> {
     policy: Option<&'a crate::learn::policy::Policy>,
     /// Weight of the prior in selection (0 = the policy orders the moves only).
     puct: f64,
+    /// With the policy, captures and promotions still widen first, in `move_priority` order.
+    noisy_first: bool,
+}
+
+impl<G: Game> Shared<'_, G> {
+    /// The order nodes widen in.
+    fn order(&self) -> tree::Order<'_> {
+        tree::Order {
+            policy: self.policy,
+            noisy_first: self.noisy_first,
+        }
+    }
 }
 
 /// Runs MCTS (ISMCTS for hidden-information games) on `root` within the context's limits,
@@ -167,6 +179,7 @@ pub fn search<G: Game>(root: &G, ctx: &Context, moves: &[G::Move]) -> Outcome<G:
         },
         policy: ctx.policy.filter(|_| !G::hidden_information()),
         puct: ctx.params.policy_weight.unwrap_or(tuning.policy_weight) as f64 / 100.0,
+        noisy_first: tuning.policy_noisy_first,
     };
     let threads = ctx.params.threads.max(1);
     if threads == 1 {
@@ -523,7 +536,7 @@ fn iterate<G: Game>(
             let have = nd.widened.load(Ordering::Relaxed) & !COMPLETE;
             node_moves(sh, node, &state, moves);
             let more = (have as usize / 2).max(2);
-            let grew = widen(tree, node, &state, moves, more, sh.policy, scratch);
+            let grew = widen(tree, node, &state, moves, more, sh.order(), scratch);
             nd.unlock();
             if grew {
                 pick = select(tree, node, None, false, knobs, Some(&mut *own)).0;
@@ -627,7 +640,7 @@ fn expand<G: Game>(
         } else {
             usize::MAX
         };
-        widen(tree, node, state, moves, first, sh.policy, scratch);
+        widen(tree, node, state, moves, first, sh.order(), scratch);
         if sh.solver {
             mark_decisive(tree, node, state, buf);
         }

@@ -5,7 +5,8 @@ use super::leaf::{leaf_value, quiescence_rewards};
 use super::report::ranked;
 use super::select::{select, Knobs, OwnCounts};
 use super::tree::{
-    rank_range, widen, Tree, WidenScratch, COMPLETE, FIRST_CHILDREN, LOSS, SCALE, UNPROVEN, WIN,
+    rank_range, widen, Order, Tree, WidenScratch, COMPLETE, FIRST_CHILDREN, LOSS, SCALE, UNPROVEN,
+    WIN,
 };
 use crate::game::Game;
 use crate::search::quiesce::PlyBufs;
@@ -165,7 +166,7 @@ fn widening_creates_children_in_priority_order_as_the_window_admits_them() {
         &g,
         &moves,
         FIRST_CHILDREN,
-        None,
+        Order::hand(),
         &mut WidenScratch::default()
     ));
     let kids = |t: &Tree<_>| -> Vec<_> { t.children(0).map(|c| t.node(c).mv().unwrap()).collect() };
@@ -176,7 +177,15 @@ fn widening_creates_children_in_priority_order_as_the_window_admits_them() {
     assert!(!t.node(0).complete());
     // Growing appends the next moves after the existing ones, never a move twice, until
     // every legal move has its child.
-    while widen(&t, 0, &g, &moves, 3, None, &mut WidenScratch::default()) {}
+    while widen(
+        &t,
+        0,
+        &g,
+        &moves,
+        3,
+        Order::hand(),
+        &mut WidenScratch::default(),
+    ) {}
     let all = kids(&t);
     assert_eq!(&all[..2], &first[..]);
     assert_eq!(all.len(), moves.len());
@@ -184,7 +193,15 @@ fn widening_creates_children_in_priority_order_as_the_window_admits_them() {
     assert_eq!(distinct.len(), all.len());
     assert!(t.node(0).complete());
     assert!(
-        !widen(&t, 0, &g, &moves, 3, None, &mut WidenScratch::default()),
+        !widen(
+            &t,
+            0,
+            &g,
+            &moves,
+            3,
+            Order::hand(),
+            &mut WidenScratch::default()
+        ),
         "a complete node does not grow"
     );
 }
@@ -201,20 +218,20 @@ fn children_interleaved_in_the_arena_keep_their_order() {
     let s = &mut WidenScratch::default();
     // Alone: the root, then (in a tree of its own) the position after the first move.
     let alone: Tree<crate::games::hyperchess::Move> = Tree::new(1, false);
-    while widen(&alone, 0, &g, &moves, 3, None, s) {}
+    while widen(&alone, 0, &g, &moves, 3, Order::hand(), s) {}
     let mut after = g.clone();
     after.play(kids(&alone, 0)[0]);
     let mut replies = Vec::new();
     after.legal_moves(&mut replies);
     let alone_after: Tree<crate::games::hyperchess::Move> = Tree::new(1, false);
-    while widen(&alone_after, 0, &after, &replies, 3, None, s) {}
+    while widen(&alone_after, 0, &after, &replies, 3, Order::hand(), s) {}
     // In turn: the root's first child (the same first move) widened between the root's runs.
     let t: Tree<crate::games::hyperchess::Move> = Tree::new(1, false);
-    assert!(widen(&t, 0, &g, &moves, 3, None, s));
+    assert!(widen(&t, 0, &g, &moves, 3, Order::hand(), s));
     let first = t.children(0).next().unwrap();
     loop {
-        let a = widen(&t, first, &after, &replies, 2, None, s);
-        let b = widen(&t, 0, &g, &moves, 3, None, s);
+        let a = widen(&t, first, &after, &replies, 2, Order::hand(), s);
+        let b = widen(&t, 0, &g, &moves, 3, Order::hand(), s);
         if !a && !b {
             break;
         }
@@ -350,12 +367,20 @@ fn a_policy_orders_the_widening_and_biases_selection() {
     };
     let t: Tree<crate::games::hyperchess::Move> = Tree::new(1, false);
     let mut scratch = WidenScratch::default();
-    assert!(widen(&t, 0, &g, &moves, 3, Some(&policy), &mut scratch));
+    assert!(widen(
+        &t,
+        0,
+        &g,
+        &moves,
+        3,
+        Order::of(&policy),
+        &mut scratch
+    ));
     let kids: Vec<u32> = t.children(0).collect();
     let priors: Vec<f32> = kids.iter().map(|&c| t.node(c).prior).collect();
     assert!(priors.windows(2).all(|w| w[0] >= w[1]), "{priors:?}");
     assert!(kids.iter().all(|&c| mover(t.node(c).mv().unwrap()) == 'K'));
-    while widen(&t, 0, &g, &moves, 3, Some(&policy), &mut scratch) {}
+    while widen(&t, 0, &g, &moves, 3, Order::of(&policy), &mut scratch) {}
     let sum: f32 = t.children(0).map(|c| t.node(c).prior).sum();
     assert!((sum - 1.0).abs() < 1e-4, "priors sum to {sum}");
     // Every child visited once with the same reward: UCB alone takes the first; with the prior
@@ -383,6 +408,74 @@ fn a_policy_orders_the_widening_and_biases_selection() {
     assert_eq!(pick(&t, k), Some(last));
 }
 
+/// With `noisy_first` (hyperchess), captures widen first in `move_priority` order (the queen,
+/// then the knight), then the quiet moves in the policy's order; every child keeps its prior,
+/// except the noisy ones made before the priors were needed.
+#[test]
+fn noisy_moves_widen_first_then_the_policy_orders_the_rest() {
+    let (g, moves, policy) = king_policy();
+    let mut priors = Vec::new();
+    policy.priors(&g, &moves, &mut Vec::new(), &mut priors);
+    let prior_of = |m| priors[moves.iter().position(|&x| x == m).unwrap()];
+    let t: Tree<crate::games::hyperchess::Move> = Tree::new(1, false);
+    let mut scratch = WidenScratch::default();
+    while widen(
+        &t,
+        0,
+        &g,
+        &moves,
+        3,
+        Order {
+            policy: Some(&policy),
+            noisy_first: true,
+        },
+        &mut scratch,
+    ) {}
+    let kids: Vec<_> = t.children(0).map(|c| t.node(c)).collect();
+    let names: Vec<String> = kids
+        .iter()
+        .map(|n| g.format_move(n.mv().unwrap()))
+        .collect();
+    assert_eq!(&names[..2], ["d2d5", "d2a2"], "{names:?}");
+    assert!(
+        names[2..].iter().take(4).all(|m| m.starts_with("e1")),
+        "{names:?}"
+    );
+    assert_eq!(kids.len(), moves.len());
+    for n in &kids {
+        assert_eq!(n.prior, prior_of(n.mv().unwrap()));
+    }
+    let quiet: Vec<f32> = kids[2..].iter().map(|n| n.prior).collect();
+    assert!(quiet.windows(2).all(|w| w[0] >= w[1]), "{quiet:?}");
+    // While the moves to add are all noisy, the priors are not computed: the two captures
+    // first (no prior yet, none stored), then the same order as above.
+    let t: Tree<crate::games::hyperchess::Move> = Tree::new(1, true);
+    let mut scratch = WidenScratch::default();
+    let order = Order {
+        policy: Some(&policy),
+        noisy_first: true,
+    };
+    assert!(widen(
+        &t,
+        0,
+        &g,
+        &moves,
+        FIRST_CHILDREN,
+        order,
+        &mut scratch
+    ));
+    assert!(t.stored_priors(0, moves.len()).is_none());
+    assert!(t.children(0).all(|c| t.node(c).prior == 0.0));
+    assert!(widen(&t, 0, &g, &moves, 3, order, &mut scratch));
+    assert!(t.stored_priors(0, moves.len()).is_some());
+    while widen(&t, 0, &g, &moves, 3, order, &mut scratch) {}
+    let again: Vec<String> = t
+        .children(0)
+        .map(|c| g.format_move(t.node(c).mv().unwrap()))
+        .collect();
+    assert_eq!(again, names);
+}
+
 /// A node's priors are computed at its first widening and stored in the tree, so that another
 /// thread widening it later (a scratch of its own) reads them: it goes on in the first
 /// widening's order, with its priors, even when its own policy would say otherwise, and the
@@ -398,11 +491,19 @@ fn later_widenings_read_the_priors_stored_in_the_tree() {
     };
     let alone = Tree::new(1, false);
     let mut scratch = WidenScratch::default();
-    while widen(&alone, 0, &g, &moves, 3, Some(&policy), &mut scratch) {}
+    while widen(&alone, 0, &g, &moves, 3, Order::of(&policy), &mut scratch) {}
     assert!(alone.stored_priors(0, moves.len()).is_none());
     let shared = Tree::new(1, true);
     let mut first = WidenScratch::default();
-    assert!(widen(&shared, 0, &g, &moves, 3, Some(&policy), &mut first));
+    assert!(widen(
+        &shared,
+        0,
+        &g,
+        &moves,
+        3,
+        Order::of(&policy),
+        &mut first
+    ));
     let stored = shared
         .stored_priors(0, moves.len())
         .expect("stored")
@@ -427,7 +528,7 @@ fn later_widenings_read_the_priors_stored_in_the_tree() {
         &g,
         &moves,
         3,
-        Some(&other),
+        Order::of(&other),
         &mut WidenScratch::default(),
     ) {}
     assert_eq!(children(&shared), children(&alone));

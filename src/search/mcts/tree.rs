@@ -368,11 +368,41 @@ impl<M: Copy> Iterator for Children<'_, M> {
 /// Children a node gets at its expansion under progressive widening (more as it is visited).
 pub(super) const FIRST_CHILDREN: usize = 2;
 
+/// The order a node widens in: the learned policy's, with
+/// `noisy_first` the moves `move_priority` ranks above 0 (captures, promotions) before the
+/// others; without a policy, `move_priority`'s.
+#[derive(Clone, Copy)]
+pub(super) struct Order<'a> {
+    pub policy: Option<&'a Policy>,
+    pub noisy_first: bool,
+}
+
+impl<'a> Order<'a> {
+    /// `move_priority`'s order.
+    #[cfg(test)]
+    pub fn hand() -> Self {
+        Order {
+            policy: None,
+            noisy_first: false,
+        }
+    }
+
+    /// The policy's order.
+    #[cfg(test)]
+    pub fn of(policy: &'a Policy) -> Self {
+        Order {
+            policy: Some(policy),
+            noisy_first: false,
+        }
+    }
+}
+
 /// Perfect information (caller holds the node's lock): gives children to the next `more` of
 /// the node's moves `moves` (the state's legal moves, or the root's searched ones) in the
-/// policy's order when there is one (each child keeps its prior), else in `move_priority` order
-/// — stable, so the moves that have children are always the first ones — after the existing
-/// children. Marks the node complete once every move has its child. Returns whether any was
+/// policy's order when there is one (each child keeps its prior; with `noisy_first` the moves
+/// `move_priority` ranks above 0, captures and promotions, come first in its order), else in
+/// `move_priority` order — stable, so the moves that have children are always the first ones —
+/// after the existing children. Marks the node complete once every move has its child. Returns whether any was
 /// added (none when the arena is full). `scratch` holds lists reused from one call to the next.
 pub(super) fn widen<G: Game>(
     tree: &Tree<G::Move>,
@@ -380,15 +410,33 @@ pub(super) fn widen<G: Game>(
     state: &G,
     moves: &[G::Move],
     more: usize,
-    policy: Option<&Policy>,
+    order: Order,
     scratch: &mut WidenScratch<G::Move>,
 ) -> bool {
+    let Order {
+        mut policy,
+        noisy_first,
+    } = order;
     let nd = tree.node(node);
     let have = nd.widened.load(Ordering::Relaxed);
     if have & COMPLETE != 0 {
         return false;
     }
     let have = have as usize;
+    // Noisy moves first: while the moves to add are all noisy, their order (and ranks) are
+    // `move_priority`'s with or without the policy, whose priors are not needed yet (in a
+    // hyperchess middlegame most nodes have two captures or more: their priors, hundreds of
+    // moves' features, are computed only if they widen past them).
+    if noisy_first
+        && policy.is_some()
+        && moves
+            .iter()
+            .filter(|&&m| state.move_priority(m) > 0)
+            .count()
+            >= have.saturating_add(more)
+    {
+        policy = None;
+    }
     // (key, place in `moves`, move): the policy's prior, else `move_priority`.
     let keyed = &mut scratch.keyed;
     keyed.clear();
@@ -430,8 +478,19 @@ pub(super) fn widen<G: Game>(
                     .copied()
                     .zip(moves.iter().copied())
                     .enumerate()
-                    .map(|(i, (k, m))| (k, i as u32, m)),
-            )
+                    .map(|(i, (k, m))| {
+                        // Noisy moves first: above every prior (at most 1), in their order.
+                        let mp = if noisy_first {
+                            state.move_priority(m)
+                        } else {
+                            0
+                        };
+                        let k = if mp > 0 { 1.0 + mp as f32 } else { k };
+                        (k, i as u32, m)
+                    }),
+            );
+            scratch.prior_of.clear();
+            scratch.prior_of.extend_from_slice(priors);
         }
         None => keyed.extend(
             moves
@@ -448,8 +507,13 @@ pub(super) fn widen<G: Game>(
     let next = &keyed[lo..hi];
     let slots = tree.alloc_many(next.len());
     let mover = state.to_move() as u8;
-    for (ch, &(key, _, m)) in slots.clone().zip(next) {
-        let prior = if policy.is_some() { key } else { 0.0 };
+    for (ch, &(key, _i, m)) in slots.clone().zip(next) {
+        let prior = if policy.is_some() {
+            scratch.prior_of[_i as usize]
+        } else {
+            0.0
+        };
+        let _ = key;
         tree.init_with_prior(ch, Some(m), mover, 0, prior);
     }
     let added = slots.len();
@@ -470,6 +534,7 @@ pub(super) fn widen<G: Game>(
 pub(super) struct WidenScratch<M> {
     keyed: Vec<(f32, u32, M)>,
     feats: Vec<u32>,
+    prior_of: Vec<f32>,
     /// The priors of the node being widened, before the store takes them.
     fresh: Vec<f32>,
     /// The policy's priors of the nodes this thread widened while the tree's store was full, by
@@ -487,6 +552,7 @@ impl<M> Default for WidenScratch<M> {
         WidenScratch {
             keyed: Vec::new(),
             feats: Vec::new(),
+            prior_of: Vec::new(),
             fresh: Vec::new(),
             priors: Default::default(),
             priors_kept: 0,
