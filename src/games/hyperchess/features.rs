@@ -295,27 +295,23 @@ mod tests {
                         for sq in 0..g.geo.nsq {
                             for by in 0..2u8 {
                                 let want = after.attacked(sq, by);
-                                assert_eq!(
-                                    g.attacked_after(m, sq, by),
-                                    want,
-                                    "{} after {} in {}, square {} by {}",
-                                    b,
-                                    g.format_move(m),
-                                    g.to_text(),
-                                    sq,
-                                    by
-                                );
                                 let pawn = pawns.attacked(sq, by);
-                                assert_eq!(
-                                    g.pawn_attacked_after(m, sq, by),
-                                    pawn,
-                                    "pawns: {} after {} in {}, square {} by {}",
-                                    b,
-                                    g.format_move(m),
-                                    g.to_text(),
-                                    sq,
-                                    by
-                                );
+                                for (what, got, want) in [
+                                    ("any piece", g.attacked_after(m, sq, by), want),
+                                    ("pawns", g.pawn_attacked_after(m, sq, by), pawn),
+                                ] {
+                                    assert_eq!(
+                                        got,
+                                        want,
+                                        "{}: {} after {} in {}, square {} by {}",
+                                        what,
+                                        b,
+                                        g.format_move(m),
+                                        g.to_text(),
+                                        sq,
+                                        by
+                                    );
+                                }
                                 tests += 1;
                                 hits += want as u64;
                                 pawn_hits += pawn as u64;
