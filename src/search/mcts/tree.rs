@@ -402,8 +402,9 @@ impl<'a> Order<'a> {
 /// policy's order when there is one (each child keeps its prior; with `noisy_first` the moves
 /// `move_priority` ranks above 0, captures and promotions, come first in its order), else in
 /// `move_priority` order — stable, so the moves that have children are always the first ones —
-/// after the existing children. Marks the node complete once every move has its child. Returns whether any was
-/// added (none when the arena is full). `scratch` holds lists reused from one call to the next.
+/// after the existing children. Marks the node complete once every move has its child. Returns
+/// whether any was added (none when the arena is full). `scratch` holds lists reused from one
+/// call to the next.
 pub(super) fn widen<G: Game>(
     tree: &Tree<G::Move>,
     node: u32,
