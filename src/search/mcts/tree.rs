@@ -441,12 +441,14 @@ pub(super) fn widen<G: Game>(
     // (key, place in `moves`, move): the policy's prior, else `move_priority`.
     let keyed = &mut scratch.keyed;
     keyed.clear();
+    // The policy's priors of `moves`, in their order (none without a policy).
+    let mut priors: &[f32] = &[];
     match policy {
         Some(p) => {
             // A node's priors are the same at each of its widenings (its moves come in the
             // state's generation order each time): computed at its first widening and stored
             // in the tree for every thread; when the store is full, kept by this thread.
-            let priors: &[f32] = match tree.stored_priors(node, moves.len()) {
+            priors = match tree.stored_priors(node, moves.len()) {
                 Some(stored) => stored,
                 None if scratch
                     .priors
@@ -490,8 +492,6 @@ pub(super) fn widen<G: Game>(
                         (k, i as u32, m)
                     }),
             );
-            scratch.prior_of.clear();
-            scratch.prior_of.extend_from_slice(priors);
         }
         None => keyed.extend(
             moves
@@ -508,13 +508,8 @@ pub(super) fn widen<G: Game>(
     let next = &keyed[lo..hi];
     let slots = tree.alloc_many(next.len());
     let mover = state.to_move() as u8;
-    for (ch, &(key, _i, m)) in slots.clone().zip(next) {
-        let prior = if policy.is_some() {
-            scratch.prior_of[_i as usize]
-        } else {
-            0.0
-        };
-        let _ = key;
+    for (ch, &(_, i, m)) in slots.clone().zip(next) {
+        let prior = priors.get(i as usize).copied().unwrap_or(0.0);
         tree.init_with_prior(ch, Some(m), mover, 0, prior);
     }
     let added = slots.len();
@@ -535,7 +530,6 @@ pub(super) fn widen<G: Game>(
 pub(super) struct WidenScratch<M> {
     keyed: Vec<(f32, u32, M)>,
     feats: Vec<u32>,
-    prior_of: Vec<f32>,
     /// The priors of the node being widened, before the store takes them.
     fresh: Vec<f32>,
     /// The policy's priors of the nodes this thread widened while the tree's store was full, by
@@ -553,7 +547,6 @@ impl<M> Default for WidenScratch<M> {
         WidenScratch {
             keyed: Vec::new(),
             feats: Vec::new(),
-            prior_of: Vec::new(),
             fresh: Vec::new(),
             priors: Default::default(),
             priors_kept: 0,
