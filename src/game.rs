@@ -629,7 +629,7 @@ pub trait Game: Clone + Send + Sync + Debug + 'static {
     fn word_features(&self, _bit: usize, _out: &mut Vec<u32>) {}
 
     /// The learned policy's move features (docs/learning.md, "The policy"): the set's name and
-    /// version with the rule options it depends on (e.g. `hyperchess-moves-3x3/2`), or None
+    /// version with the rule options it depends on (e.g. `hyperchess-moves-3x3/3`), or None
     /// where the game has none yet.
     fn move_feature_set(&self) -> Option<String> {
         None

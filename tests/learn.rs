@@ -744,7 +744,7 @@ fn quatre_train_names_the_file_and_line_of_bad_data() {
     );
     let policy = refused("train-policy", &[&d, grid.to_str().unwrap()], &pol, &[]);
     assert!(
-        policy.starts_with(&format!("error: {}: line 2 (ply 4): a position of move feature set hyperchess-moves-3x3/2 among positions of hyperchess-moves-1x1/2 ({})", grid.display(), first_pos)),
+        policy.starts_with(&format!("error: {}: line 2 (ply 4): a position of move feature set hyperchess-moves-3x3/3 among positions of hyperchess-moves-1x1/3 ({})", grid.display(), first_pos)),
         "{}",
         policy
     );

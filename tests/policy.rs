@@ -81,7 +81,7 @@ fn move_features_are_in_range_and_tell_moves_apart() {
         let mut g = Hyperchess::start(&opts).unwrap();
         assert_eq!(
             g.move_feature_set(),
-            Some(format!("hyperchess-moves-{}/2", boards))
+            Some(format!("hyperchess-moves-{}/3", boards))
         );
         let mut rng = rng_from_seed(9);
         let mut moves = Vec::new();
@@ -193,7 +193,7 @@ fn quatre_train_policy_writes_a_policy_that_mcts_uses() {
     let said = String::from_utf8_lossy(&out.stdout);
     assert!(said.contains("move_priority's order top 1"), "{}", said);
     let p = Policy::from_bytes(&std::fs::read(&pol).unwrap()).unwrap();
-    assert_eq!(p.header.features, "hyperchess-moves-1x1/2");
+    assert_eq!(p.header.features, "hyperchess-moves-1x1/3");
     assert_eq!(p.header.hidden, 4, "a hidden layer of 4 units");
     // The next generation from it (`--init`): its held-out loss is said before training and
     // is the one it was written with; training starts from its weights (at a learning rate

@@ -9,6 +9,8 @@
 //! first epoch to 0.01319 after the fourth (the hand evaluation: 0.01117), while without those
 //! inputs it stayed between 0.01111 and 0.01135 (docs/learning.md).
 
+use super::movegen::{Sets, Sink, Squares};
+use super::plane::{self, bit};
 use super::*;
 
 /// Colour × type: 2 × 7.
@@ -156,27 +158,31 @@ pub fn features(g: &Hyperchess, out: &mut Vec<u32>) {
     }
 }
 
-/// The learned policy's move features (`Game::move_features`), version 2. A move is described
+/// The learned policy's move features (`Game::move_features`), version 3. A move is described
 /// by the mover's colour and type with its destination and its origin on their boards, the pair
 /// of boards it goes between (the grid dimensions it crosses), what it captures, what it
-/// promotes to, the game's own flag for a capture likely to lose material; then, on the board
-/// as the move leaves it, whether the opponent attacks its destination, whether one of the
-/// mover's other pieces defends it, whether an enemy pawn attacks it (the cheapest attacker)
-/// and whether it is attacked with its victim's type (a capture taken back); whether it gives
-/// check (discovered checks included); and, on the board before it, whether the opponent
-/// attacks its origin and the mover's pieces defend it (a piece saved).
+/// promotes to, the game's own flag for a capture likely to lose material; then whether the
+/// opponent attacks its destination, whether another of the mover's pieces defends it, whether
+/// an enemy pawn attacks it (the cheapest attacker) and whether it is attacked with its
+/// victim's type (a capture taken back); whether the piece on its destination gives check; and
+/// whether the opponent attacks its origin and the mover's pieces defend it (a piece saved).
 ///
-/// Version 1 read "attacked" and "defended" on the board before the move, where the mover
-/// defends its own destination and an attack through its origin is missed.
+/// Version 3 reads the attacks from maps of the position before the move, made once for all
+/// its moves ([`MoveMaps`]): a square's defenders are counted, so that a piece does not defend
+/// its own destination; attacks that the move uncovers (through its origin) and discovered
+/// checks are not seen. Version 2 tested each move's attacks on the board the move leaves,
+/// exactly, at four attack tests a move: most of the time of a node's priors. Version 1 read
+/// "attacked" and "defended" on the board before the move, where the mover defended its own
+/// destination.
 pub fn move_feature_set(g: &Hyperchess) -> String {
-    format!("hyperchess-moves-{}x{}/2", g.geo.cols, g.geo.rows)
+    format!("hyperchess-moves-{}x{}/3", g.geo.cols, g.geo.rows)
 }
 
 /// The move feature blocks' sizes: kind × destination square, kind × origin square, kind ×
 /// (origin board, destination board), mover type × victim type, promotion, mover type ×
-/// (destination attacked, defended) after, mover type × origin (attacked, defended) before,
-/// mover type × likely-losing capture, moved type × check, mover type × victim type ×
-/// destination attacked after, mover type × destination attacked by a pawn after.
+/// (destination attacked, defended), mover type × origin (attacked, defended), mover type ×
+/// likely-losing capture, moved type × check, mover type × victim type × destination attacked,
+/// mover type × destination attacked by a pawn.
 fn move_blocks(nb: usize) -> [usize; 12] {
     let sizes = [
         KINDS * 64,
@@ -202,7 +208,223 @@ pub fn move_feature_count(g: &Hyperchess) -> usize {
     move_blocks(g.geo.nb)[11]
 }
 
+/// What the move features read of a position, made once for all its moves: the squares the
+/// side to move attacks (at least once, at least twice: defends), those its opponent attacks,
+/// those the opponent's pawns attack, and for each type of piece the squares from which one of
+/// the side to move's would attack the opponent's king.
+pub(super) struct MoveMaps {
+    /// The position's hash, and whether the maps are of it (none yet otherwise).
+    hash: Option<u64>,
+    ours: Squares,
+    ours_twice: Squares,
+    theirs: Squares,
+    their_pawns: Squares,
+    checks: [Squares; 8],
+}
+
+impl MoveMaps {
+    const fn new() -> Self {
+        MoveMaps {
+            hash: None,
+            ours: [0; MAX_SQ / 64],
+            ours_twice: [0; MAX_SQ / 64],
+            theirs: [0; MAX_SQ / 64],
+            their_pawns: [0; MAX_SQ / 64],
+            checks: [[0; MAX_SQ / 64]; 8],
+        }
+    }
+
+    /// The maps of `g`.
+    pub(super) fn compute(&mut self, g: &Hyperchess) {
+        let us = g.side as usize & 1;
+        let mut scratch = [0; MAX_SQ / 64];
+        *self = MoveMaps::new();
+        attack_map(g, us, &mut self.ours, &mut self.ours_twice, false);
+        attack_map(g, us ^ 1, &mut self.theirs, &mut scratch, false);
+        attack_map(g, us ^ 1, &mut self.their_pawns, &mut scratch, true);
+        let king = g.king[us ^ 1] as usize;
+        if king < g.geo.nsq {
+            check_squares(g, king, &mut self.checks);
+        }
+        self.hash = Some(g.hash);
+    }
+}
+
+#[inline(always)]
+fn has(set: &Squares, s: usize) -> bool {
+    set[(s >> 6) & (MAX_SQ / 64 - 1)] >> (s & 63) & 1 != 0
+}
+
+/// A sink that marks the squares moves go to: once, and twice when already marked (a square
+/// two pieces reach; the sliders of one board along a line to other boards move together, so
+/// two of them reaching a square that way count once).
+struct Mark<'a> {
+    once: &'a mut Squares,
+    twice: &'a mut Squares,
+}
+
+impl Mark<'_> {
+    #[inline(always)]
+    fn bits(&mut self, board: usize, bits: u64) {
+        let b = board & (MAX_SQ / 64 - 1);
+        self.twice[b] |= self.once[b] & bits;
+        self.once[b] |= bits;
+    }
+    #[inline(always)]
+    fn square(&mut self, s: usize) {
+        self.bits(s >> 6, bit(s & 63));
+    }
+}
+
+impl Sink for Mark<'_> {
+    #[inline(always)]
+    fn one(&mut self, m: Move) -> bool {
+        self.square(m.to());
+        false
+    }
+    #[inline(always)]
+    fn set(&mut self, _: usize, base: usize, bits: u64) -> bool {
+        self.bits(base >> 6, bits);
+        false
+    }
+    #[inline(always)]
+    fn shifted(&mut self, base: usize, bits: u64, _: isize) -> bool {
+        self.bits(base >> 6, bits);
+        false
+    }
+}
+
+/// The squares the pieces of colour `col` attack (its pawns alone with `pawns`), into `once`
+/// and, those attacked by two or more, `twice`: as [`Hyperchess::attacked`] reads them.
+fn attack_map(g: &Hyperchess, col: usize, once: &mut Squares, twice: &mut Squares, pawns: bool) {
+    let geo = g.geo;
+    let nb = geo.nb.min(MAX_SQ / 64);
+    let mut occ: Squares = [0; MAX_SQ / 64];
+    for (o, pb) in occ.iter_mut().zip(g.bb.iter()).take(nb) {
+        *o = pb[0] | pb[8];
+    }
+    let all: Squares = [!0; MAX_SQ / 64];
+    let sets = Sets {
+        block: &occ,
+        occ: &occ,
+        tgt: &all,
+    };
+    let mut mark = Mark { once, twice };
+    for b in 0..nb {
+        let pb = &g.bb[b];
+        let base = b * 64;
+        let mine = pb[col << 3];
+        for s in plane::squares(mine & pb[PAWN as usize]) {
+            for &t in geo.pawn_cap[col].get(base + s) {
+                mark.square(t as usize);
+            }
+        }
+        if pawns {
+            continue;
+        }
+        for s in plane::squares(mine & pb[KNIGHT as usize]) {
+            mark.bits(b, plane::KNIGHT[s]);
+            if geo.cross {
+                g.jumps_x(base + s, geo.knight_xb.get(base + s), &sets, &mut mark);
+            }
+        }
+        for s in plane::squares(mine & pb[GUARD as usize]) {
+            mark.bits(b, plane::KING[s]);
+            if geo.cross {
+                g.jumps_x(base + s, geo.zw_b.get(base + s), &sets, &mut mark);
+            }
+        }
+        for s in plane::squares(mine & pb[KING as usize]) {
+            mark.bits(b, plane::KING[s]);
+        }
+        let rooks = mine & (pb[ROOK as usize] | pb[QUEEN as usize]);
+        let bishops = mine & (pb[BISHOP as usize] | pb[QUEEN as usize]);
+        for s in plane::squares(rooks) {
+            mark.bits(b, plane::rook(s, occ[b]));
+        }
+        for s in plane::squares(bishops) {
+            mark.bits(b, plane::bishop(s, occ[b]));
+        }
+        if geo.cross && rooks != 0 {
+            g.lines_x(b, rooks, &geo.rook_lines, &sets, &mut mark);
+        }
+        if geo.cross && bishops != 0 {
+            g.lines_x(b, bishops, &geo.bishop_lines, &sets, &mut mark);
+        }
+    }
+}
+
+/// For each piece type, the squares from which a piece of that type of the side to move would
+/// attack the king on `king` (the board as it stands): the squares such a piece on `king`
+/// reaches (every move but the pawn's goes both ways; a pawn's attackers are where an opponent's
+/// pawn on `king` would capture).
+fn check_squares(g: &Hyperchess, king: usize, checks: &mut [Squares; 8]) {
+    let geo = g.geo;
+    let nb = geo.nb.min(MAX_SQ / 64);
+    let mut occ: Squares = [0; MAX_SQ / 64];
+    for (o, pb) in occ.iter_mut().zip(g.bb.iter()).take(nb) {
+        *o = pb[0] | pb[8];
+    }
+    let all: Squares = [!0; MAX_SQ / 64];
+    let sets = Sets {
+        block: &occ,
+        occ: &occ,
+        tgt: &all,
+    };
+    let (kb, s) = ((king >> 6) & (MAX_SQ / 64 - 1), king & 63);
+    let mut unused: Squares = [0; MAX_SQ / 64];
+    let them = (g.side as usize & 1) ^ 1;
+    for &t in geo.pawn_cap[them].get(king) {
+        let t = t as usize;
+        checks[PAWN as usize][(t >> 6) & (MAX_SQ / 64 - 1)] |= bit(t & 63);
+    }
+    for (ty, near, jumps) in [
+        (KNIGHT, plane::KNIGHT[s], geo.knight_xb.get(king)),
+        (GUARD, plane::KING[s], geo.zw_b.get(king)),
+    ] {
+        let mut mark = Mark {
+            once: &mut checks[ty as usize],
+            twice: &mut unused,
+        };
+        mark.bits(kb, near);
+        if geo.cross {
+            g.jumps_x(king, jumps, &sets, &mut mark);
+        }
+    }
+    for (ty, near, lines) in [
+        (ROOK, plane::rook(s, occ[kb]), &geo.rook_lines),
+        (BISHOP, plane::bishop(s, occ[kb]), &geo.bishop_lines),
+    ] {
+        let mut mark = Mark {
+            once: &mut checks[ty as usize],
+            twice: &mut unused,
+        };
+        mark.bits(kb, near);
+        if geo.cross {
+            g.lines_x(kb, bit(s), lines, &sets, &mut mark);
+        }
+    }
+    for b in 0..MAX_SQ / 64 {
+        checks[QUEEN as usize][b] = checks[ROOK as usize][b] | checks[BISHOP as usize][b];
+    }
+}
+
+thread_local! {
+    /// The maps of the last position whose moves were described: a node's priors describe all
+    /// its moves one after another, and so does training.
+    static MAPS: std::cell::RefCell<MoveMaps> = const { std::cell::RefCell::new(MoveMaps::new()) };
+}
+
 pub fn move_features(g: &Hyperchess, m: Move, out: &mut Vec<u32>) {
+    MAPS.with_borrow_mut(|maps| {
+        if maps.hash != Some(g.hash) {
+            maps.compute(g);
+        }
+        move_features_with(g, maps, m, out)
+    })
+}
+
+fn move_features_with(g: &Hyperchess, maps: &MoveMaps, m: Move, out: &mut Vec<u32>) {
     let b = move_blocks(g.geo.nb);
     let (from, to) = (m.from(), m.to());
     let pc = g.board[from];
@@ -215,18 +437,17 @@ pub fn move_features(g: &Hyperchess, m: Move, out: &mut Vec<u32>) {
     } else {
         0
     };
-    let us = g.side;
-    let them = 1 - us;
-    let attacked = g.attacked_after(m, to, them) as usize;
-    let defended = g.attacked_after(m, to, us) as usize;
-    let by_pawn = (attacked == 1 && g.pawn_attacked_after(m, to, them)) as usize;
-    let king = g.king[them as usize] as usize;
+    let attacked = has(&maps.theirs, to) as usize;
+    // The mover attacks its destination unless it is a pawn going straight.
+    let own = ty != PAWN as usize || victim != 0;
+    let defended = has(if own { &maps.ours_twice } else { &maps.ours }, to) as usize;
+    let by_pawn = (attacked == 1 && has(&maps.their_pawns, to)) as usize;
     let moved = match m.promo() {
         0 => ty,
         t => t as usize,
     };
-    let check = (king < g.geo.nsq && g.attacked_after(m, king, us)) as usize;
-    let saved = g.attacked(from, them) as usize * 2 + g.attacked(from, us) as usize;
+    let check = has(&maps.checks[moved], to) as usize;
+    let saved = has(&maps.theirs, from) as usize * 2 + has(&maps.ours, from) as usize;
     let (_, losing) = super::eval::noisy_estimate(g, m);
     for f in [
         b[0] + kind * 64 + to % 64,
@@ -250,16 +471,18 @@ mod tests {
     use super::*;
     use crate::game::{Game, RuleOptions};
 
-    /// The attack tests on the board a move leaves (the policy's features read them without
-    /// playing the move) answer as the attack test on the position after the move does, for
-    /// every square and both colours; by pawns alone, as the pieces of the played position
-    /// reduced to its pawns does. Random games on several grids, captures, promotions
-    /// and en passant among the moves tried.
+    /// The move features' maps ([`MoveMaps`]) read the position as the attack test does: every
+    /// square each colour attacks, and those the opponent's pawns attack (as the position
+    /// reduced to its pawns); a square defended twice is defended; a move to a check square of
+    /// its piece gives check (and most checks are seen: all but those the move uncovers, or
+    /// whose line ran through the move's origin).
+    /// Random games on several grids, captures, promotions and en passant among the moves.
     #[test]
-    fn attacks_after_a_move_equal_those_of_the_played_position() {
+    fn move_maps_read_the_attacks_of_the_position() {
         use rand::Rng;
         let mut buf = Vec::new();
-        let (mut tests, mut hits, mut pawn_hits) = (0u64, 0u64, 0u64);
+        let (mut tests, mut hits, mut pawn_hits, mut twice) = (0u64, 0u64, 0u64, 0u64);
+        let (mut checks, mut seen) = (0u64, 0u64);
         for (i, b) in ["3x3", "1x1", "2x3", "3x1"].iter().enumerate() {
             let opts = RuleOptions::of::<Hyperchess>().with("Boards", b);
             let mut rng = crate::game::rng_from_seed(90 + i as u64);
@@ -271,14 +494,10 @@ mod tests {
                         break;
                     }
                     if ply % 5 == 0 {
-                        // A capture or promotion when there is one, else any move.
-                        let noisy: Vec<_> =
-                            buf.iter().copied().filter(|&m| g.is_noisy(m)).collect();
-                        let pick = if noisy.is_empty() { &buf } else { &noisy };
-                        let m = pick[rng.random_range(0..pick.len())];
-                        let mut after = g.clone();
-                        after.play(m);
-                        let mut pawns = after.clone();
+                        let mut maps = MoveMaps::new();
+                        maps.compute(&g);
+                        let us = g.side;
+                        let mut pawns = g.clone();
                         for s in 0..pawns.geo.nsq {
                             let t = pawns.board[s] & 7;
                             if t != 0 && t != PAWN {
@@ -290,32 +509,51 @@ mod tests {
                         }
                         for by in 0..2 {
                             pawns.counts[by] = [0; 8];
-                            pawns.counts[by][PAWN as usize] = after.counts[by][PAWN as usize];
+                            pawns.counts[by][PAWN as usize] = g.counts[by][PAWN as usize];
                         }
                         for sq in 0..g.geo.nsq {
-                            for by in 0..2u8 {
-                                let want = after.attacked(sq, by);
-                                let pawn = pawns.attacked(sq, by);
-                                for (what, got, want) in [
-                                    ("any piece", g.attacked_after(m, sq, by), want),
-                                    ("pawns", g.pawn_attacked_after(m, sq, by), pawn),
-                                ] {
-                                    assert_eq!(
-                                        got,
-                                        want,
-                                        "{}: {} after {} in {}, square {} by {}",
-                                        what,
-                                        b,
-                                        g.format_move(m),
-                                        g.to_text(),
-                                        sq,
-                                        by
-                                    );
-                                }
-                                tests += 1;
-                                hits += want as u64;
-                                pawn_hits += pawn as u64;
-                            }
+                            let at = |s: &Squares| has(s, sq);
+                            let where_ = || format!("{}: {}, square {}", b, g.to_text(), sq);
+                            assert_eq!(at(&maps.ours), g.attacked(sq, us), "ours {}", where_());
+                            assert_eq!(
+                                at(&maps.theirs),
+                                g.attacked(sq, us ^ 1),
+                                "theirs {}",
+                                where_()
+                            );
+                            let pawn = pawns.attacked(sq, us ^ 1);
+                            assert_eq!(at(&maps.their_pawns), pawn, "pawns {}", where_());
+                            assert!(
+                                !at(&maps.ours_twice) || at(&maps.ours),
+                                "twice {}",
+                                where_()
+                            );
+                            tests += 1;
+                            hits += at(&maps.theirs) as u64;
+                            pawn_hits += pawn as u64;
+                            twice += at(&maps.ours_twice) as u64;
+                        }
+                        let king = g.king[(us ^ 1) as usize] as usize;
+                        for &m in buf.iter() {
+                            let moved = match m.promo() {
+                                0 => g.board[m.from()] & 7,
+                                t => t,
+                            };
+                            let marked = has(&maps.checks[moved as usize], m.to());
+                            let mut after = g.clone();
+                            after.play(m);
+                            // A check square's line to the king was clear before the move: the
+                            // move only empties its origin, so the check is given.
+                            let check = king < g.geo.nsq && after.attacked(king, us);
+                            assert!(
+                                !marked || check,
+                                "check {}: {} {}",
+                                b,
+                                g.to_text(),
+                                g.format_move(m)
+                            );
+                            checks += check as u64;
+                            seen += marked as u64;
                         }
                     }
                     let m = buf[rng.random_range(0..buf.len())];
@@ -324,11 +562,18 @@ mod tests {
             }
         }
         assert!(
-            tests > 200_000 && hits > tests / 10 && pawn_hits > tests / 50,
-            "{} {} {}",
+            tests > 100_000 && hits > tests / 10 && pawn_hits > tests / 50 && twice > tests / 20,
+            "{} {} {} {}",
             tests,
             hits,
-            pawn_hits
+            pawn_hits,
+            twice
+        );
+        assert!(
+            checks > 1000 && seen * 10 > checks * 8,
+            "{} of {} checks",
+            seen,
+            checks
         );
     }
 
