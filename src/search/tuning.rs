@@ -99,9 +99,10 @@ const TABLE: &[(&str, Tuning)] = &[
             leaf_search: 2,
             // With a learned move policy (`Policy net`; `hyperchess-moves-3x3/2`, 16 hidden
             // units, 1,400 self-play games), MCTS against MCTS without one at 4,000 playouts a
-            // move: captures first, then the policy's order, 11 W 16 D 5 L over 32 (seeds 7,
-            // 8); the policy's order alone 2 W 3 D 7 L over 12 (seed 7; docs/results.md,
-            // 2026-12-07 (small hours)). At 100 ms a move neither gains (no policy ships).
+            // move: captures first, then the policy's order, 29 W 40 D 13 L over 82 (seeds
+            // 7–10, 12); the policy's order alone 2 W 3 D 7 L over 12 (seed 7; docs/results.md,
+            // 2026-12-07 (small hours) and (early morning)). Version 3 of the features, 12 W 22
+            // D 6 L over 40 (seeds 9, 12). At 100 ms a move no gain is shown (no policy ships).
             policy_noisy_first: true,
             ..Tuning::DEFAULT
         },

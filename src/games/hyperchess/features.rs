@@ -239,12 +239,26 @@ impl MoveMaps {
         let us = g.side as usize & 1;
         let mut scratch = [0; MAX_SQ / 64];
         *self = MoveMaps::new();
-        attack_map(g, us, &mut self.ours, &mut self.ours_twice, false);
-        attack_map(g, us ^ 1, &mut self.theirs, &mut scratch, false);
-        attack_map(g, us ^ 1, &mut self.their_pawns, &mut scratch, true);
+        // Lines stop at any piece; every square reached counts, the pieces' own included.
+        let mut occ: Squares = [0; MAX_SQ / 64];
+        for (o, pb) in occ
+            .iter_mut()
+            .zip(g.bb.iter())
+            .take(g.geo.nb.min(MAX_SQ / 64))
+        {
+            *o = pb[0] | pb[8];
+        }
+        let sets = Sets {
+            block: &occ,
+            occ: &occ,
+            tgt: &[!0; MAX_SQ / 64],
+        };
+        attack_map(g, &sets, us, &mut self.ours, &mut self.ours_twice, false);
+        attack_map(g, &sets, us ^ 1, &mut self.theirs, &mut scratch, false);
+        attack_map(g, &sets, us ^ 1, &mut self.their_pawns, &mut scratch, true);
         let king = g.king[us ^ 1] as usize;
         if king < g.geo.nsq {
-            check_squares(g, king, &mut self.checks);
+            check_squares(g, &sets, king, &mut self.checks);
         }
         self.hash = Some(g.hash);
     }
@@ -295,20 +309,19 @@ impl Sink for Mark<'_> {
 }
 
 /// The squares the pieces of colour `col` attack (its pawns alone with `pawns`), into `once`
-/// and, those attacked by two or more, `twice`: as [`Hyperchess::attacked`] reads them.
-fn attack_map(g: &Hyperchess, col: usize, once: &mut Squares, twice: &mut Squares, pawns: bool) {
+/// and, those attacked by two or more, `twice`: as [`Hyperchess::attacked`] reads them. `sets`:
+/// the occupancy, every square a target.
+fn attack_map(
+    g: &Hyperchess,
+    sets: &Sets,
+    col: usize,
+    once: &mut Squares,
+    twice: &mut Squares,
+    pawns: bool,
+) {
     let geo = g.geo;
     let nb = geo.nb.min(MAX_SQ / 64);
-    let mut occ: Squares = [0; MAX_SQ / 64];
-    for (o, pb) in occ.iter_mut().zip(g.bb.iter()).take(nb) {
-        *o = pb[0] | pb[8];
-    }
-    let all: Squares = [!0; MAX_SQ / 64];
-    let sets = Sets {
-        block: &occ,
-        occ: &occ,
-        tgt: &all,
-    };
+    let occ = sets.occ;
     let mut mark = Mark { once, twice };
     for b in 0..nb {
         let pb = &g.bb[b];
@@ -325,13 +338,13 @@ fn attack_map(g: &Hyperchess, col: usize, once: &mut Squares, twice: &mut Square
         for s in plane::squares(mine & pb[KNIGHT as usize]) {
             mark.bits(b, plane::KNIGHT[s]);
             if geo.cross {
-                g.jumps_x(base + s, geo.knight_xb.get(base + s), &sets, &mut mark);
+                g.jumps_x(base + s, geo.knight_xb.get(base + s), sets, &mut mark);
             }
         }
         for s in plane::squares(mine & pb[GUARD as usize]) {
             mark.bits(b, plane::KING[s]);
             if geo.cross {
-                g.jumps_x(base + s, geo.zw_b.get(base + s), &sets, &mut mark);
+                g.jumps_x(base + s, geo.zw_b.get(base + s), sets, &mut mark);
             }
         }
         for s in plane::squares(mine & pb[KING as usize]) {
@@ -346,10 +359,10 @@ fn attack_map(g: &Hyperchess, col: usize, once: &mut Squares, twice: &mut Square
             mark.bits(b, plane::bishop(s, occ[b]));
         }
         if geo.cross && rooks != 0 {
-            g.lines_x(b, rooks, &geo.rook_lines, &sets, &mut mark);
+            g.lines_x(b, rooks, &geo.rook_lines, sets, &mut mark);
         }
         if geo.cross && bishops != 0 {
-            g.lines_x(b, bishops, &geo.bishop_lines, &sets, &mut mark);
+            g.lines_x(b, bishops, &geo.bishop_lines, sets, &mut mark);
         }
     }
 }
@@ -357,20 +370,10 @@ fn attack_map(g: &Hyperchess, col: usize, once: &mut Squares, twice: &mut Square
 /// For each piece type, the squares from which a piece of that type of the side to move would
 /// attack the king on `king` (the board as it stands): the squares such a piece on `king`
 /// reaches (every move but the pawn's goes both ways; a pawn's attackers are where an opponent's
-/// pawn on `king` would capture).
-fn check_squares(g: &Hyperchess, king: usize, checks: &mut [Squares; 8]) {
+/// pawn on `king` would capture). `sets`: as [`attack_map`]'s.
+fn check_squares(g: &Hyperchess, sets: &Sets, king: usize, checks: &mut [Squares; 8]) {
     let geo = g.geo;
-    let nb = geo.nb.min(MAX_SQ / 64);
-    let mut occ: Squares = [0; MAX_SQ / 64];
-    for (o, pb) in occ.iter_mut().zip(g.bb.iter()).take(nb) {
-        *o = pb[0] | pb[8];
-    }
-    let all: Squares = [!0; MAX_SQ / 64];
-    let sets = Sets {
-        block: &occ,
-        occ: &occ,
-        tgt: &all,
-    };
+    let occ = sets.occ;
     let (kb, s) = ((king >> 6) & (MAX_SQ / 64 - 1), king & 63);
     let mut unused: Squares = [0; MAX_SQ / 64];
     let them = (g.side as usize & 1) ^ 1;
@@ -388,7 +391,7 @@ fn check_squares(g: &Hyperchess, king: usize, checks: &mut [Squares; 8]) {
         };
         mark.bits(kb, near);
         if geo.cross {
-            g.jumps_x(king, jumps, &sets, &mut mark);
+            g.jumps_x(king, jumps, sets, &mut mark);
         }
     }
     for (ty, near, lines) in [
@@ -401,7 +404,7 @@ fn check_squares(g: &Hyperchess, king: usize, checks: &mut [Squares; 8]) {
         };
         mark.bits(kb, near);
         if geo.cross {
-            g.lines_x(kb, bit(s), lines, &sets, &mut mark);
+            g.lines_x(kb, bit(s), lines, sets, &mut mark);
         }
     }
     for b in 0..MAX_SQ / 64 {
