@@ -211,12 +211,16 @@ pub fn logit(w: &[f32], n: usize, h: usize, feats: &[u32], pre: &mut [f32]) -> f
         let row = &emb[f as usize * h..(f as usize + 1) * h];
         pre.iter_mut().zip(row).for_each(|(a, r)| *a += r);
     }
-    linear
-        + pre
-            .iter()
-            .zip(out)
-            .map(|(a, o)| a.max(0.0) * o)
-            .sum::<f32>()
+    linear + relu_dot(pre, out)
+}
+
+/// The output layer: the hidden sums' ReLUs weighted by `out`, added in order.
+#[inline]
+fn relu_dot(pre: &[f32], out: &[f32]) -> f32 {
+    pre.iter()
+        .zip(out)
+        .map(|(a, o)| a.max(0.0) * o)
+        .sum::<f32>()
 }
 
 /// [`logit`] for `H` hidden units, adding in the same order (the same value to the bit).
@@ -234,12 +238,7 @@ fn logit_of_width<const H: usize>(w: &[f32], n: usize, feats: &[u32]) -> f32 {
             *a += r;
         }
     }
-    linear
-        + pre
-            .iter()
-            .zip(out)
-            .map(|(a, o)| a.max(0.0) * o)
-            .sum::<f32>()
+    linear + relu_dot(&pre, out)
 }
 
 /// Turns logits into probabilities in place.
