@@ -424,81 +424,66 @@ pub(super) fn widen<G: Game>(
         return false;
     }
     let have = have as usize;
+    // (key, place in `moves`, move): `move_priority`, or the policy's prior where it orders.
+    let keyed = &mut scratch.keyed;
+    keyed.clear();
+    let by_hand = policy.is_none() || noisy_first;
+    keyed.extend(moves.iter().enumerate().map(|(i, &m)| {
+        let key = if by_hand {
+            state.move_priority(m) as f32
+        } else {
+            0.0
+        };
+        (key, i as u32, m)
+    }));
     // Noisy moves first: while the moves to add are all noisy, their order (and ranks) are
     // `move_priority`'s with or without the policy, whose priors are not needed yet (in a
     // hyperchess middlegame most nodes have two captures or more: their priors, hundreds of
     // moves' features, are computed only if they widen past them).
-    if noisy_first
-        && policy.is_some()
-        && moves
-            .iter()
-            .filter(|&&m| state.move_priority(m) > 0)
-            .count()
-            >= have.saturating_add(more)
-    {
+    if noisy_first && keyed.iter().filter(|k| k.0 > 0.0).count() >= have.saturating_add(more) {
         policy = None;
     }
-    // (key, place in `moves`, move): the policy's prior, else `move_priority`.
-    let keyed = &mut scratch.keyed;
-    keyed.clear();
     // The policy's priors of `moves`, in their order (none without a policy).
     let mut priors: &[f32] = &[];
-    match policy {
-        Some(p) => {
-            // A node's priors are the same at each of its widenings (its moves come in the
-            // state's generation order each time): computed at its first widening and stored
-            // in the tree for every thread; when the store is full, kept by this thread.
-            priors = match tree.stored_priors(node, moves.len()) {
-                Some(stored) => stored,
-                None if scratch
-                    .priors
-                    .get(&node)
-                    .is_some_and(|kept| kept.len() == moves.len()) =>
-                {
-                    &scratch.priors[&node]
-                }
-                None => {
-                    let fresh = &mut scratch.fresh;
-                    p.priors(state, moves, &mut scratch.feats, fresh);
-                    match tree.store_priors(node, fresh) {
-                        Some(stored) => stored,
-                        None => {
-                            if scratch.priors_kept >= PRIORS_KEPT {
-                                scratch.priors.clear();
-                                scratch.priors_kept = 0;
-                            }
-                            scratch.priors_kept += fresh.len();
-                            // Moved, not copied: the next node's priors need a list anew.
-                            scratch.priors.insert(node, std::mem::take(fresh));
-                            &scratch.priors[&node]
+    if let Some(p) = policy {
+        // A node's priors are the same at each of its widenings (its moves come in the
+        // state's generation order each time): computed at its first widening and stored
+        // in the tree for every thread; when the store is full, kept by this thread.
+        priors = match tree.stored_priors(node, moves.len()) {
+            Some(stored) => stored,
+            None if scratch
+                .priors
+                .get(&node)
+                .is_some_and(|kept| kept.len() == moves.len()) =>
+            {
+                &scratch.priors[&node]
+            }
+            None => {
+                let fresh = &mut scratch.fresh;
+                p.priors(state, moves, &mut scratch.feats, fresh);
+                match tree.store_priors(node, fresh) {
+                    Some(stored) => stored,
+                    None => {
+                        if scratch.priors_kept >= PRIORS_KEPT {
+                            scratch.priors.clear();
+                            scratch.priors_kept = 0;
                         }
+                        scratch.priors_kept += fresh.len();
+                        // Moved, not copied: the next node's priors need a list anew.
+                        scratch.priors.insert(node, std::mem::take(fresh));
+                        &scratch.priors[&node]
                     }
                 }
+            }
+        };
+        for (k, &prior) in keyed.iter_mut().zip(priors) {
+            // Noisy moves first: above every prior (at most 1), in their order.
+            k.0 = if noisy_first && k.0 > 0.0 {
+                1.0 + k.0
+            } else {
+                prior
             };
-            keyed.extend(
-                priors
-                    .iter()
-                    .copied()
-                    .zip(moves.iter().copied())
-                    .enumerate()
-                    .map(|(i, (k, m))| {
-                        // Noisy moves first: above every prior (at most 1), in their order.
-                        let mp = if noisy_first {
-                            state.move_priority(m)
-                        } else {
-                            0
-                        };
-                        let k = if mp > 0 { 1.0 + mp as f32 } else { k };
-                        (k, i as u32, m)
-                    }),
-            );
         }
-        None => keyed.extend(
-            moves
-                .iter()
-                .enumerate()
-                .map(|(i, &m)| (state.move_priority(m) as f32, i as u32, m)),
-        ),
     }
     let (lo, hi) = (
         have.min(keyed.len()),
