@@ -104,6 +104,43 @@ fn perft_depth(g: &dyn AnyGame, budget: u64) -> u32 {
     }
 }
 
+/// The hidden units of the policy whose cost the bench measures (as the policies trained).
+const COST_POLICY_HIDDEN: usize = 16;
+
+/// What a learned move policy costs MCTS, where the game's MCTS orders its moves by hand by
+/// default and captures and the like still widen first with a policy (hyperchess): `params`
+/// with `Policy net` and a policy of [`COST_POLICY_HIDDEN`] hidden units and zero weights. Its
+/// priors are all alike, so the quiet moves (whose `move_priority` is 0) widen in the order they
+/// are generated, as by hand, and with `PolicyWeight 0` the search walks the hand order's very
+/// tree, computing every feature, hidden sum and prior as for a trained policy: the time it takes
+/// more is what the priors cost. None for other games.
+fn cost_policy_params(game: &str, g: &dyn AnyGame, params: &SearchParams) -> Option<SearchParams> {
+    use crate::learn::policy::{weights_len, Policy, PolicyHeader};
+    use crate::search::params::EvalChoice;
+    let set = g.move_feature_set()?;
+    let tuning = crate::search::Tuning::for_game(game);
+    if g.hidden_information() || !tuning.policy_noisy_first {
+        return None;
+    }
+    let inputs = g.move_feature_count();
+    let policy = Policy {
+        header: PolicyHeader {
+            game: game.to_string(),
+            features: set,
+            inputs: inputs as u32,
+            hidden: COST_POLICY_HIDDEN as u32,
+            note: "zero weights: quatre bench's measure of a policy's cost".into(),
+        },
+        weights: vec![0.0; weights_len(inputs, COST_POLICY_HIDDEN)],
+    };
+    Some(SearchParams {
+        policy: EvalChoice::Net,
+        policy_file: Some(Arc::new(policy)),
+        policy_weight: Some(0),
+        ..params.clone()
+    })
+}
+
 /// Alpha-beta nodes the evaluation items search: the same tree size with either evaluation.
 const EVAL_NODES: u64 = 300_000;
 
@@ -257,6 +294,19 @@ pub fn run(
             );
             print(&it.line());
             items.push(it);
+            if let Some(with_policy) = cost_policy_params(e.name, g.as_ref(), &params) {
+                let it = timed(
+                    e.name,
+                    format!(
+                        "mcts {} {} playouts, {} thread(s), policy h{} (zero weights: the \
+                         hand order's tree)",
+                        label, playouts, threads, COST_POLICY_HIDDEN
+                    ),
+                    || g.search(&with_policy, &limits, &stop, &sink).nodes,
+                );
+                print(&it.line());
+                items.push(it);
+            }
             if !g.hidden_information() {
                 // Alpha-beta for two seats; Best-Reply Search (one thread) for more.
                 params.algorithm = Algorithm::AlphaBeta;
@@ -470,6 +520,59 @@ mod tests {
         let g = e.start(&e.default_options(), Some(1)).unwrap();
         assert!(g.feature_set().is_some());
         assert!(eval_items(e.name, "start", g.as_ref(), 1, &limits).is_empty());
+    }
+
+    /// The bench's policy item (hyperchess: a policy of zero weights) walks the hand order's
+    /// very tree, from the start (no capture: every widening computes priors), in the
+    /// middlegame (captures widen first) and in chess on one board; other games have none.
+    #[test]
+    fn the_policy_item_searches_the_hand_orders_tree() {
+        let e = games::resolve(Some("hyperchess")).unwrap();
+        let stop = AtomicBool::new(false);
+        let sink = |_: crate::search::Event| {};
+        let params = SearchParams {
+            threads: 1,
+            seed: 1,
+            hash_mb: 16,
+            algorithm: Algorithm::Mcts,
+            multipv: 3,
+            ..Default::default()
+        };
+        let limits = Limits {
+            nodes: Some(3000),
+            ..Default::default()
+        };
+        let lines = |s: &crate::games::SearchSummary| {
+            let r = s.report.as_ref().expect("a report");
+            let l: Vec<_> = r
+                .lines
+                .iter()
+                .map(|l| (l.pv.clone(), l.score, l.visits, l.reward))
+                .collect();
+            (s.best.clone(), s.nodes, r.depth, r.seldepth, l)
+        };
+        let positions = positions(&e);
+        let mut seen = 0;
+        for (label, g) in positions
+            .iter()
+            .filter(|(l, _)| l == "start" || l == "middlegame" || l == CHESS)
+        {
+            let with = cost_policy_params(e.name, g.as_ref(), &params).expect("hyperchess");
+            assert_eq!(with.policy_file.as_ref().unwrap().header.hidden, 16);
+            let hand = g.search(&params, &limits, &stop, &sink);
+            let policy = g.search(&with, &limits, &stop, &sink);
+            assert_eq!(lines(&hand), lines(&policy), "{label}");
+            seen += 1;
+        }
+        assert_eq!(seen, 3);
+        for name in ["threechess", "tesseract", "tesseris"] {
+            let e = games::resolve(Some(name)).unwrap();
+            let g = e.start(&e.default_options(), Some(1)).unwrap();
+            assert!(
+                cost_policy_params(e.name, g.as_ref(), &params).is_none(),
+                "{name}"
+            );
+        }
     }
 
     /// Each round's line gives both ratios, the 1 thread run for as many playouts as the

@@ -96,6 +96,10 @@ pub trait AnyGame: Send + Sync {
     fn feature_count(&self) -> usize;
     /// The position's active features ([`Game::features`]).
     fn features(&self) -> Vec<u32>;
+    /// See [`Game::move_feature_set`].
+    fn move_feature_set(&self) -> Option<String>;
+    /// See [`Game::move_feature_count`].
+    fn move_feature_count(&self) -> usize;
     /// Each seat's expected share of the points, learned: the shipped net's prediction
     /// ([`Net::shares`](crate::learn::net::Net::shares)) at the end of `line` (moves as text,
     /// played from here as far as they are legal). None for two seats (a score says it) and
@@ -296,6 +300,12 @@ impl<G: Game> AnyGame for G {
     }
     fn feature_count(&self) -> usize {
         Game::feature_count(self)
+    }
+    fn move_feature_set(&self) -> Option<String> {
+        Game::move_feature_set(self)
+    }
+    fn move_feature_count(&self) -> usize {
+        Game::move_feature_count(self)
     }
     fn features(&self) -> Vec<u32> {
         let mut v = Vec::new();
