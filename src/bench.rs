@@ -34,9 +34,21 @@ impl Item {
     }
 }
 
-fn timed(game: &'static str, what: String, f: impl FnOnce() -> u64) -> Item {
+/// Runs `f` on a thread of its own and times it. A search on one thread runs on the caller's,
+/// and the evaluation tables kept per thread (hyperchess's recent evaluations, chess's) would
+/// carry one item's positions into the next: an item that searches the tree of the one before
+/// (the policy's, the nets') found every evaluation already made, and looked cheaper than it is.
+fn timed(game: &'static str, what: String, f: impl FnOnce() -> u64 + Send) -> Item {
     let t0 = Instant::now();
-    let nodes = f();
+    let nodes = std::thread::scope(|s| {
+        std::thread::Builder::new()
+            // (As a process's main thread: deep searches recurse.)
+            .stack_size(8 << 20)
+            .spawn_scoped(s, f)
+            .expect("a thread for the item")
+            .join()
+            .expect("the item's thread")
+    });
     Item {
         game,
         what,
