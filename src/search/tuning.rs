@@ -102,7 +102,9 @@ const TABLE: &[(&str, Tuning)] = &[
             // move: captures first, then the policy's order, 29 W 40 D 13 L over 82 (seeds
             // 7–10, 12); the policy's order alone 2 W 3 D 7 L over 12 (seed 7; docs/results.md,
             // 2026-12-07 (small hours) and (early morning)). Version 3 of the features, 12 W 22
-            // D 6 L over 40 (seeds 9, 12). At 100 ms a move no gain is shown (no policy ships).
+            // D 6 L over 40 (seeds 9, 12), 40 W 54 D 26 L over 120 in all. At equal time (node
+            // odds 3,800 against 4,000 playouts, the same time a move in games) 56 W 46 D 71 L over
+            // 173 (2026-12-07 (morning)): no policy ships.
             policy_noisy_first: true,
             ..Tuning::DEFAULT
         },
