@@ -126,18 +126,18 @@ const COST_POLICY_HIDDEN: usize = 16;
 /// are generated, as by hand, and with `PolicyWeight 0` the search walks the hand order's very
 /// tree, computing every feature, hidden sum and prior as for a trained policy: the time it takes
 /// more is what the priors cost. None for other games.
-fn cost_policy_params(game: &str, g: &dyn AnyGame, params: &SearchParams) -> Option<SearchParams> {
+fn cost_policy_params(g: &dyn AnyGame, params: &SearchParams) -> Option<SearchParams> {
     use crate::learn::policy::{weights_len, Policy, PolicyHeader};
     use crate::search::params::EvalChoice;
     let set = g.move_feature_set()?;
-    let tuning = crate::search::Tuning::for_game(game);
+    let tuning = crate::search::Tuning::for_game(g.name());
     if g.hidden_information() || !tuning.policy_noisy_first {
         return None;
     }
     let inputs = g.move_feature_count();
     let policy = Policy {
         header: PolicyHeader {
-            game: game.to_string(),
+            game: g.name().to_string(),
             features: set,
             inputs: inputs as u32,
             hidden: COST_POLICY_HIDDEN as u32,
@@ -306,7 +306,7 @@ pub fn run(
             );
             print(&it.line());
             items.push(it);
-            if let Some(with_policy) = cost_policy_params(e.name, g.as_ref(), &params) {
+            if let Some(with_policy) = cost_policy_params(g.as_ref(), &params) {
                 let it = timed(
                     e.name,
                     format!(
@@ -569,7 +569,7 @@ mod tests {
             .iter()
             .filter(|(l, _)| l == "start" || l == "middlegame" || l == CHESS)
         {
-            let with = cost_policy_params(e.name, g.as_ref(), &params).expect("hyperchess");
+            let with = cost_policy_params(g.as_ref(), &params).expect("hyperchess");
             assert_eq!(with.policy_file.as_ref().unwrap().header.hidden, 16);
             let hand = g.search(&params, &limits, &stop, &sink);
             let policy = g.search(&with, &limits, &stop, &sink);
@@ -580,10 +580,7 @@ mod tests {
         for name in ["threechess", "tesseract", "tesseris"] {
             let e = games::resolve(Some(name)).unwrap();
             let g = e.start(&e.default_options(), Some(1)).unwrap();
-            assert!(
-                cost_policy_params(e.name, g.as_ref(), &params).is_none(),
-                "{name}"
-            );
+            assert!(cost_policy_params(g.as_ref(), &params).is_none(), "{name}");
         }
     }
 
