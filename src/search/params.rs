@@ -55,7 +55,8 @@ pub struct SearchParams {
     pub tree_depth: Option<usize>,
     /// MCTS, two seats with perfect information: weight (percent) of the implicit minimax value
     /// of the evaluation against the mean reward in selection (Lanctot et al. 2014); 0 = off.
-    pub minimax_weight: u32,
+    /// None = the game's own measured choice ([`Tuning::minimax_weight`]).
+    pub minimax_weight: Option<u32>,
     /// MCTS, perfect information (any number of seats): progressive widening. A node visited n
     /// times considers its first `1 + Widening/10 · √n` children in `move_priority` order; 0 =
     /// all.
@@ -112,7 +113,7 @@ impl Default for SearchParams {
             move_overhead_ms: 0,
             rollout_plies: None,
             tree_depth: None,
-            minimax_weight: 0,
+            minimax_weight: None,
             widening: 0,
             leaf_search: None,
             exploration: None,
@@ -213,8 +214,8 @@ pub fn engine_specs() -> Vec<OptionSpec> {
         OptionSpec {
             name: "MinimaxWeight",
             kind: OptionKind::Spin {
-                default: 40,
-                min: 0,
+                default: -1,
+                min: -1,
                 max: 100,
             },
         },
@@ -458,7 +459,7 @@ pub fn apply(params: &mut SearchParams, name: &str, value: &str) -> bool {
         "moveoverhead" => params.move_overhead_ms = int() as u64,
         "rolloutplies" => params.rollout_plies = usize::try_from(int()).ok(),
         "treedepth" => params.tree_depth = usize::try_from(int()).ok(),
-        "minimaxweight" => params.minimax_weight = int().clamp(0, 100) as u32,
+        "minimaxweight" => params.minimax_weight = u32::try_from(int()).ok().map(|w| w.min(100)),
         "widening" => params.widening = int().max(0) as u32,
         "leafsearch" => params.leaf_search = usize::try_from(int()).ok(),
         "exploration" => params.exploration = u32::try_from(int()).ok(),

@@ -419,6 +419,52 @@ fn mcts_widen_root_off_tries_every_root_move_first() {
     assert!(visited(true) <= 4, "{}", visited(true));
 }
 
+/// `MinimaxWeight` −1 (the default) is the game's measured weight: 0 in hyperchess, whose
+/// tactics the implicit minimax of a widened tree hides, 40 elsewhere; a value sets it.
+#[test]
+fn mcts_minimax_weight_defaults_to_the_games_own() {
+    let mut p = mcts();
+    assert_eq!(p.minimax_weight, None);
+    params::set(&mut p, "MinimaxWeight", "70").unwrap();
+    assert_eq!(p.minimax_weight, Some(70));
+    assert!(params::set(&mut p, "MinimaxWeight", "101").is_err());
+    assert!(params::set(&mut p, "MinimaxWeight", "-2").is_err());
+    assert_eq!(p.minimax_weight, Some(70));
+    params::set(&mut p, "MinimaxWeight", "-1").unwrap();
+    assert_eq!(p.minimax_weight, None);
+    assert_eq!(super::Tuning::for_game("hyperchess").minimax_weight, 0);
+    assert_eq!(super::Tuning::for_game("tesseract").minimax_weight, 40);
+    // The same tree as the weight set by hand, and not the other weight's.
+    fn tree_of<G: Game>(g: &G, weight: Option<u32>) -> Vec<(Vec<String>, Option<u64>, u64)> {
+        let p = SearchParams {
+            multipv: 4,
+            minimax_weight: weight,
+            ..mcts()
+        };
+        let o = run_on(g, p, nodes(3000));
+        let lines = o.report.unwrap().lines;
+        let reward = |r: Option<f64>| r.unwrap_or(-1.0).to_bits();
+        let lines = lines.into_iter();
+        lines.map(|l| (l.pv, l.visits, reward(l.reward))).collect()
+    }
+    use crate::games::hyperchess::Hyperchess;
+    use crate::games::tesseract::Tesseract;
+    // The bench's middlegame (from the start every root move gets the same visits).
+    let mut h = Hyperchess::start(&RuleOptions::of::<Hyperchess>()).unwrap();
+    let moves = include_str!("../../docs/positions/hyperchess-middlegame.txt")
+        .lines()
+        .filter(|l| !l.starts_with('#'))
+        .flat_map(str::split_whitespace);
+    for m in moves {
+        h.play(h.parse_move(m).unwrap());
+    }
+    assert_eq!(tree_of(&h, None), tree_of(&h, Some(0)));
+    assert_ne!(tree_of(&h, None), tree_of(&h, Some(40)));
+    let t = Tesseract::start(&RuleOptions::of::<Tesseract>()).unwrap();
+    assert_eq!(tree_of(&t, None), tree_of(&t, Some(40)));
+    assert_ne!(tree_of(&t, None), tree_of(&t, Some(0)));
+}
+
 /// A descent counts its visit on the way down (that count is its virtual loss) and adds only
 /// its reward on the way up: once the search has ended, the root moves' visits add up to the
 /// iterations, whatever the threads (no descent counted twice, and none lost on the root while

@@ -1,8 +1,9 @@
 //! MCTS's tuning per game: the values of `RolloutPlies`, `TreeDepth`, `LeafSearch`,
-//! `Exploration`, `ValueScale` and `WidenRoot` that a game plays best with, as measured. They
-//! belong to the search, not to the rules (as engines keep their search tuning off the board
-//! type), so they live here in one table keyed by the game's name ([`Game::NAME`]); the rules
-//! know nothing of them. An engine option set to a value (not −1) overrides them.
+//! `MinimaxWeight`, `Exploration`, `ValueScale` and `WidenRoot` that a game plays best with, as
+//! measured. They belong to the search, not to the rules (as engines keep their search tuning
+//! off the board type), so they live here in one table keyed by the game's name
+//! ([`Game::NAME`]); the rules know nothing of them. An engine option set to a value (not −1)
+//! overrides them.
 //!
 //! Alpha-beta's [`Pruning`] is a second table here, keyed by the rule set
 //! ([`Game::tuning_name`]: hyperchess on one board is measured apart from nine boards).
@@ -21,6 +22,10 @@ pub struct Tuning {
     /// MCTS, two seats with perfect information: plies of captures-only search that score a new
     /// leaf instead of a rollout (0 = rollout), as measured; the `LeafSearch` option overrides it.
     pub leaf_search: usize,
+    /// MCTS, two seats with perfect information: the implicit minimax value's weight in
+    /// selection, in hundredths (0 = the mean reward alone), as measured; the `MinimaxWeight`
+    /// option overrides it.
+    pub minimax_weight: u32,
     /// MCTS exploration constant (UCB1's c) for this game's reward scale, as measured; the
     /// `Exploration` option overrides it. Measured against alpha-beta at 100 ms a move, one
     /// thread, 20 games: 0.4 scored 35% against 22.5% with 0.8 in tesseract, 27.5% against
@@ -49,6 +54,7 @@ impl Tuning {
         rollout_plies: 4,
         tree_depth: 0,
         leaf_search: 0,
+        minimax_weight: 40,
         exploration: 0.4,
         value_scale: super::DEFAULT_VALUE_SCALE,
         widen_root: true,
@@ -97,6 +103,14 @@ const TABLE: &[(&str, Tuning)] = &[
             // plies 7–3, 8 plies lost to 4 4–6, 1 ply lost to 2 3.5–6.5; on a quiet machine, 2
             // plies beat the rollout 10–0. Random plies miss the exchanges that decide this game.
             leaf_search: 2,
+            // The implicit minimax value of a node is the best of its scored children, and here
+            // those are the few its widening has admitted: the reply that refutes a move is often
+            // not among them yet, so the value flatters the move. MCTS with 0 against 40 (the
+            // default elsewhere), 4,000 playouts a move each, one thread: 110 W 67 D 78 L over
+            // 255 games, +43.8 ± 37 Elo (seed 41, 124.1 and 124.9 ms a move); on the tactical
+            // screen (docs/positions/hyperchess-mcts-blunders.json, 40,000 playouts) 0 passed 75
+            // of 115, 20 64, 40 59, 80 46, 100 41 (docs/results.md, 2026-12-07 (late morning)).
+            minimax_weight: 0,
             // With a learned move policy (`Policy net`; `hyperchess-moves-3x3/2`, 16 hidden
             // units, 1,400 self-play games), MCTS against MCTS without one at 4,000 playouts a
             // move: captures first, then the policy's order, 29 W 40 D 13 L over 82 (seeds

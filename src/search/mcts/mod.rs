@@ -159,7 +159,7 @@ pub fn search<G: Game>(root: &G, ctx: &Context, moves: &[G::Move]) -> Outcome<G:
             None => tuning.exploration as f64,
         },
         minimax: if informed {
-            ctx.params.minimax_weight as f64 / 100.0
+            ctx.params.minimax_weight.unwrap_or(tuning.minimax_weight) as f64 / 100.0
         } else {
             0.0
         },
