@@ -433,7 +433,8 @@ fn mcts_minimax_weight_defaults_to_the_games_own() {
     params::set(&mut p, "MinimaxWeight", "-1").unwrap();
     assert_eq!(p.minimax_weight, None);
     assert_eq!(super::Tuning::for_game("hyperchess").minimax_weight, 0);
-    assert_eq!(super::Tuning::for_game("tesseract").minimax_weight, 40);
+    assert_eq!(super::Tuning::for_game("tesseract").minimax_weight, 0);
+    assert_eq!(super::Tuning::for_game("rithmomachia").minimax_weight, 40);
     // The same tree as the weight set by hand, and not the other weight's.
     fn tree_of<G: Game>(g: &G, weight: Option<u32>) -> Vec<(Vec<String>, Option<u64>, u64)> {
         let p = SearchParams {
@@ -448,7 +449,7 @@ fn mcts_minimax_weight_defaults_to_the_games_own() {
         lines.map(|l| (l.pv, l.visits, reward(l.reward))).collect()
     }
     use crate::games::hyperchess::Hyperchess;
-    use crate::games::tesseract::Tesseract;
+    use crate::games::rithmomachia::Rithmomachia;
     // The bench's middlegame (from the start every root move gets the same visits).
     let mut h = Hyperchess::start(&RuleOptions::of::<Hyperchess>()).unwrap();
     let moves = include_str!("../../docs/positions/hyperchess-middlegame.txt")
@@ -460,9 +461,9 @@ fn mcts_minimax_weight_defaults_to_the_games_own() {
     }
     assert_eq!(tree_of(&h, None), tree_of(&h, Some(0)));
     assert_ne!(tree_of(&h, None), tree_of(&h, Some(40)));
-    let t = Tesseract::start(&RuleOptions::of::<Tesseract>()).unwrap();
-    assert_eq!(tree_of(&t, None), tree_of(&t, Some(40)));
-    assert_ne!(tree_of(&t, None), tree_of(&t, Some(0)));
+    let r = Rithmomachia::start(&RuleOptions::of::<Rithmomachia>()).unwrap();
+    assert_eq!(tree_of(&r, None), tree_of(&r, Some(40)));
+    assert_ne!(tree_of(&r, None), tree_of(&r, Some(0)));
 }
 
 /// A descent counts its visit on the way down (that count is its virtual loss) and adds only
