@@ -57,6 +57,15 @@ fn timed(game: &'static str, what: String, f: impl FnOnce() -> u64 + Send) -> It
     }
 }
 
+/// The moves from hyperchess's start to the bench's middlegame
+/// (docs/positions/hyperchess-middlegame.txt, whose `#` lines are comments).
+pub(crate) fn hyperchess_middlegame() -> impl Iterator<Item = &'static str> {
+    include_str!("../docs/positions/hyperchess-middlegame.txt")
+        .lines()
+        .filter(|l| !l.starts_with('#'))
+        .flat_map(str::split_whitespace)
+}
+
 /// Positions benched for a game: its start, plus any extra texts the game lists here.
 fn positions(e: &Entry) -> Vec<(String, Box<dyn AnyGame>)> {
     let mut v = Vec::new();
@@ -67,10 +76,7 @@ fn positions(e: &Entry) -> Vec<(String, Box<dyn AnyGame>)> {
     if e.name == "hyperchess" {
         // The crowded middlegame where MCTS spent most of its time in the evaluation (ply 100
         // of a match game); searched as the start is.
-        let moves = include_str!("../docs/positions/hyperchess-middlegame.txt")
-            .lines()
-            .filter(|l| !l.starts_with('#'))
-            .flat_map(str::split_whitespace);
+        let moves = hyperchess_middlegame();
         if let Ok(mut g) = e.start(&opts, Some(1)) {
             if moves.map(|m| g.play_text(m)).all(|r| r.is_ok()) {
                 v.push(("middlegame".to_string(), g));

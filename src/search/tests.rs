@@ -419,8 +419,9 @@ fn mcts_widen_root_off_tries_every_root_move_first() {
     assert!(visited(true) <= 4, "{}", visited(true));
 }
 
-/// `MinimaxWeight` −1 (the default) is the game's measured weight: 0 in hyperchess, whose
-/// tactics the implicit minimax of a widened tree hides, 40 elsewhere; a value sets it.
+/// `MinimaxWeight` −1 (the default) is the game's measured weight: 0 in hyperchess and
+/// tesseract, whose widened trees' implicit minimax flatters a move, 40 elsewhere (rithmomachia);
+/// a value sets it.
 #[test]
 fn mcts_minimax_weight_defaults_to_the_games_own() {
     let mut p = mcts();
@@ -452,11 +453,7 @@ fn mcts_minimax_weight_defaults_to_the_games_own() {
     use crate::games::rithmomachia::Rithmomachia;
     // The bench's middlegame (from the start every root move gets the same visits).
     let mut h = Hyperchess::start(&RuleOptions::of::<Hyperchess>()).unwrap();
-    let moves = include_str!("../../docs/positions/hyperchess-middlegame.txt")
-        .lines()
-        .filter(|l| !l.starts_with('#'))
-        .flat_map(str::split_whitespace);
-    for m in moves {
+    for m in crate::bench::hyperchess_middlegame() {
         h.play(h.parse_move(m).unwrap());
     }
     assert_eq!(tree_of(&h, None), tree_of(&h, Some(0)));

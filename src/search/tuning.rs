@@ -130,10 +130,10 @@ const TABLE: &[(&str, Tuning)] = &[
             // admitted, so their best flatters it); and the backup keeps a new leaf's own
             // evaluation, a second one where the rollout scores the leaf (here with the net):
             // without it 0.81–0.86 times the CPU time at 60,000 and 300,000 playouts from the
-            // start. Against alpha-beta at node limits (MCTS 4,000 playouts,
-            // alpha-beta 40,000 nodes), the same 80 games (seeds 11 and 12) for both weights:
-            // 0 26.9%, 40 18.8%, paired +8.1 ± 8.1 points (26 games better with 0, 13 with 40;
-            // docs/results.md, 2026-12-07 (midday)). Rithmomachia keeps 40: 7.1% with 0 against
+            // start. Against alpha-beta at node limits (MCTS 4,000 playouts, alpha-beta 40,000
+            // nodes), the same 80 games (seeds 11 and 12) for both weights: 0 26.9%, 40 18.8%,
+            // paired +8.1 ± 8.1 points (26 games better with 0, 13 with 40; docs/results.md,
+            // 2026-12-07 (midday)). Rithmomachia keeps 40: 7.1% with 0 against
             // 26.2% with 40 on the same 21 games (−19.0 ± 14.3 points).
             minimax_weight: 0,
             ..Tuning::DEFAULT
