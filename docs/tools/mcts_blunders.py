@@ -45,11 +45,11 @@ def start(binary, options):
             return p
 
 
-def go(p, moves, limit):
+def go(p, moves, limit, fresh=False):
     """The engine's score (cp, from the mover's view; mates as +-30000 less the distance) and
-    best move for the position after `moves`."""
-    p.stdin.write('position startpos' + (' moves ' + ' '.join(moves) if moves else '') +
-                  '\ngo ' + limit + '\n')
+    best move for the position after `moves`; `fresh`: with an empty table (`ucinewgame`)."""
+    p.stdin.write(('ucinewgame\n' if fresh else '') + 'position startpos' +
+                  (' moves ' + ' '.join(moves) if moves else '') + '\ngo ' + limit + '\n')
     p.stdin.flush()
     score = None
     while True:

@@ -22,47 +22,10 @@ The suite of 2026-12-07: docs/positions/hyperchess-mcts-drift.json (237 position
 import json
 import math
 import os
-import subprocess
 import sys
 import time
 
-
-def start(binary, options):
-    p = subprocess.Popen([binary, '--game', 'hyperchess'], stdin=subprocess.PIPE,
-                         stdout=subprocess.PIPE, text=True, bufsize=1)
-    p.stdin.write('uci\nsetoption name Threads value 1\n')
-    for k, v in options:
-        p.stdin.write('setoption name %s value %s\n' % (k, v))
-    p.stdin.write('isready\n')
-    p.stdin.flush()
-    while True:
-        line = p.stdout.readline()
-        if not line:
-            sys.exit('%s: the engine ended' % binary)
-        if 'error' in line:
-            sys.exit('%s: %s' % (binary, line.strip()))
-        if line.strip() == 'readyok':
-            return p
-
-
-def go(p, moves, limit, fresh=False):
-    p.stdin.write(('ucinewgame\n' if fresh else '') + 'position startpos' +
-                  (' moves ' + ' '.join(moves) if moves else '') + '\ngo ' + limit + '\n')
-    p.stdin.flush()
-    score = None
-    while True:
-        t = p.stdout.readline().split()
-        if not t:
-            continue
-        if t[0] == 'bestmove':
-            return score, t[1]
-        if 'score' in t:
-            i = t.index('score')
-            if t[i + 1] == 'cp':
-                score = int(t[i + 2])
-            elif t[i + 1] == 'mate':
-                m = int(t[i + 2])
-                score = 30000 - abs(m) if m > 0 else -30000 + abs(m)
+from mcts_blunders import go, start  # the engine's session, shared with the tactical screen
 
 
 def make(binary, games, who, depth, every, maxcp, out):
