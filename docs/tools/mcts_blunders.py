@@ -67,13 +67,18 @@ def go(p, moves, limit, fresh=False):
                 score = 30000 - abs(m) if m > 0 else -30000 + abs(m)
 
 
+def arena_games(path, who):
+    """Each game of an arena file (`quatre match --out`), the seat named `who` in it and its
+    moves from the start (the opening's, then the game's)."""
+    for line in open(path):
+        g = json.loads(line)
+        yield g, g['seats'].index(who), g['opening'] + g['moves']
+
+
 def make(binary, games, who, depth, loss, out):
     p = start(binary, [])
     suite = []
-    for line in open(games):
-        g = json.loads(line)
-        seat = g['seats'].index(who)
-        moves = g['opening'] + g['moves']
+    for g, seat, moves in arena_games(games, who):
         scores = []
         for i in range(len(moves) + 1):
             s, best = go(p, moves[:i], 'depth %d' % depth)

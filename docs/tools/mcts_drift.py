@@ -25,16 +25,13 @@ import os
 import sys
 import time
 
-from mcts_blunders import go, start  # the engine's session, shared with the tactical screen
+from mcts_blunders import arena_games, go, start  # shared with the tactical screen
 
 
 def make(binary, games, who, depth, every, maxcp, out):
     p = start(binary, [])
     suite = []
-    for line in open(games):
-        g = json.loads(line)
-        seat = g['seats'].index(who)
-        moves = g['opening'] + g['moves']
+    for g, seat, moves in arena_games(games, who):
         n = 0
         for i in range(8, len(moves)):
             if i % 2 != seat:
