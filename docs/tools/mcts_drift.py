@@ -10,9 +10,10 @@ count: the small losses that decide MCTS's games against alpha-beta at 1 s (docs
   mcts_drift.py run QUATRE SCORER SUITE.json LIMIT DEPTH CACHE.json [Option=Value ...]
       QUATRE's move in each position (MCTS unless `Algorithm=alphabeta` is given; one thread;
       LIMIT `nodes=30000` or `depth=2`), the position after it scored by SCORER's alpha-beta at
-      DEPTH (kept in CACHE.json by position and move, for the next runs), and the move's loss:
+      DEPTH (kept in CACHE.json, for the next runs), and the move's loss:
       the score before plus the score after from the other side, clamped to +-300 cp. One line
       per position (game, ply, move, alpha-beta's move in the game's scoring, loss), then the mean.
+      CACHE.json holds scores by the moves from the start, so runs on any suite can share it.
   mcts_drift.py pair A.log B.log
       The two runs' losses paired position by position: the mean difference, 1.96 standard
       errors, and in how many positions both lost the same.
@@ -59,7 +60,8 @@ def run(binary, scorer, suite, limit, depth, cache_file, options):
     t0 = time.time()
     for k, b in enumerate(positions):
         _, mv = go(m, b['moves'], limit.replace('=', ' '))
-        key = '%d:%d:%s' % (b['game'], b['ply'], mv)
+        # (By the position itself: a suite's game numbers repeat when it comes from two files.)
+        key = ' '.join(b['moves'] + [mv])
         if key not in cache:
             after, _ = go(s, b['moves'] + [mv], 'depth %d' % depth, True)
             cache[key] = after if after is not None else 0
