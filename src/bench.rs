@@ -395,7 +395,12 @@ const SCALING_PAIRS: usize = 5;
 ///   a larger tree makes each playout slower (tesseract on 1 thread: 131,000 playouts/s to
 ///   260,000 playouts, 118,000 to 460,000), and the many threads grow the larger tree in the
 ///   same time, so the throughput at equal time undercounts what they gain;
-/// - at equal time, the playouts/s ratio (the figure before 2026-12-06).
+/// - at equal time, the playouts/s ratio (the figure before 2026-12-06);
+/// - the machine's own figure for the same work: `threads` separate 1-thread searches at once,
+///   each with its own tree and nothing shared, for `movetime` ms, their playouts/s together over
+///   the 1-thread search's. What the many threads lose below it is the search's (shared tree,
+///   virtual loss); what this loses below `threads` is the machine's (cores that share a cache,
+///   memory bandwidth, a clock that drops when both are busy, a neighbour on the host).
 pub fn scaling(
     game: Option<&str>,
     threads: usize,
@@ -429,7 +434,10 @@ pub fn scaling(
             ..Default::default()
         };
         let rate = |(n, us): (u64, u64)| (n as u128 * 1_000_000 / us as u128) as u64;
-        let (mut same, mut time) = (Vec::new(), Vec::new());
+        let (mut same, mut time, mut apart_all) = (Vec::new(), Vec::new(), Vec::new());
+        // The many threads' playouts/s over the separate searches' of the same round: the
+        // search's own loss, apart from what the machine takes from both.
+        let mut share = Vec::new();
         for pair in 1..=SCALING_PAIRS {
             // Each takes the first place in turn, so that a drift favours neither.
             let (one, many) = if pair % 2 == 1 {
@@ -446,13 +454,23 @@ pub fn scaling(
                     ..Default::default()
                 },
             );
+            // (Each on its own thread; the searches' own worker is the calling thread when
+            // `threads` is 1, so nothing else runs.)
+            let apart: u64 = std::thread::scope(|s| {
+                let runs: Vec<_> = (0..threads)
+                    .map(|_| s.spawn(|| rate(run(1, timed.clone()))))
+                    .collect();
+                runs.into_iter().map(|h| h.join().unwrap_or(0)).sum()
+            });
             let at_time = rate(many) as f64 / rate(one).max(1) as f64;
             let at_playouts =
                 alone.1 as f64 / many.1 as f64 * many.0 as f64 / alone.0.max(1) as f64;
+            let machine = apart as f64 / rate(one).max(1) as f64;
             print(&format!(
                 "{:<13} mcts round {}: {} threads {} playouts/s ({} playouts); 1 thread {} \
                  playouts/s for as many: {:.2}x at equal playouts; 1 thread {} playouts/s in \
-                 the same time: {:.2}x at equal time",
+                 the same time: {:.2}x at equal time; {} separate 1-thread searches at once \
+                 {} playouts/s: {:.2}x",
                 e.name,
                 pair,
                 threads,
@@ -461,10 +479,15 @@ pub fn scaling(
                 rate(alone),
                 at_playouts,
                 rate(one),
-                at_time
+                at_time,
+                threads,
+                apart,
+                machine
             ));
             same.push(at_playouts);
             time.push(at_time);
+            apart_all.push(machine);
+            share.push(rate(many) as f64 / apart.max(1) as f64);
         }
         let median = |v: &mut Vec<f64>| {
             v.sort_by(f64::total_cmp);
@@ -477,11 +500,19 @@ pub fn scaling(
             )
         };
         print(&format!(
-            "{:<13} scaling 1 -> {} threads: {} at equal playouts; {} at equal time",
+            "{:<13} scaling 1 -> {} threads: {} at equal playouts; {} at equal time; \
+             {} separate searches at once: {}; the threads make {:.0}% of their playouts/s \
+             (median)",
             e.name,
             threads,
             median(&mut same),
-            median(&mut time)
+            median(&mut time),
+            threads,
+            median(&mut apart_all),
+            {
+                share.sort_by(f64::total_cmp);
+                share[share.len() / 2] * 100.0
+            }
         ));
     }
     Ok(())
@@ -615,12 +646,21 @@ mod tests {
                 "{}",
                 l
             );
+            // "… 2 separate 1-thread searches at once R'' playouts/s: X.XXx"
+            let apart: u64 = l
+                .split("searches at once ")
+                .nth(1)
+                .and_then(|a| a.split(' ').next())
+                .and_then(|n| n.parse().ok())
+                .unwrap_or_else(|| panic!("{}", l));
+            assert!(apart > 0 && l.ends_with('x'), "{}", l);
         }
         let last = &lines[SCALING_PAIRS];
         assert!(
             last.starts_with("tesseract     scaling 1 -> 2 threads: ")
                 && last.contains("rounds")
-                && last.ends_with("at equal time"),
+                && last.contains("at equal time; 2 separate searches at once: ")
+                && last.ends_with("% of their playouts/s (median)"),
             "{}",
             last
         );

@@ -250,7 +250,8 @@ struct BenchArgs {
     playouts: u64,
     /// Also measure MCTS's speedup from 1 to --threads threads (at least 2), searching this many
     /// ms (1 to 600000), in five rounds: medians at equal playouts (1 thread's time for as many
-    /// playouts as the threads made) and at equal time (playouts/s).
+    /// playouts as the threads made) and at equal time (playouts/s), beside the machine's own
+    /// figure (as many separate 1-thread searches at once).
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..=600_000))]
     scaling: Option<u64>,
 }
