@@ -460,7 +460,10 @@ pub fn scaling(
                 let runs: Vec<_> = (0..threads)
                     .map(|_| s.spawn(|| rate(run(1, timed.clone()))))
                     .collect();
-                runs.into_iter().map(|h| h.join().unwrap_or(0)).sum()
+                // (A search that panicked says so here, not as a round of 0 playouts.)
+                runs.into_iter()
+                    .map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
+                    .sum()
             });
             let at_time = rate(many) as f64 / rate(one).max(1) as f64;
             let at_playouts =
@@ -489,11 +492,16 @@ pub fn scaling(
             apart_all.push(machine);
             share.push(rate(many) as f64 / apart.max(1) as f64);
         }
-        let median = |v: &mut Vec<f64>| {
+        // Sorts `v` and gives its middle value.
+        let middle = |v: &mut Vec<f64>| {
             v.sort_by(f64::total_cmp);
+            v[v.len() / 2]
+        };
+        let median = |v: &mut Vec<f64>| {
+            let mid = middle(v);
             format!(
                 "{:.2}x (median of {} rounds, {:.2}x to {:.2}x)",
-                v[v.len() / 2],
+                mid,
                 v.len(),
                 v[0],
                 v[v.len() - 1]
@@ -509,10 +517,7 @@ pub fn scaling(
             median(&mut time),
             threads,
             median(&mut apart_all),
-            {
-                share.sort_by(f64::total_cmp);
-                share[share.len() / 2] * 100.0
-            }
+            middle(&mut share) * 100.0
         ));
     }
     Ok(())

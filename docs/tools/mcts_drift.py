@@ -85,6 +85,8 @@ def pair(a, b):
         return d
     x, y = load(a), load(b)
     k = sorted(set(x) & set(y))
+    if len(k) < 2:
+        sys.exit('pair: %d positions in both logs; at least 2 are needed' % len(k))
     d = [x[i] - y[i] for i in k]
     mean = sum(d) / len(d)
     sd = math.sqrt(sum((v - mean) ** 2 for v in d) / (len(d) - 1))
