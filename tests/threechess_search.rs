@@ -173,7 +173,7 @@ fn brs_stops_at_the_node_limit_and_is_deterministic() {
 #[test]
 fn mcts_widens_progressively_with_three_seats() {
     let g = Threechess::start(&opts()).unwrap();
-    let tree = |widening: u32| {
+    let tree = |widening: Option<u32>| {
         let params = SearchParams {
             widening,
             ..params(Algorithm::Mcts, 0)
@@ -184,7 +184,7 @@ fn mcts_widens_progressively_with_three_seats() {
         (r.hashfull, r.seldepth)
     };
     let (wide_full, wide_depth) = tree(SearchParams::default().widening);
-    let (all_full, all_depth) = tree(0);
+    let (all_full, all_depth) = tree(Some(0));
     assert!(
         wide_full * 2 < all_full,
         "tree used: {} per mille widened, {} with every child",

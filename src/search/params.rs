@@ -59,8 +59,8 @@ pub struct SearchParams {
     pub minimax_weight: Option<u32>,
     /// MCTS, perfect information (any number of seats): progressive widening. A node visited n
     /// times considers its first `1 + Widening/10 · √n` children in `move_priority` order; 0 =
-    /// all.
-    pub widening: u32,
+    /// all. None = the game's own measured choice ([`Tuning::widening`]).
+    pub widening: Option<u32>,
     /// MCTS, two seats with perfect information: plies of a captures-only search (quiescence)
     /// that scores a new leaf instead of the rollout; 0 = rollout and evaluation. None = the
     /// game's own measured choice ([`Tuning::leaf_search`]).
@@ -114,7 +114,7 @@ impl Default for SearchParams {
             rollout_plies: None,
             tree_depth: None,
             minimax_weight: None,
-            widening: 0,
+            widening: None,
             leaf_search: None,
             exploration: None,
             widen_root: None,
@@ -222,8 +222,8 @@ pub fn engine_specs() -> Vec<OptionSpec> {
         OptionSpec {
             name: "Widening",
             kind: OptionKind::Spin {
-                default: 10,
-                min: 0,
+                default: -1,
+                min: -1,
                 max: 10_000,
             },
         },
@@ -460,7 +460,7 @@ pub fn apply(params: &mut SearchParams, name: &str, value: &str) -> bool {
         "rolloutplies" => params.rollout_plies = usize::try_from(int()).ok(),
         "treedepth" => params.tree_depth = usize::try_from(int()).ok(),
         "minimaxweight" => params.minimax_weight = u32::try_from(int()).ok().map(|w| w.min(100)),
-        "widening" => params.widening = int().max(0) as u32,
+        "widening" => params.widening = u32::try_from(int()).ok(),
         "leafsearch" => params.leaf_search = usize::try_from(int()).ok(),
         "exploration" => params.exploration = u32::try_from(int()).ok(),
         "valuescale" => params.value_scale = u32::try_from(int()).ok().filter(|&s| s > 0),

@@ -463,6 +463,41 @@ fn mcts_minimax_weight_defaults_to_the_games_own() {
     assert_ne!(tree_of(&r, None), tree_of(&r, Some(0)));
 }
 
+/// `Widening` −1 (the default) is the game's measured factor: 5 in chess for three, 10
+/// elsewhere; a value set by hand replaces it, and −1 brings it back.
+#[test]
+fn mcts_widening_defaults_to_the_games_own() {
+    let mut p = mcts();
+    assert_eq!(p.widening, None);
+    params::set(&mut p, "Widening", "20").unwrap();
+    assert_eq!(p.widening, Some(20));
+    assert!(params::set(&mut p, "Widening", "-2").is_err());
+    assert_eq!(p.widening, Some(20));
+    params::set(&mut p, "Widening", "-1").unwrap();
+    assert_eq!(p.widening, None);
+    assert_eq!(super::Tuning::for_game("threechess").widening, 5);
+    assert_eq!(super::Tuning::for_game("hyperchess").widening, 10);
+    assert_eq!(super::Tuning::for_game("rithmomachia").widening, 10);
+    fn tree_of<G: Game>(g: &G, widening: Option<u32>) -> Vec<(Vec<String>, Option<u64>)> {
+        let p = SearchParams {
+            multipv: 4,
+            widening,
+            ..mcts()
+        };
+        let o = run_on(g, p, nodes(3000));
+        let lines = o.report.unwrap().lines.into_iter();
+        lines.map(|l| (l.pv, l.visits)).collect()
+    }
+    use crate::games::rithmomachia::Rithmomachia;
+    use crate::games::threechess::Threechess;
+    let t = Threechess::start(&RuleOptions::of::<Threechess>()).unwrap();
+    assert_eq!(tree_of(&t, None), tree_of(&t, Some(5)));
+    assert_ne!(tree_of(&t, None), tree_of(&t, Some(10)));
+    let r = Rithmomachia::start(&RuleOptions::of::<Rithmomachia>()).unwrap();
+    assert_eq!(tree_of(&r, None), tree_of(&r, Some(10)));
+    assert_ne!(tree_of(&r, None), tree_of(&r, Some(5)));
+}
+
 /// A descent counts its visit on the way down (that count is its virtual loss) and adds only
 /// its reward on the way up: once the search has ended, the root moves' visits add up to the
 /// iterations, whatever the threads (no descent counted twice, and none lost on the root while

@@ -1,7 +1,7 @@
 //! MCTS's tuning per game: the values of `RolloutPlies`, `TreeDepth`, `LeafSearch`,
-//! `MinimaxWeight`, `Exploration`, `ValueScale` and `WidenRoot` that a game plays best with, as
-//! measured. They belong to the search, not to the rules (as engines keep their search tuning
-//! off the board type), so they live here in one table keyed by the game's name
+//! `MinimaxWeight`, `Widening`, `Exploration`, `ValueScale` and `WidenRoot` that a game plays
+//! best with, as measured. They belong to the search, not to the rules (as engines keep their
+//! search tuning off the board type), so they live here in one table keyed by the game's name
 //! ([`Game::NAME`]); the rules know nothing of them. An engine option set to a value (not −1)
 //! overrides them.
 //!
@@ -43,6 +43,10 @@ pub struct Tuning {
     /// MCTS with a learned move policy: the prior's weight in selection, in hundredths, as
     /// measured; the `PolicyWeight` option overrides it.
     pub policy_weight: u32,
+    /// MCTS, perfect information: the progressive widening factor in tenths (a node visited n
+    /// times considers its first `1 + widening/10 · √n` moves; 0 = all), as measured; the
+    /// `Widening` option overrides it.
+    pub widening: u32,
     /// MCTS with a learned move policy: whether captures and promotions still widen first in
     /// `move_priority` order (the policy then orders the quiet moves), as measured.
     pub policy_noisy_first: bool,
@@ -60,6 +64,7 @@ impl Tuning {
         widen_root: true,
         policy_weight: 0,
         policy_noisy_first: false,
+        widening: 10,
     };
 
     /// The tuning of the game named `name` (as [`Game::NAME`]).
@@ -181,6 +186,11 @@ const TABLE: &[(&str, Tuning)] = &[
             // weight 30 (seeds 5–12), and on seeds 9–10 0.351 with 30, 0.313 with 50, 0.260 with
             // 15.
             policy_weight: 30,
+            // With that policy ordering the moves, half the widening factor (`Widening` 5), the
+            // same match on 5ac36c5 (seeds 22–25): 0.457 ± 0.077 over 96 games, and on seeds
+            // 22–24 0.481 against 10's 0.303 on the same 72 games, +0.178 ± 0.113 paired
+            // (docs/results.md, 2026-12-07 (night)).
+            widening: 5,
             ..Tuning::DEFAULT
         },
     ),
