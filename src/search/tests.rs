@@ -437,17 +437,12 @@ fn mcts_minimax_weight_defaults_to_the_games_own() {
     assert_eq!(super::Tuning::for_game("tesseract").minimax_weight, 0);
     assert_eq!(super::Tuning::for_game("rithmomachia").minimax_weight, 40);
     // The same tree as the weight set by hand, and not the other weight's.
-    fn tree_of<G: Game>(g: &G, weight: Option<u32>) -> Vec<(Vec<String>, Option<u64>, u64)> {
+    fn tree_of<G: Game>(g: &G, weight: Option<u32>) -> RootLines {
         let p = SearchParams {
-            multipv: 4,
             minimax_weight: weight,
             ..mcts()
         };
-        let o = run_on(g, p, nodes(3000));
-        let lines = o.report.unwrap().lines;
-        let reward = |r: Option<f64>| r.unwrap_or(-1.0).to_bits();
-        let lines = lines.into_iter();
-        lines.map(|l| (l.pv, l.visits, reward(l.reward))).collect()
+        mcts_tree(g, p)
     }
     use crate::games::hyperchess::Hyperchess;
     use crate::games::rithmomachia::Rithmomachia;
@@ -461,6 +456,18 @@ fn mcts_minimax_weight_defaults_to_the_games_own() {
     let r = Rithmomachia::start(&RuleOptions::of::<Rithmomachia>()).unwrap();
     assert_eq!(tree_of(&r, None), tree_of(&r, Some(40)));
     assert_ne!(tree_of(&r, None), tree_of(&r, Some(0)));
+}
+
+/// An MCTS tree as its report shows it: the 4 best root lines at 3,000 playouts, each line's
+/// moves, visits and reward (exact bits), with `p` (one thread: the same tree every run).
+type RootLines = Vec<(Vec<String>, Option<u64>, u64)>;
+
+fn mcts_tree<G: Game>(g: &G, p: SearchParams) -> RootLines {
+    let p = SearchParams { multipv: 4, ..p };
+    let o = run_on(g, p, nodes(3000));
+    let reward = |r: Option<f64>| r.unwrap_or(-1.0).to_bits();
+    let lines = o.report.unwrap().lines.into_iter();
+    lines.map(|l| (l.pv, l.visits, reward(l.reward))).collect()
 }
 
 /// `Widening` −1 (the default) is the game's measured factor: 5 in chess for three, 10
@@ -478,15 +485,8 @@ fn mcts_widening_defaults_to_the_games_own() {
     assert_eq!(super::Tuning::for_game("threechess").widening, 5);
     assert_eq!(super::Tuning::for_game("hyperchess").widening, 10);
     assert_eq!(super::Tuning::for_game("rithmomachia").widening, 10);
-    fn tree_of<G: Game>(g: &G, widening: Option<u32>) -> Vec<(Vec<String>, Option<u64>)> {
-        let p = SearchParams {
-            multipv: 4,
-            widening,
-            ..mcts()
-        };
-        let o = run_on(g, p, nodes(3000));
-        let lines = o.report.unwrap().lines.into_iter();
-        lines.map(|l| (l.pv, l.visits)).collect()
+    fn tree_of<G: Game>(g: &G, widening: Option<u32>) -> RootLines {
+        mcts_tree(g, SearchParams { widening, ..mcts() })
     }
     use crate::games::rithmomachia::Rithmomachia;
     use crate::games::threechess::Threechess;
