@@ -54,18 +54,19 @@ def main():
     for nx, ny in sorted(lineups):
         g = lineups[(nx, ny)]
         d, var = mean_ci([t[2] for t in g])
-        ds[nx] = (d, var)
+        ds[(nx, ny)] = (d, var)
         print('%d %s against %d %s: %d games; per seat %s %.3f, %s %.3f; d %+.3f ± %.3f'
               % (nx, x, ny, y, len(g), x, sum(t[0] for t in g) / len(g),
                  y, sum(t[1] for t in g) / len(g), d, 1.96 * math.sqrt(var)))
-    if len(ds) == 2:
-        (d1, v1), (d2, v2) = ds[min(ds)], ds[max(ds)]
+    if set(ds) == {(1, 2), (2, 1)}:
+        (d1, v1), (d2, v2) = ds[(1, 2)], ds[(2, 1)]
         D = (d1 + d2) / 2
         print('D (%s minus %s, the line-ups alike) %+.3f ± %.3f; the lone seat\'s edge %+.3f ± %.3f'
               % (x, y, D, 1.96 * math.sqrt(v1 + v2) / 2, (d1 - d2) / 3,
                  1.96 * math.sqrt(v1 + v2) / 3))
     else:
-        print('one line-up only: D needs games of both')
+        print('D needs games of both three-seat line-ups (one %s against two %s, one %s against two %s)'
+              % (x, y, y, x))
 
 
 if __name__ == '__main__':
