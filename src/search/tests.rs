@@ -419,45 +419,6 @@ fn mcts_widen_root_off_tries_every_root_move_first() {
     assert!(visited(true) <= 4, "{}", visited(true));
 }
 
-/// `MinimaxWeight` −1 (the default) is the game's measured weight: 0 in hyperchess and
-/// tesseract, whose widened trees' implicit minimax flatters a move, 40 elsewhere (rithmomachia);
-/// a value sets it.
-#[test]
-fn mcts_minimax_weight_defaults_to_the_games_own() {
-    let mut p = mcts();
-    assert_eq!(p.minimax_weight, None);
-    params::set(&mut p, "MinimaxWeight", "70").unwrap();
-    assert_eq!(p.minimax_weight, Some(70));
-    assert!(params::set(&mut p, "MinimaxWeight", "101").is_err());
-    assert!(params::set(&mut p, "MinimaxWeight", "-2").is_err());
-    assert_eq!(p.minimax_weight, Some(70));
-    params::set(&mut p, "MinimaxWeight", "-1").unwrap();
-    assert_eq!(p.minimax_weight, None);
-    assert_eq!(super::Tuning::for_game("hyperchess").minimax_weight, 0);
-    assert_eq!(super::Tuning::for_game("tesseract").minimax_weight, 0);
-    assert_eq!(super::Tuning::for_game("rithmomachia").minimax_weight, 40);
-    // The same tree as the weight set by hand, and not the other weight's.
-    fn tree_of<G: Game>(g: &G, weight: Option<u32>) -> RootLines {
-        let p = SearchParams {
-            minimax_weight: weight,
-            ..mcts()
-        };
-        mcts_tree(g, p)
-    }
-    use crate::games::hyperchess::Hyperchess;
-    use crate::games::rithmomachia::Rithmomachia;
-    // The bench's middlegame (from the start every root move gets the same visits).
-    let mut h = Hyperchess::start(&RuleOptions::of::<Hyperchess>()).unwrap();
-    for m in crate::bench::hyperchess_middlegame() {
-        h.play(h.parse_move(m).unwrap());
-    }
-    assert_eq!(tree_of(&h, None), tree_of(&h, Some(0)));
-    assert_ne!(tree_of(&h, None), tree_of(&h, Some(40)));
-    let r = Rithmomachia::start(&RuleOptions::of::<Rithmomachia>()).unwrap();
-    assert_eq!(tree_of(&r, None), tree_of(&r, Some(40)));
-    assert_ne!(tree_of(&r, None), tree_of(&r, Some(0)));
-}
-
 /// An MCTS tree as its report shows it: the 4 best root lines at 3,000 playouts, each line's
 /// moves, visits and reward (exact bits), with `p` (one thread: the same tree every run).
 type RootLines = Vec<(Vec<String>, Option<u64>, u64)>;
@@ -470,32 +431,74 @@ fn mcts_tree<G: Game>(g: &G, p: SearchParams) -> RootLines {
     lines.map(|l| (l.pv, l.visits, reward(l.reward))).collect()
 }
 
+/// An option whose −1 (the default, `None`, read by `get`) is the game's own value: `value`
+/// sets it, each of `refused` is refused and the last good value kept, −1 brings it back.
+fn minus_one_is_the_games_own(
+    name: &str,
+    value: u32,
+    refused: &[&str],
+    get: fn(&SearchParams) -> Option<u32>,
+) {
+    let mut p = mcts();
+    assert_eq!(get(&p), None, "{}", name);
+    params::set(&mut p, name, &value.to_string()).unwrap();
+    assert_eq!(get(&p), Some(value), "{}", name);
+    for bad in refused {
+        assert!(params::set(&mut p, name, bad).is_err(), "{} {}", name, bad);
+    }
+    assert_eq!(get(&p), Some(value), "{}", name);
+    params::set(&mut p, name, "-1").unwrap();
+    assert_eq!(get(&p), None, "{}", name);
+}
+
+/// The tree searched with the option left to the game (`with(None)`) is the one with the game's
+/// own value set by hand, and not the one with `other`.
+fn default_tree_is<G: Game>(g: &G, with: fn(Option<u32>) -> SearchParams, own: u32, other: u32) {
+    let default = mcts_tree(g, with(None));
+    assert_eq!(default, mcts_tree(g, with(Some(own))));
+    assert_ne!(default, mcts_tree(g, with(Some(other))));
+}
+
+/// `MinimaxWeight` −1 (the default) is the game's measured weight: 0 in hyperchess and
+/// tesseract, whose widened trees' implicit minimax flatters a move, 40 elsewhere (rithmomachia);
+/// a value sets it.
+#[test]
+fn mcts_minimax_weight_defaults_to_the_games_own() {
+    minus_one_is_the_games_own("MinimaxWeight", 70, &["101", "-2"], |p| p.minimax_weight);
+    assert_eq!(super::Tuning::for_game("hyperchess").minimax_weight, 0);
+    assert_eq!(super::Tuning::for_game("tesseract").minimax_weight, 0);
+    assert_eq!(super::Tuning::for_game("rithmomachia").minimax_weight, 40);
+    let with = |minimax_weight| SearchParams {
+        minimax_weight,
+        ..mcts()
+    };
+    use crate::games::hyperchess::Hyperchess;
+    use crate::games::rithmomachia::Rithmomachia;
+    // The bench's middlegame (from the start every root move gets the same visits).
+    let mut h = Hyperchess::start(&RuleOptions::of::<Hyperchess>()).unwrap();
+    for m in crate::bench::hyperchess_middlegame() {
+        h.play(h.parse_move(m).unwrap());
+    }
+    default_tree_is(&h, with, 0, 40);
+    let r = Rithmomachia::start(&RuleOptions::of::<Rithmomachia>()).unwrap();
+    default_tree_is(&r, with, 40, 0);
+}
+
 /// `Widening` −1 (the default) is the game's measured factor: 5 in chess for three, 10
 /// elsewhere; a value set by hand replaces it, and −1 brings it back.
 #[test]
 fn mcts_widening_defaults_to_the_games_own() {
-    let mut p = mcts();
-    assert_eq!(p.widening, None);
-    params::set(&mut p, "Widening", "20").unwrap();
-    assert_eq!(p.widening, Some(20));
-    assert!(params::set(&mut p, "Widening", "-2").is_err());
-    assert_eq!(p.widening, Some(20));
-    params::set(&mut p, "Widening", "-1").unwrap();
-    assert_eq!(p.widening, None);
+    minus_one_is_the_games_own("Widening", 20, &["-2"], |p| p.widening);
     assert_eq!(super::Tuning::for_game("threechess").widening, 5);
     assert_eq!(super::Tuning::for_game("hyperchess").widening, 10);
     assert_eq!(super::Tuning::for_game("rithmomachia").widening, 10);
-    fn tree_of<G: Game>(g: &G, widening: Option<u32>) -> RootLines {
-        mcts_tree(g, SearchParams { widening, ..mcts() })
-    }
+    let with = |widening| SearchParams { widening, ..mcts() };
     use crate::games::rithmomachia::Rithmomachia;
     use crate::games::threechess::Threechess;
     let t = Threechess::start(&RuleOptions::of::<Threechess>()).unwrap();
-    assert_eq!(tree_of(&t, None), tree_of(&t, Some(5)));
-    assert_ne!(tree_of(&t, None), tree_of(&t, Some(10)));
+    default_tree_is(&t, with, 5, 10);
     let r = Rithmomachia::start(&RuleOptions::of::<Rithmomachia>()).unwrap();
-    assert_eq!(tree_of(&r, None), tree_of(&r, Some(10)));
-    assert_ne!(tree_of(&r, None), tree_of(&r, Some(5)));
+    default_tree_is(&r, with, 10, 5);
 }
 
 /// A descent counts its visit on the way down (that count is its virtual loss) and adds only
